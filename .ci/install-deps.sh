@@ -1,0 +1,16 @@
+#!/bin/sh
+# Install what the build and the tests need on Debian 12 (run as root).
+# Installs only what is missing, so it is quick on a prepared machine.
+set -e
+PKGS="make gcc clang libomp-dev pkg-config zlib1g-dev libarchive-dev libxxhash-dev python3"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	SUDO=""
+	[ "$(id -u)" = 0 ] || SUDO=sudo
+	echo "installing:$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi

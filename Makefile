@@ -1,0 +1,116 @@
+# Near-duplicate detector: one Makefile for the library, the stages, the
+# tests and the benchmarks.  `make help` lists the targets.
+#
+#   make                      build every stage into $(BUILD)/bin
+#   make test                 build and run every test (-Werror)
+#   make check-asan           the tests under AddressSanitizer + UBSan
+#   make CC=clang test        the same with clang
+#   make SAN=thread test      any sanitizer list; objects go to build-$(SAN)/
+#   make V=1                  show the commands
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+SAN     ?=
+OPENMP  ?= -fopenmp
+
+ifeq ($(SAN),)
+BUILD   ?= build
+OPT     ?= -O2
+SANFLAGS =
+else
+BUILD   ?= build-$(subst $(comma),-,$(SAN))
+OPT     ?= -O1
+SANFLAGS = -fsanitize=$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+comma := ,
+
+WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+          -Wundef -Wvla -Wformat=2 -Wpointer-arith -Wwrite-strings
+CFLAGS  ?= $(OPT) -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(OPENMP) $(SANFLAGS) -MMD -MP -Icommon
+LDLIBS  = -larchive -lxxhash -lz -lm
+ALL_LDFLAGS = $(LDFLAGS) $(OPENMP) $(SANFLAGS)
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+COMMON_SRC = $(sort $(wildcard common/*.c))
+COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
+STAGE_SRC  = $(sort $(wildcard stages/*.c))
+STAGE_BIN  = $(patsubst stages/%.c,$(BUILD)/bin/ndd-%,$(subst _,-,$(STAGE_SRC)))
+TEST_SRC   = $(sort $(wildcard tests/test_*.c))
+TEST_BIN   = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC  = $(sort $(wildcard bench/*.c))
+BENCH_BIN  = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+LIB        = $(BUILD)/libcommon.a
+
+## all: build every stage (default)
+all: $(STAGE_BIN)
+
+$(BUILD)/%.o: %.c $(BUILD)/.flags
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# Changing compiler or flags rebuilds everything in this build directory.
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@
+
+$(LIB): $(COMMON_OBJ)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+# stages/permute_sort.c -> ndd-permute-sort
+.SECONDEXPANSION:
+$(BUILD)/bin/ndd-%: $(BUILD)/stages/$$(subst -,_,$$*).o $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+## test: build and run every test: unit tests, golden CLI tests, end to end
+test: $(STAGE_BIN) $(TEST_BIN)
+	$(Q)BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
+
+check: test
+
+## check-asan: run the tests under AddressSanitizer and UndefinedBehaviorSanitizer
+check-asan:
+	$(MAKE) SAN=address,undefined OPENMP= test
+
+## bench: build and run the benchmarks (slow; not part of the tests)
+bench: $(STAGE_BIN) $(BENCH_BIN)
+	$(Q)BUILD=$(BUILD) sh bench/run.sh
+
+## deps: install the Debian packages the build needs (root)
+deps:
+	sh .ci/install-deps.sh
+
+## install: install the stages and run_pipeline.sh under PREFIX (default /usr/local)
+install: $(STAGE_BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/ndd
+	install -m 755 $(STAGE_BIN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 run_pipeline.sh $(DESTDIR)$(PREFIX)/bin/ndd-run-pipeline
+
+## clean: remove every build directory
+clean:
+	rm -rf build build-*
+
+## help: list the targets
+help:
+	@sed -n 's/^## //p' Makefile
+
+FORCE:
+.PHONY: all test check check-asan bench deps install clean help FORCE
+.SECONDARY:
+
+-include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d)

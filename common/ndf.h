@@ -1,0 +1,202 @@
+/*
+ * ndf.h - the NDF container: the one binary file format between stages.
+ *
+ * Every file (or pipe) a stage writes is a sequence of one or more NDF
+ * sections.  A section is
+ *
+ *   header (160 bytes) | block* | end marker + footer (index, totals, magic)
+ *
+ * The header carries the magic, version, kind of records, the parameters
+ * that make records comparable (simhash bits, feature configuration,
+ * table design) and, when the output is seekable, the record count and
+ * CRC-32 of the payload.  On a pipe those two cannot be patched in after
+ * the fact, so the header says NDF_FLAG_STREAMED and the footer, which
+ * is always written, carries them.  The full layout is specified, field
+ * by field, in docs/FORMATS.md; keep the two in step.
+ *
+ * Blocks are bounded (NDF_MAX_BLOCK bytes), length-prefixed and carry
+ * their own CRC-32, so a reader can verify and decode blocks
+ * independently and in parallel.  The footer holds an index of every
+ * block (file offset, first record number, first key), so a reader with
+ * a seekable file can find a key's block without reading the others.
+ *
+ * Errors are reported through log_error() naming the file, the byte
+ * offset and the fault; functions return a negative enum ndf_err.
+ */
+#ifndef NDD_NDF_H
+#define NDD_NDF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NDF_VERSION 1
+#define NDF_HEADER_SIZE 160
+#define NDF_MAX_BLOCK (64u << 20) /* largest block payload a reader accepts */
+#define NDF_BLOCK_HEADER 12       /* u32 n_records, u32 payload_len, u32 codec */
+
+enum ndf_kind {
+	NDF_KIND_DOCS = 1,   /* extract -> fingerprint: documents with text */
+	NDF_KIND_FPS = 2,    /* fingerprint -> permute-and-sort / self-join catalog */
+	NDF_KIND_TABLE = 3,  /* one sorted permuted table, raw records */
+	NDF_KIND_CTABLE = 4, /* one sorted permuted table, block-compressed */
+};
+
+/* Header flags.  Bits 0-15 are reserved: a reader rejects a set bit it
+ * does not know.  Bits 16-31 are unused: written 0, ignored on read. */
+enum {
+	NDF_FLAG_STREAMED = 1u << 0, /* count/crc/size only in the footer */
+	NDF_FLAGS_KNOWN = NDF_FLAG_STREAMED,
+	NDF_FLAGS_RESERVED = 0xffffu,
+};
+
+/* Block codecs (the u32 codec field of a block). */
+enum {
+	NDF_CODEC_RAW = 0,     /* records as specified for the kind */
+	NDF_CODEC_DEFLATE = 1, /* zlib deflate of the raw records */
+	NDF_CODEC_PREFIX = 2,  /* CTABLE: prefix/Huffman codec (codec.h) */
+};
+
+enum ndf_err {
+	NDF_OK = 0,
+	NDF_ERR_IO = -1,
+	NDF_ERR_MAGIC = -2,
+	NDF_ERR_VERSION = -3,
+	NDF_ERR_CHECKSUM = -4,
+	NDF_ERR_TRUNCATED = -5,
+	NDF_ERR_FORMAT = -6,
+	NDF_ERR_NOMEM = -7,
+	NDF_ERR_PARAMS = -8, /* well-formed, but not what the caller needs */
+};
+
+/** Human-readable name of an ndf_err. */
+const char *ndf_strerror(int err);
+
+/*
+ * What the header says about the records.  Fields that do not apply to a
+ * kind are 0.  perm[i] is the source bit (0 = least significant) of the
+ * fingerprint that lands in bit i of the permuted key, counted from the
+ * most significant: perm[0] is the source of the key's top bit.
+ */
+struct ndf_header {
+	uint32_t version;
+	uint32_t kind;
+	uint32_t flags;
+	uint64_t record_count;
+	uint32_t payload_crc;
+	uint32_t simhash_bits;   /* f: 64 */
+	uint64_t feature_config; /* hash of the fingerprint configuration */
+	uint64_t dataset_id;     /* tables: payload CRC+count of the FPS file they index */
+	uint64_t section_size;   /* bytes of the whole section; 0 if streamed */
+	uint32_t k;              /* Hamming radius the design was built for */
+	uint32_t design_code;    /* see design.h */
+	uint32_t n_tables;
+	uint32_t table_index;
+	uint32_t lead_bits;      /* leading permuted bits that define a run */
+	uint32_t codec_param;    /* kind-specific, see docs/FORMATS.md */
+	uint64_t aux;            /* kind-specific, see docs/FORMATS.md */
+	uint8_t perm[64];
+};
+
+/** One block index entry, as stored in the footer. */
+struct ndf_index_entry {
+	uint64_t offset;       /* of the block header, from the section start */
+	uint64_t first_record; /* record number of the block's first record */
+	uint64_t first_key;    /* kind-specific sort key of its first record */
+};
+
+/** A block as read: the reader owns nothing here, the caller does. */
+struct ndf_block {
+	uint32_t n_records;
+	uint32_t codec;
+	uint64_t first_record;
+	uint64_t offset; /* of the block header, from the section start */
+	uint8_t *data;   /* payload, @len bytes valid, @cap allocated */
+	size_t len, cap;
+};
+
+/** Free a block's buffer (safe on a zeroed block). */
+void ndf_block_free(struct ndf_block *b);
+
+/* ---- writing ---- */
+
+struct ndf_writer;
+
+/**
+ * Start a section on @fp (already open, positioned at the section start).
+ * @name is used in messages.  The header's flags, record_count,
+ * payload_crc and section_size are computed by the writer; the other
+ * fields are taken from @h.  If @fp is not seekable the section is
+ * written in streamed form.
+ * @return a writer, or NULL after logging the error.
+ */
+struct ndf_writer *ndf_writer_open(FILE *fp, const char *name, const struct ndf_header *h)
+	__attribute__((warn_unused_result));
+
+/**
+ * Append one block of @n_records records, @len bytes of @payload encoded
+ * with @codec.  @first_key goes into the footer index.
+ * @return 0, or a negative ndf_err (logged).
+ */
+int ndf_write_block(struct ndf_writer *w, uint32_t n_records, uint32_t codec,
+		    uint64_t first_key, const void *payload, size_t len)
+	__attribute__((warn_unused_result));
+
+/**
+ * Write the footer, patch the header when seekable, flush, and free @w.
+ * Does not close the FILE.  @return 0, or a negative ndf_err (logged);
+ * @w is freed either way.
+ */
+int ndf_writer_finish(struct ndf_writer *w) __attribute__((warn_unused_result));
+
+/** Free @w without finishing the section (after an error). NULL is a no-op. */
+void ndf_writer_abort(struct ndf_writer *w);
+
+/** Records written so far. */
+uint64_t ndf_writer_count(const struct ndf_writer *w);
+
+/* ---- reading ---- */
+
+struct ndf_reader;
+
+/**
+ * Read and validate a section header from @fp.  Returns NULL with *err
+ * set: NDF_OK (0) means clean end of input before any header byte (no
+ * further section); a negative ndf_err means a bad or truncated header,
+ * already logged with @name and the offset.
+ */
+struct ndf_reader *ndf_reader_open(FILE *fp, const char *name, int *err)
+	__attribute__((warn_unused_result));
+
+/** The validated header. */
+const struct ndf_header *ndf_reader_header(const struct ndf_reader *r);
+
+/** The file name given to ndf_reader_open(). */
+const char *ndf_reader_name(const struct ndf_reader *r);
+
+/**
+ * Read the next block into @b (its buffer is grown as needed and reused).
+ * @return 1 for a block, 0 at the end of the section (footer read and
+ * every total and checksum verified), negative ndf_err on a fault
+ * (logged; the section cannot be trusted any further).
+ */
+int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
+	__attribute__((warn_unused_result));
+
+/** The footer's block index; valid after ndf_read_block() returned 0. */
+const struct ndf_index_entry *ndf_reader_index(const struct ndf_reader *r, uint64_t *n_blocks);
+
+/** Free @r.  Does not close the FILE.  NULL is a no-op. */
+void ndf_reader_close(struct ndf_reader *r);
+
+/**
+ * Read a whole section and verify it (used by --check and tests).
+ * @return 0, or a negative ndf_err (logged).
+ */
+int ndf_verify_section(FILE *fp, const char *name, struct ndf_header *out)
+	__attribute__((warn_unused_result));
+
+/** Name of a kind, e.g. "documents". */
+const char *ndf_kind_name(uint32_t kind);
+
+#endif
