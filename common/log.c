@@ -43,7 +43,7 @@ void log_msg(int level, const char *func, const char *fmt, ...)
 	int n;
 	va_list ap;
 
-	if (level > g_level && level != LOG_ERROR)
+	if (g_level == LOG_SILENT || (level > g_level && level != LOG_ERROR))
 		return;
 	if (level == LOG_DEBUG)
 		n = snprintf(buf, sizeof buf, "%s: debug [%s]: ", g_program, func);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 enum log_level {
+	LOG_SILENT = -2, /* nothing at all (tests of error paths) */
 	LOG_QUIET = -1, /* errors are still printed, nothing else */
 	LOG_ERROR = 0,
 	LOG_WARN = 1,

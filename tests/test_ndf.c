@@ -1,0 +1,220 @@
+/*
+ * test_ndf.c - the NDF container: round trips (seekable and streamed
+ * through a pipe), and refusal of every single-byte corruption, every
+ * truncation, a wrong magic, a future version and a reserved flag.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include "bytes.h"
+#include "log.h"
+#include "ndf.h"
+#include "testutil.h"
+
+static struct ndf_header sample_header(void)
+{
+	struct ndf_header h;
+	memset(&h, 0, sizeof h);
+	h.kind = NDF_KIND_FPS;
+	h.simhash_bits = 64;
+	h.feature_config = 0x1234567890abcdefull;
+	h.k = 3;
+	for (int i = 0; i < 64; i++)
+		h.perm[i] = (uint8_t)(63 - i);
+	return h;
+}
+
+/* Write three sections' worth of blocks into @fp: sizes 0, 1 and 1000. */
+static void write_section(FILE *fp, unsigned n_blocks)
+{
+	struct ndf_header h = sample_header();
+	struct ndf_writer *w = ndf_writer_open(fp, "test", &h);
+	CHECK(w != NULL);
+	for (unsigned b = 0; b < n_blocks; b++) {
+		uint8_t buf[1000];
+		size_t len = (b * 337u) % sizeof buf;
+		for (size_t i = 0; i < len; i++)
+			buf[i] = (uint8_t)(i * 7 + b);
+		CHECK(ndf_write_block(w, b + 1, NDF_CODEC_RAW, 100 + b, buf, len) == 0);
+	}
+	CHECK(ndf_writer_count(w) == (uint64_t)n_blocks * (n_blocks + 1) / 2);
+	CHECK(ndf_writer_finish(w) == 0);
+}
+
+/* Read every section of @fp; return the number of sections, or -1. */
+static int read_all(FILE *fp, uint64_t *records)
+{
+	int sections = 0, err;
+	struct ndf_block b = {0};
+	*records = 0;
+	for (;;) {
+		struct ndf_reader *r = ndf_reader_open(fp, "test", &err);
+		if (!r) {
+			ndf_block_free(&b);
+			return err ? -1 : sections;
+		}
+		const struct ndf_header *h = ndf_reader_header(r);
+		if (h->kind != NDF_KIND_FPS || h->feature_config != 0x1234567890abcdefull ||
+		    h->perm[0] != 63)
+			err = -100;
+		int rc;
+		uint64_t blocks = 0;
+		while (!err && (rc = ndf_read_block(r, &b)) > 0) {
+			size_t want = (blocks * 337u) % 1000;
+			if (b.len != want || b.n_records != blocks + 1 ||
+			    (b.len && b.data[b.len - 1] != (uint8_t)((b.len - 1) * 7 + blocks)))
+				err = -101;
+			*records += b.n_records;
+			blocks++;
+		}
+		if (!err && rc < 0)
+			err = rc;
+		if (!err) {
+			uint64_t nb;
+			const struct ndf_index_entry *ix = ndf_reader_index(r, &nb);
+			if (nb != blocks || (nb && ix[nb - 1].first_key != 100 + nb - 1))
+				err = -102;
+		}
+		ndf_reader_close(r);
+		if (err) {
+			ndf_block_free(&b);
+			return -1;
+		}
+		sections++;
+	}
+}
+
+static size_t file_image(uint8_t **out, int streamed)
+{
+	char path[] = "/tmp/test_ndf_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *fp;
+	if (streamed) {
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "cat > %s", path);
+		fp = popen(cmd, "w");
+	} else {
+		fp = fopen(path, "w+b");
+	}
+	write_section(fp, 0);
+	write_section(fp, 1);
+	write_section(fp, 7);
+	if (streamed)
+		pclose(fp);
+	else
+		fclose(fp);
+	fp = fopen(path, "rb");
+	fseek(fp, 0, SEEK_END);
+	long n = ftell(fp);
+	rewind(fp);
+	*out = malloc((size_t)n);
+	CHECK(fread(*out, 1, (size_t)n, fp) == (size_t)n);
+	fclose(fp);
+	close(fd);
+	unlink(path);
+	return (size_t)n;
+}
+
+static int read_image(const uint8_t *img, size_t n, uint64_t *records)
+{
+	FILE *fp = fmemopen((void *)img, n, "rb");
+	int s = read_all(fp, records);
+	fclose(fp);
+	return s;
+}
+
+static void test_round_trip(int streamed)
+{
+	uint8_t *img;
+	uint64_t records;
+	size_t n = file_image(&img, streamed);
+	CHECK(read_image(img, n, &records) == 3);
+	CHECK_EQ_U64(records, 0 + 1 + 28);
+	uint32_t flags = get_le32(img + 20);
+	CHECK((flags & NDF_FLAG_STREAMED) == (streamed ? NDF_FLAG_STREAMED : 0));
+	free(img);
+}
+
+/* Any byte flipped anywhere must make the reader refuse the file. */
+static void test_every_flip(int streamed)
+{
+	uint8_t *img;
+	uint64_t records;
+	size_t n = file_image(&img, streamed);
+	int accepted = 0;
+	for (size_t i = 0; i < n; i++) {
+		img[i] ^= 0x20;
+		if (read_image(img, n, &records) == 3)
+			accepted++, fprintf(stderr, "flip at %zu accepted\n", i);
+		img[i] ^= 0x20;
+	}
+	CHECK(accepted == 0);
+	free(img);
+}
+
+/* Every truncation short of the whole must be refused (a cut that falls
+ * exactly between sections reads as fewer sections, also caught). */
+static void test_every_truncation(void)
+{
+	uint8_t *img;
+	uint64_t records;
+	size_t n = file_image(&img, 0);
+	int accepted = 0;
+	for (size_t len = 0; len < n; len++)
+		if (read_image(img, len, &records) == 3)
+			accepted++;
+	CHECK(accepted == 0);
+	free(img);
+}
+
+static void test_header_faults(void)
+{
+	uint8_t *img;
+	size_t n = file_image(&img, 0);
+	FILE *fp;
+	int err;
+
+	img[1] = 'X'; /* wrong magic */
+	fp = fmemopen(img, n, "rb");
+	CHECK(ndf_reader_open(fp, "magic", &err) == NULL && err == NDF_ERR_MAGIC);
+	fclose(fp);
+	img[1] = 'N';
+
+	put_le32(img + 8, NDF_VERSION + 1); /* a future version */
+	fp = fmemopen(img, n, "rb");
+	CHECK(ndf_reader_open(fp, "version", &err) == NULL && err == NDF_ERR_VERSION);
+	fclose(fp);
+	put_le32(img + 8, NDF_VERSION);
+
+	uint8_t saved[4];
+	memcpy(saved, img + 156, 4);
+	put_le32(img + 20, get_le32(img + 20) | 0x8); /* a reserved flag, valid CRC */
+	put_le32(img + 156, (uint32_t)crc32(0, img, 156));
+	fp = fmemopen(img, n, "rb");
+	CHECK(ndf_reader_open(fp, "flags", &err) == NULL && err == NDF_ERR_FORMAT);
+	fclose(fp);
+	put_le32(img + 20, get_le32(img + 20) & ~0x8u);
+	memcpy(img + 156, saved, 4);
+
+	fp = fmemopen(img, 0 + 1, "rb"); /* one byte: truncated header */
+	CHECK(ndf_reader_open(fp, "short", &err) == NULL && err == NDF_ERR_TRUNCATED);
+	fclose(fp);
+	free(img);
+}
+
+int main(void)
+{
+	log_set_level(LOG_SILENT);
+	test_round_trip(0);
+	test_round_trip(1);
+	test_every_flip(0);
+	test_every_flip(1);
+	test_every_truncation();
+	test_header_faults();
+	return test_finish("test_ndf");
+}
