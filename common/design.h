@@ -1,0 +1,106 @@
+/*
+ * design.h - pigeonhole table designs for finding all fingerprint pairs
+ * within Hamming distance k (Manku, Jain, Das Sarma 2007, section 3).
+ *
+ * The f = 64 bits are cut into r contiguous blocks.  Two fingerprints
+ * that differ in at most k bits differ in at most k blocks, so at least
+ * r - k blocks agree.  One table per choice of r - k "leading" blocks
+ * (C(r, k) tables): its permutation moves those blocks to the top of the
+ * key, so the pair has equal top bits (lead_bits of them) in that table
+ * and is found by comparing only records with equal top bits (a "run").
+ *
+ * design_code identifies a design for a given k and is stored in every
+ * table's header: code = r for these flat designs.  Codes are stable:
+ * the same (k, code) always gives the same tables in the same order.
+ */
+#ifndef NDD_DESIGN_H
+#define NDD_DESIGN_H
+
+#include <stdint.h>
+
+#define DESIGN_MAX_K 16
+#define DESIGN_MAX_TABLES 4096
+
+/* How one contiguous block of source bits moves into the key. */
+struct design_move {
+	uint8_t src_shift; /* block = (fp >> src_shift) & mask */
+	uint8_t dst_shift; /* key |= block << dst_shift */
+	uint8_t width;
+};
+
+struct design_table {
+	uint8_t perm[64];   /* key bit i (from the top) <- fingerprint bit perm[i] */
+	uint32_t lead_bits; /* bits of the leading blocks */
+	uint64_t lead_mask; /* those bits, in fingerprint bit positions */
+	uint32_t n_moves;
+	struct design_move moves[64];
+};
+
+struct design {
+	uint32_t k;
+	uint32_t code;      /* r, the number of blocks */
+	uint32_t n_blocks;
+	uint32_t n_tables;
+	uint8_t block_width[64]; /* block 0 holds the top bits of the fingerprint */
+	struct design_table *tables;
+};
+
+/**
+ * Build design @code (= r blocks, k < r <= 64) for radius @k (0..16).
+ * @return 0, or -1 if (k, code) is not a valid design or it would need
+ * more than DESIGN_MAX_TABLES tables (logged).  Free with design_free().
+ */
+int design_make(struct design *d, uint32_t k, uint32_t code);
+
+/**
+ * Choose the design for @n fingerprints at radius @k by the cost model
+ * (per table: a fixed cost per record for permuting, sorting and storing,
+ * plus the expected comparisons n / 2^lead_bits per record).
+ * @return the design code.
+ */
+uint32_t design_choose(uint32_t k, uint64_t n);
+
+/** Expected comparisons per fingerprint, summed over the tables. */
+double design_comparisons(const struct design *d, uint64_t n);
+
+void design_free(struct design *d);
+
+/** Permute fingerprint @fp into table @t's key. */
+static inline uint64_t design_permute(const struct design_table *t, uint64_t fp)
+{
+	uint64_t key = 0;
+	for (uint32_t i = 0; i < t->n_moves; i++) {
+		const struct design_move *m = &t->moves[i];
+		uint64_t mask = m->width == 64 ? ~0ull : (1ull << m->width) - 1;
+		key |= ((fp >> m->src_shift) & mask) << m->dst_shift;
+	}
+	return key;
+}
+
+/** Undo design_permute(). */
+static inline uint64_t design_unpermute(const struct design_table *t, uint64_t key)
+{
+	uint64_t fp = 0;
+	for (uint32_t i = 0; i < t->n_moves; i++) {
+		const struct design_move *m = &t->moves[i];
+		uint64_t mask = m->width == 64 ? ~0ull : (1ull << m->width) - 1;
+		fp |= ((key >> m->dst_shift) & mask) << m->src_shift;
+	}
+	return fp;
+}
+
+/**
+ * The deduplication rule: a pair within k agrees on the leading blocks of
+ * possibly several tables; it is reported only by the first of them.
+ * @return 1 if table @t is the first table where fingerprints whose XOR
+ * is @x agree on all leading bits.
+ */
+static inline int design_first_table(const struct design *d, uint32_t t, uint64_t x)
+{
+	for (uint32_t i = 0; i < t; i++)
+		if (!(x & d->tables[i].lead_mask))
+			return 0;
+	return 1;
+}
+
+#endif

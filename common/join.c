@@ -1,0 +1,121 @@
+/*
+ * join.c - see join.h.
+ */
+#include "join.h"
+
+#include <stdlib.h>
+
+int pair_vec_push(struct pair_vec *pv, uint32_t a, uint32_t b, uint32_t d)
+{
+	if (pv->n == pv->cap) {
+		size_t cap = pv->cap ? 2 * pv->cap : 1024;
+		void *p = realloc(pv->v, cap * sizeof *pv->v);
+		if (!p)
+			return -1;
+		pv->v = p;
+		pv->cap = cap;
+	}
+	pv->v[pv->n].a = a;
+	pv->v[pv->n].b = b;
+	pv->v[pv->n++].d = d;
+	return 0;
+}
+
+int pair_vec_append(struct pair_vec *dst, const struct pair_vec *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (pair_vec_push(dst, src->v[i].a, src->v[i].b, src->v[i].d))
+			return -1;
+	return 0;
+}
+
+void pair_vec_free(struct pair_vec *pv)
+{
+	free(pv->v);
+	pv->v = NULL;
+	pv->n = pv->cap = 0;
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+	const struct pair *p = x, *q = y;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+void pair_vec_sort(struct pair_vec *pv)
+{
+	if (pv->n > 1)
+		qsort(pv->v, pv->n, sizeof *pv->v, pair_cmp);
+}
+
+static inline uint64_t lead_of(uint64_t key, uint32_t lead_bits)
+{
+	return lead_bits ? key >> (64 - lead_bits) : 0;
+}
+
+size_t join_last_run(const uint64_t *keys, size_t n, uint32_t lead_bits)
+{
+	if (n == 0)
+		return 0;
+	uint64_t last = lead_of(keys[n - 1], lead_bits);
+	size_t i = n - 1;
+	while (i > 0 && lead_of(keys[i - 1], lead_bits) == last)
+		i--;
+	return i;
+}
+
+size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits)
+{
+	if (pos == 0 || pos >= n)
+		return pos >= n ? n : 0;
+	uint64_t prev = lead_of(keys[pos - 1], lead_bits);
+	while (pos < n && lead_of(keys[pos], lead_bits) == prev)
+		pos++;
+	return pos;
+}
+
+static int scan_run(const struct design *d, uint32_t t, const uint64_t *keys,
+		    const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *cmp)
+{
+	const struct design_table *tab = &d->tables[t];
+	const uint32_t k = d->k;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = i + 1; j < n; j++) {
+			uint64_t x = keys[i] ^ keys[j];
+			uint32_t dist = (uint32_t)__builtin_popcountll(x);
+			if (dist > k)
+				continue;
+			if (t > 0 && !design_first_table(d, t, design_unpermute(tab, x)))
+				continue;
+			uint32_t a = idx[i], b = idx[j];
+			if (a > b) {
+				uint32_t s = a;
+				a = b;
+				b = s;
+			}
+			if (pair_vec_push(out, a, b, dist))
+				return -1;
+		}
+	}
+	*cmp += (uint64_t)n * (n - 1) / 2;
+	return 0;
+}
+
+int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
+	      const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *comparisons)
+{
+	const uint32_t lead = d->tables[t].lead_bits;
+	size_t i = 0;
+	while (i < n) {
+		uint64_t run = lead_of(keys[i], lead);
+		size_t j = i + 1;
+		while (j < n && lead_of(keys[j], lead) == run)
+			j++;
+		if (j - i > 1 && scan_run(d, t, keys + i, idx + i, j - i, out, comparisons))
+			return -1;
+		i = j;
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * keysort.h - sorting of table records (permuted key, document index).
+ *
+ * One counting pass scatters records into 2^B buckets by the key's top B
+ * bits (B chosen from n so buckets hold ~100 records and fit in cache),
+ * then every bucket is sorted on its own.  Both passes run in parallel
+ * under OpenMP; the result is the same for any thread count because
+ * records are ordered by (key, idx), a total order.
+ */
+#ifndef NDD_KEYSORT_H
+#define NDD_KEYSORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct table_rec {
+	uint64_t key;
+	uint64_t idx; /* document index; 64-bit for alignment, < 2^32 in files */
+};
+
+/**
+ * Sort @recs[0..n) by (key, idx) using @scratch (n records, caller-owned)
+ * as the scatter target; the sorted result ends in @recs.
+ */
+void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n);
+
+/** Sort a small array by (key, idx); exposed for tests. */
+void keysort_small(struct table_rec *a, size_t n);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * test_join.c - the self-join against brute force.
+ *
+ * For k = 0..8 and several designs per k: random fingerprints with
+ * planted neighbours at distances 0..k+1 are permuted, sorted and
+ * scanned (in chunks, to exercise the run carry), and the pairs must be
+ * exactly the brute-force set: none missed, none beyond k, none twice.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "design.h"
+#include "join.h"
+#include "keysort.h"
+#include "log.h"
+#include "testutil.h"
+
+static uint64_t flip_bits(uint64_t fp, unsigned d, uint64_t *rng)
+{
+	uint64_t mask = 0;
+	while ((unsigned)__builtin_popcountll(mask) < d)
+		mask |= 1ull << (test_rand(rng) & 63);
+	return fp ^ mask;
+}
+
+/* Bases, each with a few variants at distances 0..k+1, plus exact copies. */
+static size_t make_fps(uint64_t *fps, size_t n, unsigned k, uint64_t *rng)
+{
+	size_t m = 0;
+	while (m < n) {
+		uint64_t base = test_rand(rng);
+		fps[m++] = base;
+		unsigned variants = (unsigned)(test_rand(rng) % 4);
+		for (unsigned v = 0; v < variants && m < n; v++)
+			fps[m++] = flip_bits(base, (unsigned)(test_rand(rng) % (k + 2)), rng);
+	}
+	/* Shuffle so planted pairs are not neighbours by index. */
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = test_rand(rng) % (i + 1);
+		uint64_t t = fps[i];
+		fps[i] = fps[j];
+		fps[j] = t;
+	}
+	return m;
+}
+
+static void brute_force(const uint64_t *fps, size_t n, unsigned k, struct pair_vec *out)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			int d = __builtin_popcountll(fps[i] ^ fps[j]);
+			if (d <= (int)k)
+				pair_vec_push(out, (uint32_t)i, (uint32_t)j, (uint32_t)d);
+		}
+}
+
+/* Scan a sorted table in chunks of @chunk records, carrying the last run. */
+static void scan_table(const struct design *d, uint32_t t, const struct table_rec *recs,
+		       size_t n, size_t chunk, struct pair_vec *out)
+{
+	uint64_t *keys = malloc(n * sizeof *keys), cmp = 0;
+	uint32_t *idx = malloc(n * sizeof *idx);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = recs[i].key;
+		idx[i] = (uint32_t)recs[i].idx;
+	}
+	size_t done = 0;
+	while (done < n) {
+		size_t end = done + chunk < n ? done + chunk : n;
+		size_t upto = end == n ? n : done + join_last_run(keys + done, end - done,
+								 d->tables[t].lead_bits);
+		if (upto == done) /* one run fills the chunk: take the whole run */
+			upto = join_align(keys, n, end, d->tables[t].lead_bits);
+		CHECK(join_scan(d, t, keys + done, idx + done, upto - done, out, &cmp) == 0);
+		done = upto;
+	}
+	free(keys);
+	free(idx);
+}
+
+static int same_pairs(const struct pair_vec *a, const struct pair_vec *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].a != b->v[i].a || a->v[i].b != b->v[i].b || a->v[i].d != b->v[i].d)
+			return 0;
+	return 1;
+}
+
+static void run_case(const uint64_t *fps, size_t n, unsigned k, uint32_t code,
+		     const struct pair_vec *truth)
+{
+	struct design d;
+	CHECK(design_make(&d, k, code) == 0);
+	struct table_rec *recs = malloc(n * sizeof *recs), *scratch = malloc(n * sizeof *recs);
+	struct pair_vec got = {0};
+	for (uint32_t t = 0; t < d.n_tables; t++) {
+		for (size_t i = 0; i < n; i++) {
+			recs[i].key = design_permute(&d.tables[t], fps[i]);
+			recs[i].idx = i;
+			CHECK(design_unpermute(&d.tables[t], recs[i].key) == fps[i]);
+		}
+		keysort(recs, scratch, n);
+		for (size_t i = 1; i < n; i++)
+			CHECK(recs[i - 1].key <= recs[i].key);
+		scan_table(&d, t, recs, n, 1 + t % 97, &got);
+	}
+	pair_vec_sort(&got);
+	int ok = same_pairs(&got, truth);
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "k=%u design=%u: %zu pairs, brute force %zu\n", k, code, got.n,
+			truth->n);
+	pair_vec_free(&got);
+	free(recs);
+	free(scratch);
+	design_free(&d);
+}
+
+static void test_designs(void)
+{
+	struct design d;
+	CHECK(design_make(&d, 3, 4) == 0 && d.n_tables == 4 && d.tables[0].lead_bits == 16);
+	design_free(&d);
+	CHECK(design_make(&d, 3, 5) == 0 && d.n_tables == 10);
+	design_free(&d);
+	CHECK(design_make(&d, 3, 6) == 0 && d.n_tables == 20);
+	design_free(&d);
+	CHECK(design_make(&d, 0, 1) == 0 && d.n_tables == 1 && d.tables[0].lead_bits == 64);
+	design_free(&d);
+	CHECK(design_make(&d, 3, 3) == -1);
+	CHECK(design_choose(3, 1000) == 4);
+	CHECK(design_choose(3, 100000000) >= 5);
+}
+
+int main(void)
+{
+	uint64_t rng = test_seed(20261121);
+	log_set_level(LOG_SILENT);
+	test_designs();
+	for (unsigned k = 0; k <= 8; k++) {
+		size_t n = 1500;
+		uint64_t *fps = malloc(n * sizeof *fps);
+		make_fps(fps, n, k, &rng);
+		struct pair_vec truth = {0};
+		brute_force(fps, n, k, &truth);
+		size_t planted_max = 0;
+		for (size_t i = 0; i < truth.n; i++)
+			planted_max += truth.v[i].d == k;
+		CHECK(truth.n > 100 && planted_max > 10); /* the test has teeth */
+		for (uint32_t code = k + 1; code <= k + 3; code++) {
+			struct design d;
+			if (design_make(&d, k, code))
+				continue;
+			design_free(&d);
+			run_case(fps, n, k, code, &truth);
+		}
+		pair_vec_free(&truth);
+		free(fps);
+	}
+	return test_finish("test_join");
+}
