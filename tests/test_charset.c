@@ -1,0 +1,173 @@
+/*
+ * test_charset.c - charset sniffing and conversion to UTF-8.
+ *
+ * Known byte vectors for each legacy charset, the precedence of BOM,
+ * header and <meta>, U+FFFD for undecodable bytes, and a seeded random
+ * test that the output is always valid, NUL-terminated UTF-8.
+ */
+#include "charset.h"
+#include "testutil.h"
+
+#include <string.h>
+
+static char *buf;
+static size_t len, cap;
+static int lossy;
+
+/* Convert and compare to @want (UTF-8); @want_lossy: expected flag. */
+static int conv_is(const char *in, size_t n, const char *ct, const char *want, int want_lossy)
+{
+	if (charset_to_utf8(in, n, ct, &buf, &len, &cap, &lossy) != 0)
+		return 0;
+	const int ok = len == strlen(want) && !memcmp(buf, want, len) && buf[len] == 0 &&
+		       lossy == want_lossy;
+	if (!ok)
+		fprintf(stderr, "  got '%.*s' (lossy=%d), want '%s'\n", (int)len, buf, lossy, want);
+	return ok;
+}
+
+#define CONV(in, ct, want, l) conv_is(in, sizeof(in) - 1, ct, want, l)
+
+static void test_utf8(void)
+{
+	CHECK(CONV("<p>h\xC3\xA9llo \xE4\xB8\xAD\xE6\x96\x87</p>", NULL, "<p>h\xC3\xA9llo \xE4\xB8\xAD\xE6\x96\x87</p>", 0));
+	CHECK(CONV("plain ascii", NULL, "plain ascii", 0));
+	CHECK(CONV("", NULL, "", 0));
+	CHECK(conv_is(NULL, 0, NULL, "", 0));
+	CHECK(!strcmp(charset_detect("\xE4\xB8\xAD", 3, NULL), "UTF-8"));
+	/* Emoji (4-byte) survives. */
+	CHECK(CONV("\xF0\x9F\x98\x80", "text/html; charset=utf-8", "\xF0\x9F\x98\x80", 0));
+}
+
+static void test_invalid_utf8(void)
+{
+	/* Declared UTF-8, with a stray byte, an overlong and a surrogate. */
+	CHECK(CONV("a\xFF" "b", "text/html; charset=UTF-8", "a\xEF\xBF\xBD" "b", 1));
+	CHECK(CONV("\xC0\xAF", "text/html;charset=utf-8", "\xEF\xBF\xBD\xEF\xBF\xBD", 1));
+	CHECK(CONV("\xED\xA0\x80", "text/html;charset=utf-8",
+		   "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD", 1));
+	/* Truncated sequence at the end. */
+	CHECK(CONV("ok\xE4\xB8", "text/html; charset=utf-8", "ok\xEF\xBF\xBD\xEF\xBF\xBD", 1));
+}
+
+static void test_1252(void)
+{
+	/* No declaration and not UTF-8: windows-1252, 0x93 = U+201C. */
+	CHECK(CONV("\x93quoted\x94 caf\xE9", NULL, "\xE2\x80\x9Cquoted\xE2\x80\x9D caf\xC3\xA9", 0));
+	/* iso-8859-1 and us-ascii labels mean windows-1252 too. */
+	CHECK(CONV("\x80", "text/html; charset=ISO-8859-1", "\xE2\x82\xAC", 0));
+	CHECK(CONV("\x85", "text/html; charset=\"us-ascii\"", "\xE2\x80\xA6", 0));
+	CHECK(CONV("\x81", "text/html; charset=latin1", "\xC2\x81", 0));
+}
+
+static void test_cjk(void)
+{
+	/* 中文 in GBK, under each of its labels. */
+	CHECK(CONV("\xD6\xD0\xCE\xC4", "text/html; charset=gbk", "\xE4\xB8\xAD\xE6\x96\x87", 0));
+	CHECK(CONV("\xD6\xD0\xCE\xC4", "text/html; charset=GB2312", "\xE4\xB8\xAD\xE6\x96\x87", 0));
+	CHECK(CONV("\xD6\xD0\xCE\xC4", "text/html; charset=x-gbk", "\xE4\xB8\xAD\xE6\x96\x87", 0));
+	/* 中文 in Big5. */
+	CHECK(CONV("\xA4\xA4\xA4\xE5", "text/html; charset=big5", "\xE4\xB8\xAD\xE6\x96\x87", 0));
+	/* 日本 in Shift_JIS (sjis label) and EUC-JP. */
+	CHECK(CONV("\x93\xFA\x96\x7B", "text/html; charset=sjis", "\xE6\x97\xA5\xE6\x9C\xAC", 0));
+	CHECK(CONV("\x93\xFA\x96\x7B", "text/html; charset=Shift_JIS", "\xE6\x97\xA5\xE6\x9C\xAC", 0));
+	CHECK(CONV("\xC6\xFC\xCB\xDC", "text/html; charset=euc-jp", "\xE6\x97\xA5\xE6\x9C\xAC", 0));
+	/* 한국 in EUC-KR. */
+	CHECK(CONV("\xC7\xD1\xB1\xB9", "text/html; charset=euc-kr", "\xED\x95\x9C\xEA\xB5\xAD", 0));
+	/* A truncated GBK pair at the end: one U+FFFD, no crash. */
+	CHECK(CONV("\xD6\xD0\xCE", "text/html; charset=gbk", "\xE4\xB8\xAD\xEF\xBF\xBD", 1));
+}
+
+static void test_cyrillic(void)
+{
+	/* Привет in windows-1251 and KOI8-R. */
+	const char *want = "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82";
+	CHECK(CONV("\xCF\xF0\xE8\xE2\xE5\xF2", "text/html; charset=windows-1251", want, 0));
+	CHECK(CONV("\xF0\xD2\xC9\xD7\xC5\xD4", "text/html; charset=koi8-r", want, 0));
+}
+
+static void test_meta(void)
+{
+	CHECK(CONV("<html><head><meta charset=\"gb2312\"></head>\xD6\xD0",
+		   NULL, "<html><head><meta charset=\"gb2312\"></head>\xE4\xB8\xAD", 0));
+	CHECK(CONV("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">\xCF",
+		   NULL, "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1251\">\xD0\x9F", 0));
+	/* A meta inside a comment does not count. */
+	CHECK(CONV("<!-- <meta charset=gbk> -->\xD6\xD0", NULL,
+		   "<!-- <meta charset=gbk> -->\xC3\x96\xC3\x90", 0));
+	/* Meta declaring UTF-16 means UTF-8. */
+	CHECK(!strcmp(charset_detect("<meta charset=utf-16>", 21, NULL), "UTF-8"));
+	/* The header wins over the meta. */
+	CHECK(CONV("<meta charset=windows-1251>\xD6\xD0", "text/html; charset=gbk",
+		   "<meta charset=windows-1251>\xE4\xB8\xAD", 0));
+	/* An unknown header label is ignored: the meta decides. */
+	CHECK(CONV("<meta charset=windows-1251>\xCF", "text/html; charset=bogus-42",
+		   "<meta charset=windows-1251>\xD0\x9F", 0));
+	/* A meta after the first 4 KiB is not seen. */
+	char big[5000];
+	memset(big, ' ', sizeof(big));
+	memcpy(big + 4500, "<meta charset=gbk>", 18);
+	CHECK(!strcmp(charset_detect(big, sizeof(big), NULL), "UTF-8"));
+}
+
+static void test_bom(void)
+{
+	/* The BOM beats the header and is not copied. */
+	CHECK(CONV("\xEF\xBB\xBFhi", "text/html; charset=gbk", "hi", 0));
+	CHECK(CONV("\xFF\xFEh\0i\0", NULL, "hi", 0));
+	CHECK(CONV("\xFE\xFF\0h\0i", "text/html; charset=windows-1252", "hi", 0));
+	CHECK(CONV("\xFF\xFE\x2D\x4E", NULL, "\xE4\xB8\xAD", 0));
+	/* An odd trailing byte of UTF-16 becomes U+FFFD. */
+	CHECK(CONV("\xFF\xFEh\0i", NULL, "h\xEF\xBF\xBD", 1));
+}
+
+/* The result must be valid UTF-8 whatever the input. */
+static int valid_utf8(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t l = p[i] < 0x80 ? 1 : p[i] >= 0xC2 && p[i] < 0xE0 ? 2 : p[i] >= 0xE0 && p[i] < 0xF0 ? 3 : p[i] >= 0xF0 && p[i] < 0xF5 ? 4 : 0;
+		if (!l || i + l > n)
+			return 0;
+		for (size_t j = 1; j < l; j++)
+			if ((p[i + j] & 0xC0) != 0x80)
+				return 0;
+		i += l;
+	}
+	return 1;
+}
+
+static void test_random(void)
+{
+	static const char *const cts[] = {NULL, "text/html; charset=utf-8", "text/html; charset=gbk",
+		"text/html; charset=big5", "text/html; charset=shift_jis", "text/html; charset=euc-jp",
+		"text/html; charset=iso-2022-jp", "text/html; charset=euc-kr", "text/html; charset=utf-16be",
+		"text/html; charset=koi8-r", "text/html; charset=", "charset", "text/html; charset=\""};
+	uint64_t st = test_seed(20240601);
+	char in[600];
+	int bad = 0;
+	for (int it = 0; it < 3000; it++) {
+		const size_t n = test_rand(&st) % sizeof(in);
+		for (size_t i = 0; i < n; i++)
+			in[i] = (char)test_rand(&st);
+		const char *ct = cts[it % (sizeof(cts) / sizeof(cts[0]))];
+		if (charset_to_utf8(in, n, ct, &buf, &len, &cap, &lossy) != 0 ||
+		    !valid_utf8((const unsigned char *)buf, len) || buf[len] != 0)
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
+int main(void)
+{
+	test_utf8();
+	test_invalid_utf8();
+	test_1252();
+	test_cjk();
+	test_cyrillic();
+	test_meta();
+	test_bom();
+	test_random();
+	free(buf);
+	return test_finish("test_charset");
+}
