@@ -450,6 +450,10 @@ static int check_tail(struct ndf_reader *r, const uint8_t *f, size_t n, uint64_t
 			return fault(r, NDF_ERR_FORMAT, at, "block index disagrees with the blocks");
 		r->index[i].first_key = get_le64(e + 16);
 	}
+	/* Verified: a streamed section's header now gets its real totals. */
+	r->h.record_count = r->count;
+	r->h.payload_crc = r->crc;
+	r->h.section_size = r->pos;
 	return 0;
 }
 

@@ -55,6 +55,7 @@ enum {
 	NDF_CODEC_RAW = 0,     /* records as specified for the kind */
 	NDF_CODEC_DEFLATE = 1, /* zlib deflate of the raw records */
 	NDF_CODEC_PREFIX = 2,  /* CTABLE: prefix/Huffman codec (codec.h) */
+	NDF_CODEC_CODE = 3,    /* CTABLE: the section's Huffman code (first block) */
 };
 
 enum ndf_err {
@@ -168,7 +169,9 @@ struct ndf_reader;
 struct ndf_reader *ndf_reader_open(FILE *fp, const char *name, int *err)
 	__attribute__((warn_unused_result));
 
-/** The validated header. */
+/** The validated header; after ndf_read_block() returned 0, its
+ * record_count, payload_crc and section_size hold the verified totals
+ * even for a streamed section. */
 const struct ndf_header *ndf_reader_header(const struct ndf_reader *r);
 
 /** The file name given to ndf_reader_open(). */

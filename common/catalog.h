@@ -1,0 +1,40 @@
+/*
+ * catalog.h - reading fingerprint files (NDF_KIND_FPS) as one catalog.
+ *
+ * permute-and-sort and self-join both see the fingerprints of a night as
+ * one sequence: every FPS section of every input, in order.  A record's
+ * position in that sequence is its document index, the number the tables
+ * store.  The dataset id (a hash of every section's verified record count
+ * and payload CRC) ties tables to the exact catalog they were built from,
+ * so self-join refuses a catalog that does not match its tables.
+ */
+#ifndef NDD_CATALOG_H
+#define NDD_CATALOG_H
+
+#include <stdint.h>
+
+#include "docrec.h"
+
+struct catalog_info {
+	uint64_t n_records;
+	uint64_t feature_config;
+	uint64_t dataset_id;
+	uint32_t simhash_bits;
+	uint32_t n_sections;
+};
+
+/** Called per record; strings in @r live only during the call.
+ * Return 0 to go on, non-zero to stop with that value. */
+typedef int (*catalog_fn)(void *ctx, uint64_t idx, const struct fp_record *r);
+
+/**
+ * Read every FPS section of @paths[0..n) ("-" = stdin; all sections of a
+ * file in turn) and call @fn for each record.  Sections must agree on
+ * feature_config and simhash_bits.
+ * @return 0, a negative ndf_err (logged with the file and offset), or
+ * the non-zero value @fn returned.
+ */
+int catalog_scan(const char *const *paths, int n, catalog_fn fn, void *ctx,
+		 struct catalog_info *info) __attribute__((warn_unused_result));
+
+#endif
