@@ -1,0 +1,417 @@
+/*
+ * textnorm.c - UTF-8 decoding, case folding, classification and
+ * tokenisation; the rules are in textnorm.h.
+ *
+ * Speed matters (the fingerprint stage aims at 150 MB/s of text per
+ * core), so the common cases are short paths: ASCII goes through one
+ * 128-entry table, a whole ASCII word is copied in a tight loop, and Han
+ * characters are recognised before the general range search.  Everything
+ * else is decided by small per-script folding rules and one sorted table
+ * of ranges, instead of the full Unicode database: the aim is stable,
+ * good-enough tokens for near-duplicate detection, not linguistics.
+ */
+#include "textnorm.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ASCII: folded letter or digit, or 0 for a separator. */
+static const char ascii_map[128] = {
+	['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4',
+	['5'] = '5', ['6'] = '6', ['7'] = '7', ['8'] = '8', ['9'] = '9',
+	['A'] = 'a', ['B'] = 'b', ['C'] = 'c', ['D'] = 'd', ['E'] = 'e',
+	['F'] = 'f', ['G'] = 'g', ['H'] = 'h', ['I'] = 'i', ['J'] = 'j',
+	['K'] = 'k', ['L'] = 'l', ['M'] = 'm', ['N'] = 'n', ['O'] = 'o',
+	['P'] = 'p', ['Q'] = 'q', ['R'] = 'r', ['S'] = 's', ['T'] = 't',
+	['U'] = 'u', ['V'] = 'v', ['W'] = 'w', ['X'] = 'x', ['Y'] = 'y',
+	['Z'] = 'z',
+	['a'] = 'a', ['b'] = 'b', ['c'] = 'c', ['d'] = 'd', ['e'] = 'e',
+	['f'] = 'f', ['g'] = 'g', ['h'] = 'h', ['i'] = 'i', ['j'] = 'j',
+	['k'] = 'k', ['l'] = 'l', ['m'] = 'm', ['n'] = 'n', ['o'] = 'o',
+	['p'] = 'p', ['q'] = 'q', ['r'] = 'r', ['s'] = 's', ['t'] = 't',
+	['u'] = 'u', ['v'] = 'v', ['w'] = 'w', ['x'] = 'x', ['y'] = 'y',
+	['z'] = 'z',
+};
+
+/* ---- decoding ---- */
+
+static int is_cont(uint8_t b)
+{
+	return (b & 0xC0) == 0x80;
+}
+
+int textnorm_decode(const uint8_t *p, const uint8_t *end, uint32_t *cp)
+{
+	assert(p < end);
+	const uint32_t c = p[0];
+	const size_t avail = (size_t)(end - p);
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	/* 0xC0/0xC1 would only start overlong forms, 0xF5.. exceed U+10FFFF. */
+	if (c >= 0xC2 && c <= 0xDF && avail >= 2 && is_cont(p[1])) {
+		*cp = (c & 0x1F) << 6 | (p[1] & 0x3Fu);
+		return 2;
+	}
+	if (c >= 0xE0 && c <= 0xEF && avail >= 3 && is_cont(p[1]) && is_cont(p[2])) {
+		const uint32_t v = (c & 0x0F) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+		if (v >= 0x800 && (v < 0xD800 || v > 0xDFFF)) {
+			*cp = v;
+			return 3;
+		}
+	}
+	if (c >= 0xF0 && c <= 0xF4 && avail >= 4 && is_cont(p[1]) && is_cont(p[2]) &&
+	    is_cont(p[3])) {
+		const uint32_t v = (c & 0x07) << 18 | (p[1] & 0x3Fu) << 12 |
+				   (p[2] & 0x3Fu) << 6 | (p[3] & 0x3Fu);
+		if (v >= 0x10000 && v <= 0x10FFFF) {
+			*cp = v;
+			return 4;
+		}
+	}
+	*cp = TN_INVALID;
+	return 1;
+}
+
+static size_t encode_utf8(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* ---- case folding ---- */
+
+/*
+ * Every mapping below keeps or shortens the UTF-8 length of the code
+ * point, which is what lets textnorm_run() write in place of the input's
+ * size without checking.
+ */
+static uint32_t fold_latin(uint32_t c)
+{
+	if (c >= 0xC0 && c <= 0xDE && c != 0xD7)
+		return c + 32;
+	if (c == 0xB5)
+		return 0x3BC; /* micro sign -> Greek mu, as Unicode folds it */
+	if (c < 0x100)
+		return c;
+	/* Latin Extended-A: upper/lower pairs, parity flips at 0x139 and 0x179. */
+	if (c == 0x130)
+		return 'i';
+	if (c == 0x178)
+		return 0xFF;
+	if (c == 0x17F)
+		return 's';
+	if ((c <= 0x137 || (c >= 0x14A && c <= 0x177)) && !(c & 1))
+		return c + 1;
+	if (((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) && (c & 1))
+		return c + 1;
+	return c;
+}
+
+static uint32_t fold_greek(uint32_t c)
+{
+	if ((c >= 0x391 && c <= 0x3A1) || (c >= 0x3A3 && c <= 0x3AB))
+		return c + 32;
+	if (c == 0x3C2)
+		return 0x3C3; /* final sigma: same letter as sigma */
+	if (c == 0x386)
+		return 0x3AC;
+	if (c >= 0x388 && c <= 0x38A)
+		return c + 37;
+	if (c == 0x38C)
+		return 0x3CC;
+	if (c == 0x38E || c == 0x38F)
+		return c + 63;
+	if (c == 0x3CF)
+		return 0x3D7;
+	if (((c >= 0x370 && c <= 0x373) || (c >= 0x3D8 && c <= 0x3EF)) && !(c & 1))
+		return c + 1;
+	if (c == 0x376)
+		return 0x377;
+	return c;
+}
+
+static uint32_t fold_cyrillic(uint32_t c)
+{
+	if (c <= 0x40F)
+		return c + 80;
+	if (c <= 0x42F)
+		return c + 32;
+	if (c == 0x4C0)
+		return 0x4CF;
+	if (c >= 0x4C1 && c <= 0x4CE)
+		return (c & 1) ? c + 1 : c;
+	if (((c >= 0x460 && c <= 0x481) || (c >= 0x48A && c <= 0x4BF) ||
+	     (c >= 0x4D0 && c <= 0x52F)) && !(c & 1))
+		return c + 1;
+	return c;
+}
+
+uint32_t textnorm_fold(uint32_t cp)
+{
+	if (cp < 0x80)
+		return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
+	if (cp < 0x180)
+		return fold_latin(cp);
+	if (cp >= 0x370 && cp < 0x400)
+		return fold_greek(cp);
+	if (cp >= 0x400 && cp < 0x530)
+		return fold_cyrillic(cp);
+	if (cp >= 0xFF01 && cp <= 0xFF5E)
+		return textnorm_fold(cp - 0xFEE0); /* full-width ASCII */
+	return cp;
+}
+
+/* ---- classification ---- */
+
+/*
+ * Code points from U+0250 up that are not TN_WORD, sorted.  Anything not
+ * listed is a word character: new letters of spaced scripts then work
+ * without a table change, and the cost of a missed symbol is only one
+ * odd token.
+ */
+static const struct range {
+	uint32_t lo, hi;
+	uint8_t cls;
+} ranges[] = {
+	{0x0375, 0x0375, TN_SEP},   {0x037E, 0x037E, TN_SEP},
+	{0x0384, 0x0385, TN_SEP},   {0x0387, 0x0387, TN_SEP},
+	{0x03F6, 0x03F6, TN_SEP},   {0x0482, 0x0482, TN_SEP},
+	{0x055A, 0x055F, TN_SEP},   {0x0589, 0x058A, TN_SEP},
+	{0x05BE, 0x05BE, TN_SEP},   {0x05C0, 0x05C0, TN_SEP},
+	{0x05C3, 0x05C3, TN_SEP},   {0x05C6, 0x05C6, TN_SEP},
+	{0x05F3, 0x05F4, TN_SEP},   {0x0600, 0x060F, TN_SEP},
+	{0x061B, 0x061F, TN_SEP},   {0x066A, 0x066D, TN_SEP},
+	{0x06D4, 0x06D4, TN_SEP},   {0x0964, 0x0965, TN_SEP},
+	{0x0E00, 0x0E3E, TN_CJK},   {0x0E3F, 0x0E3F, TN_SEP}, /* Thai, baht */
+	{0x0E40, 0x0E4E, TN_CJK},   {0x0E4F, 0x0E4F, TN_SEP},
+	{0x0E50, 0x0E59, TN_CJK},   {0x0E5A, 0x0E5B, TN_SEP},
+	{0x0E80, 0x0EFF, TN_CJK},   /* Lao */
+	{0x1000, 0x1049, TN_CJK},   {0x104A, 0x104F, TN_SEP}, /* Myanmar */
+	{0x1050, 0x109F, TN_CJK},   {0x1100, 0x11FF, TN_CJK}, /* Hangul jamo */
+	{0x1780, 0x17D3, TN_CJK},   {0x17D4, 0x17DA, TN_SEP}, /* Khmer */
+	{0x17DB, 0x17FF, TN_CJK},   {0x2000, 0x200A, TN_SEP},
+	{0x200B, 0x200B, TN_SEP},   /* zero-width space: a word break in Thai */
+	{0x200C, 0x200D, TN_IGNORE}, {0x200E, 0x205F, TN_SEP},
+	{0x2060, 0x2064, TN_IGNORE}, {0x2065, 0x2BFF, TN_SEP},
+	{0x2E00, 0x2E7F, TN_SEP},   {0x2E80, 0x2FDF, TN_CJK}, /* radicals */
+	{0x2FE0, 0x3004, TN_SEP},   {0x3005, 0x3007, TN_CJK},
+	{0x3008, 0x3020, TN_SEP},   {0x3021, 0x302F, TN_CJK},
+	{0x3030, 0x3030, TN_SEP},   {0x3031, 0x3035, TN_CJK},
+	{0x3036, 0x3037, TN_SEP},   {0x3038, 0x303C, TN_CJK},
+	{0x303D, 0x303F, TN_SEP},   {0x3040, 0x309F, TN_CJK}, /* Hiragana */
+	{0x30A0, 0x30A0, TN_SEP},   {0x30A1, 0x30FA, TN_CJK}, /* Katakana */
+	{0x30FB, 0x30FB, TN_SEP},   {0x30FC, 0x31FF, TN_CJK},
+	{0x3200, 0x33FF, TN_SEP},   {0x3400, 0x4DBF, TN_CJK},
+	{0x4DC0, 0x4DFF, TN_SEP},   {0x4E00, 0xA4CF, TN_CJK}, /* Han, Yi */
+	{0xAC00, 0xD7FF, TN_CJK},   /* Hangul syllables */
+	{0xD800, 0xF8FF, TN_SEP},   /* surrogates, private use */
+	{0xF900, 0xFAFF, TN_CJK},   {0xFE00, 0xFE0F, TN_IGNORE},
+	{0xFE10, 0xFE1F, TN_SEP},   {0xFE30, 0xFE6F, TN_SEP},
+	{0xFEFF, 0xFEFF, TN_IGNORE}, {0xFF00, 0xFF65, TN_SEP},
+	{0xFF66, 0xFFDC, TN_CJK},   /* half-width Katakana, Hangul */
+	{0xFFDD, 0xFFFF, TN_SEP},   {0x1D000, 0x1D24F, TN_SEP},
+	{0x1F000, 0x1FBFF, TN_SEP}, /* emoji and other pictographs */
+	{0x20000, 0x3FFFF, TN_CJK}, /* Han extensions B.. */
+	{0xE0000, 0xE00FF, TN_IGNORE}, {0xE0100, 0xE01EF, TN_IGNORE},
+	{0xF0000, 0x10FFFF, TN_SEP},
+};
+
+static enum textnorm_class class_latin1(uint32_t cp)
+{
+	if (cp < 0xC0)
+		return (cp == 0xAA || cp == 0xBA) ? TN_WORD : cp == 0xAD ? TN_IGNORE : TN_SEP;
+	return (cp == 0xD7 || cp == 0xF7) ? TN_SEP : TN_WORD;
+}
+
+enum textnorm_class textnorm_class(uint32_t cp)
+{
+	if (cp < 0x80)
+		return ascii_map[cp] ? TN_WORD : TN_SEP;
+	if (cp < 0x100)
+		return class_latin1(cp);
+	if (cp < 0x375)
+		return TN_WORD;
+	if (cp >= 0x4E00 && cp <= 0x9FFF)
+		return TN_CJK;
+	if (cp > 0x10FFFF || (cp & 0xFFFE) == 0xFFFE)
+		return TN_SEP; /* TN_INVALID, non-characters */
+	size_t lo = 0, hi = sizeof ranges / sizeof ranges[0];
+	while (lo < hi) {
+		const size_t mid = (lo + hi) / 2;
+		if (cp < ranges[mid].lo)
+			hi = mid;
+		else if (cp > ranges[mid].hi)
+			lo = mid + 1;
+		else
+			return (enum textnorm_class)ranges[mid].cls;
+	}
+	return TN_WORD;
+}
+
+/* ---- tokenisation ---- */
+
+static int reserve_text(struct textnorm *tn, size_t n)
+{
+	if (n <= tn->cap)
+		return 0;
+	size_t cap = tn->cap ? tn->cap : 4096;
+	while (cap < n)
+		cap *= 2;
+	char *p = realloc(tn->text, cap);
+	if (!p)
+		return -1;
+	tn->text = p;
+	tn->cap = cap;
+	return 0;
+}
+
+static int push_token(struct textnorm *tn, size_t off, uint32_t kind)
+{
+	if (tn->n_tok == tn->tok_cap) {
+		const size_t cap = tn->tok_cap ? 2 * tn->tok_cap : 1024;
+		struct textnorm_token *t = realloc(tn->tok, cap * sizeof *t);
+		if (!t)
+			return -1;
+		tn->tok = t;
+		tn->tok_cap = cap;
+	}
+	struct textnorm_token *t = &tn->tok[tn->n_tok++];
+	t->off = (uint32_t)off;
+	t->len = 0;
+	t->kind = kind;
+	return 0;
+}
+
+/*
+ * The state of one pass: output position, whether a word token is open,
+ * whether the last kept character was CJK with nothing between, and
+ * whether separators were seen since the last token.
+ */
+struct pass {
+	size_t o;
+	int in_word, prev_cjk, pending_sep;
+};
+
+static void close_word(struct textnorm *tn, struct pass *s)
+{
+	if (s->in_word)
+		tn->tok[tn->n_tok - 1].len = (uint32_t)(s->o - tn->tok[tn->n_tok - 1].off);
+	s->in_word = 0;
+}
+
+static int start_token(struct textnorm *tn, struct pass *s, uint32_t kind)
+{
+	if (s->pending_sep)
+		tn->text[s->o++] = ' ';
+	s->pending_sep = 0;
+	return push_token(tn, s->o, kind);
+}
+
+/* One non-ASCII code point (already decoded and folded) of class @cls. */
+static int add_char(struct textnorm *tn, struct pass *s, uint32_t cp,
+		    enum textnorm_class cls)
+{
+	switch (cls) {
+	case TN_IGNORE:
+		return 0;
+	case TN_SEP:
+		close_word(tn, s);
+		s->pending_sep = s->o > 0;
+		s->prev_cjk = 0;
+		return 0;
+	case TN_WORD:
+		if (!s->in_word) {
+			if (start_token(tn, s, TN_WORD))
+				return -1;
+			s->in_word = 1;
+		}
+		s->prev_cjk = 0;
+		s->o += encode_utf8(cp, tn->text + s->o);
+		return 0;
+	case TN_CJK:
+		close_word(tn, s);
+		if (start_token(tn, s, TN_CJK | (s->prev_cjk ? TN_JOINED : 0)))
+			return -1;
+		s->o += encode_utf8(cp, tn->text + s->o);
+		tn->tok[tn->n_tok - 1].len = (uint32_t)(s->o - tn->tok[tn->n_tok - 1].off);
+		s->prev_cjk = 1;
+		return 0;
+	}
+	return 0;
+}
+
+/* A run of ASCII word characters, copied folded in one tight loop. */
+static const uint8_t *ascii_word(struct textnorm *tn, struct pass *s,
+				 const uint8_t *p, const uint8_t *end)
+{
+	char *out = tn->text + s->o;
+	char c;
+	while (p < end && *p < 0x80 && (c = ascii_map[*p]) != 0) {
+		*out++ = c;
+		p++;
+	}
+	s->o = (size_t)(out - tn->text);
+	return p;
+}
+
+int textnorm_run(struct textnorm *tn, const char *in, size_t len)
+{
+	if (len > UINT32_MAX - 1)
+		len = UINT32_MAX - 1;
+	tn->len = 0;
+	tn->n_tok = 0;
+	if (reserve_text(tn, len + 1))
+		return -1;
+	struct pass s = {0, 0, 0, 0};
+	const uint8_t *p = (const uint8_t *)in, *const end = p + len;
+	while (p < end) {
+		if (*p < 0x80 && ascii_map[*p]) {
+			if (!s.in_word && (start_token(tn, &s, TN_WORD)))
+				return -1;
+			s.in_word = 1;
+			s.prev_cjk = 0;
+			p = ascii_word(tn, &s, p, end);
+			continue;
+		}
+		uint32_t cp;
+		p += textnorm_decode(p, end, &cp);
+		if (cp != TN_INVALID)
+			cp = textnorm_fold(cp);
+		if (add_char(tn, &s, cp, textnorm_class(cp)))
+			return -1;
+		/* Never longer than the input consumed: see fold_latin(). */
+		assert(s.o <= (size_t)(p - (const uint8_t *)in));
+	}
+	close_word(tn, &s);
+	tn->text[s.o] = '\0';
+	tn->len = s.o;
+	return 0;
+}
+
+void textnorm_free(struct textnorm *tn)
+{
+	free(tn->text);
+	free(tn->tok);
+	memset(tn, 0, sizeof *tn);
+}

@@ -1,0 +1,212 @@
+/*
+ * test_textnorm.c - UTF-8 decoding, folding, classes and tokenisation.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "textnorm.h"
+
+static struct textnorm g_tn;
+
+/* Normalise @in and compare the text with @want. */
+static int norm_is(const char *in, const char *want)
+{
+	if (textnorm_run(&g_tn, in, strlen(in)))
+		return 0;
+	if (strcmp(g_tn.text, want)) {
+		fprintf(stderr, "normalised '%s' -> '%s', want '%s'\n", in, g_tn.text, want);
+		return 0;
+	}
+	return 1;
+}
+
+/* Token @k as a string, into @buf. */
+static const char *tok(size_t k, char *buf, size_t n)
+{
+	const struct textnorm_token *t = &g_tn.tok[k];
+	snprintf(buf, n, "%.*s", (int)t->len, g_tn.text + t->off);
+	return buf;
+}
+
+static void test_decode(void)
+{
+	static const struct {
+		const char *in;
+		int n;
+		uint32_t cp;
+	} v[] = {
+		{"A", 1, 'A'},
+		{"\xC3\xA9", 2, 0xE9},
+		{"\xE4\xB8\xAD", 3, 0x4E2D},
+		{"\xF0\x9F\x98\x80", 4, 0x1F600},
+		{"\xC0\x80", 1, TN_INVALID},         /* overlong NUL */
+		{"\xE0\x80\xAF", 1, TN_INVALID},     /* overlong '/' */
+		{"\xED\xA0\x80", 1, TN_INVALID},     /* surrogate */
+		{"\xF4\x90\x80\x80", 1, TN_INVALID}, /* above U+10FFFF */
+		{"\xF5\x80\x80\x80", 1, TN_INVALID},
+		{"\x80", 1, TN_INVALID},             /* lone continuation */
+		{"\xE4\xB8", 1, TN_INVALID},         /* truncated */
+		{"\xE4\x41\x41", 1, TN_INVALID},     /* bad continuation */
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		const uint8_t *p = (const uint8_t *)v[i].in;
+		uint32_t cp;
+		const int n = textnorm_decode(p, p + strlen(v[i].in), &cp);
+		CHECK(n == v[i].n);
+		CHECK_EQ_U64(cp, v[i].cp);
+	}
+}
+
+static void test_fold(void)
+{
+	CHECK_EQ_U64(textnorm_fold('Q'), 'q');
+	CHECK_EQ_U64(textnorm_fold(0xC9), 0xE9);    /* É -> é */
+	CHECK_EQ_U64(textnorm_fold(0xDE), 0xFE);    /* Þ -> þ */
+	CHECK_EQ_U64(textnorm_fold(0xD7), 0xD7);    /* × is no letter */
+	CHECK_EQ_U64(textnorm_fold(0x100), 0x101);  /* Ā -> ā */
+	CHECK_EQ_U64(textnorm_fold(0x141), 0x142);  /* Ł -> ł */
+	CHECK_EQ_U64(textnorm_fold(0x160), 0x161);  /* Š -> š */
+	CHECK_EQ_U64(textnorm_fold(0x17D), 0x17E);  /* Ž -> ž */
+	CHECK_EQ_U64(textnorm_fold(0x178), 0xFF);   /* Ÿ -> ÿ */
+	CHECK_EQ_U64(textnorm_fold(0x130), 'i');    /* İ -> i */
+	CHECK_EQ_U64(textnorm_fold(0x3A3), 0x3C3);  /* Σ -> σ */
+	CHECK_EQ_U64(textnorm_fold(0x3C2), 0x3C3);  /* ς -> σ */
+	CHECK_EQ_U64(textnorm_fold(0x386), 0x3AC);  /* Ά -> ά */
+	CHECK_EQ_U64(textnorm_fold(0x38F), 0x3CE);  /* Ώ -> ώ */
+	CHECK_EQ_U64(textnorm_fold(0x414), 0x434);  /* Д -> д */
+	CHECK_EQ_U64(textnorm_fold(0x401), 0x451);  /* Ё -> ё */
+	CHECK_EQ_U64(textnorm_fold(0x462), 0x463);  /* Ѣ -> ѣ */
+	CHECK_EQ_U64(textnorm_fold(0x4C1), 0x4C2);  /* Ӂ -> ӂ */
+	CHECK_EQ_U64(textnorm_fold(0xFF21), 'a');   /* Ａ -> a */
+	CHECK_EQ_U64(textnorm_fold(0xFF11), '1');   /* １ -> 1 */
+	CHECK_EQ_U64(textnorm_fold(0xFF0C), ',');   /* ， -> , */
+	CHECK_EQ_U64(textnorm_fold(0x4E2D), 0x4E2D);
+}
+
+static void test_class(void)
+{
+	CHECK(textnorm_class('a') == TN_WORD);
+	CHECK(textnorm_class('7') == TN_WORD);
+	CHECK(textnorm_class('-') == TN_SEP);
+	CHECK(textnorm_class(0x07) == TN_SEP);
+	CHECK(textnorm_class(0x85) == TN_SEP);   /* C1 control */
+	CHECK(textnorm_class(0xA0) == TN_SEP);   /* no-break space */
+	CHECK(textnorm_class(0xAD) == TN_IGNORE); /* soft hyphen */
+	CHECK(textnorm_class(0xE9) == TN_WORD);
+	CHECK(textnorm_class(0x3000) == TN_SEP);
+	CHECK(textnorm_class(0x3002) == TN_SEP); /* 。 */
+	CHECK(textnorm_class(0x4E2D) == TN_CJK);
+	CHECK(textnorm_class(0x3400) == TN_CJK);
+	CHECK(textnorm_class(0x3042) == TN_CJK); /* あ */
+	CHECK(textnorm_class(0x30AB) == TN_CJK); /* カ */
+	CHECK(textnorm_class(0xD55C) == TN_CJK); /* 한 */
+	CHECK(textnorm_class(0x0E01) == TN_CJK); /* Thai ko kai */
+	CHECK(textnorm_class(0x20AC) == TN_SEP); /* € */
+	CHECK(textnorm_class(0x1F600) == TN_SEP);
+	CHECK(textnorm_class(0x0627) == TN_WORD); /* Arabic alef */
+	CHECK(textnorm_class(0x0301) == TN_WORD); /* combining acute */
+	CHECK(textnorm_class(0xFFFE) == TN_SEP);
+	CHECK(textnorm_class(TN_INVALID) == TN_SEP);
+}
+
+static void test_normalise(void)
+{
+	CHECK(norm_is("Hello,  WORLD!", "hello world"));
+	CHECK(norm_is("  \t\r\n ", ""));
+	CHECK(norm_is("", ""));
+	CHECK(norm_is("ＡＢＣ，１２３", "abc 123"));
+	CHECK(norm_is("\xC3\x89lan \xD0\x94\xD0\x9E\xD0\x9C", "\xC3\xA9lan \xD0\xB4\xD0\xBE\xD0\xBC"));
+	CHECK(norm_is("\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3", "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x83"));
+	CHECK(norm_is("ab\xFF" "cd", "ab cd"));
+	CHECK(norm_is("hy\xC2\xADphen", "hyphen"));
+	CHECK(norm_is("v2.3.1 costs $19.99", "v2 3 1 costs 19 99"));
+	CHECK(norm_is("中\xE3\x80\x80文", "中 文"));
+	CHECK(norm_is("iPhone手机", "iphone手机"));
+}
+
+static void test_cjk_tokens(void)
+{
+	char b[64];
+	const char *s = "iPhone手机 价格：5999元";
+	CHECK(textnorm_run(&g_tn, s, strlen(s)) == 0);
+	CHECK(!strcmp(g_tn.text, "iphone手机 价格 5999元"));
+	CHECK(g_tn.n_tok == 7);
+	if (g_tn.n_tok != 7)
+		return;
+	static const char *const want[] = {"iphone", "手", "机", "价", "格", "5999", "元"};
+	static const uint32_t kinds[] = {TN_WORD, TN_CJK, TN_CJK | TN_JOINED, TN_CJK,
+					 TN_CJK | TN_JOINED, TN_WORD, TN_CJK};
+	for (size_t k = 0; k < 7; k++) {
+		CHECK(!strcmp(tok(k, b, sizeof b), want[k]));
+		CHECK_EQ_U64(g_tn.tok[k].kind, kinds[k]);
+	}
+	/* A long Han run is never one token. */
+	s = "我们今天去北京天安门广场看升旗仪式";
+	CHECK(textnorm_run(&g_tn, s, strlen(s)) == 0);
+	CHECK(g_tn.n_tok == 17);
+	s = "สวัสดีครับ 안녕하세요 カタカナ";
+	CHECK(textnorm_run(&g_tn, s, strlen(s)) == 0);
+	CHECK(g_tn.n_tok == 10 + 5 + 4);
+	CHECK(g_tn.tok[10].kind == TN_CJK); /* a space starts a new run */
+}
+
+/* Random bytes: never crash, stay in bounds, emit valid UTF-8 only. */
+static void test_garbage(void)
+{
+	uint64_t st = test_seed(20261121);
+	char buf[512];
+	for (int round = 0; round < 3000; round++) {
+		const size_t n = test_rand(&st) % sizeof buf;
+		for (size_t i = 0; i < n; i++) {
+			const uint64_t r = test_rand(&st);
+			static const char pick[] = "aZ \xE4\xB8\xAD\xC3\x89\xF0";
+			buf[i] = r & 1 ? (char)(r >> 8) : pick[(r >> 8) % 9];
+		}
+		if (textnorm_run(&g_tn, buf, n)) {
+			CHECK(0);
+			return;
+		}
+		CHECK(g_tn.len <= n);
+		const uint8_t *p = (const uint8_t *)g_tn.text, *end = p + g_tn.len;
+		while (p < end) {
+			uint32_t cp;
+			p += textnorm_decode(p, end, &cp);
+			if (cp == TN_INVALID) {
+				CHECK(0);
+				break;
+			}
+		}
+		for (size_t k = 0; k < g_tn.n_tok; k++)
+			CHECK(g_tn.tok[k].len > 0 && g_tn.tok[k].off + g_tn.tok[k].len <= g_tn.len);
+	}
+}
+
+static void test_deterministic(void)
+{
+	const char *s = "Ünïcödé ＴＥＸＴ, 中文文本 and Кириллица 42";
+	CHECK(textnorm_run(&g_tn, s, strlen(s)) == 0);
+	char first[256];
+	snprintf(first, sizeof first, "%s", g_tn.text);
+	const size_t n_tok = g_tn.n_tok;
+	struct textnorm other = {0};
+	CHECK(textnorm_run(&other, s, strlen(s)) == 0);
+	CHECK(!strcmp(first, other.text) && other.n_tok == n_tok);
+	CHECK(!strcmp(first, "ünïcödé text 中文文本 and кириллица 42"));
+	textnorm_free(&other);
+	textnorm_free(&other); /* twice is harmless */
+}
+
+int main(void)
+{
+	test_decode();
+	test_fold();
+	test_class();
+	test_normalise();
+	test_cjk_tokens();
+	test_garbage();
+	test_deterministic();
+	textnorm_free(&g_tn);
+	return test_finish("test_textnorm");
+}
