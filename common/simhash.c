@@ -1,0 +1,366 @@
+/*
+ * simhash.c - features, term-frequency weights and the 64 counters of a
+ * SimHash fingerprint; the method and its choices are in simhash.h.
+ *
+ * Per document:
+ *
+ *   text --textnorm_run--> tokens --hash--> feature hashes
+ *        --tf table--> (hash, tf) distinct --weight--> 64 counters --> fp
+ *
+ * The tf table is open addressing keyed by the feature hash itself (it is
+ * already uniformly distributed), with a list of occupied slots: the list
+ * drives accumulation and then clears exactly those slots, so the cost of
+ * a document is proportional to its size, not to the table's, and the
+ * table is reused without reallocating once it is big enough.
+ */
+#include "simhash.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "bytes.h"
+#include "docrec.h"
+#include "log.h"
+#include "textnorm.h"
+
+/* Weights of small term frequencies, precomputed; larger ones use log(). */
+#define WTAB_SIZE 256
+
+/* 32-bit lanes take this many adds of at most SIMHASH_MAX_WEIGHT safely. */
+#define ACC_DRAIN_EVERY (UINT32_MAX / SIMHASH_MAX_WEIGHT)
+
+struct tf_table {
+	uint64_t *key;   /* 0 = empty slot */
+	uint32_t *count;
+	uint32_t *used;  /* occupied slots in insertion order */
+	size_t n_used;
+	size_t mask;     /* slots - 1 */
+};
+
+struct simhash_ctx {
+	struct simhash_config cfg;
+	struct textnorm tn;
+	struct tf_table tf;
+	struct simhash_acc acc;
+	uint32_t wtab[WTAB_SIZE];
+	size_t last_features;
+};
+
+/* ---- configuration ---- */
+
+int simhash_config_check(const struct simhash_config *c)
+{
+	if (c->shingle < 1 || c->shingle > SIMHASH_MAX_SHINGLE) {
+		log_error("word shingle size %d out of range 1..%d", c->shingle,
+			  SIMHASH_MAX_SHINGLE);
+		return -1;
+	}
+	if (c->cjk_ngram < 1 || c->cjk_ngram > SIMHASH_MAX_CJK_NGRAM) {
+		log_error("CJK n-gram size %d out of range 1..%d", c->cjk_ngram,
+			  SIMHASH_MAX_CJK_NGRAM);
+		return -1;
+	}
+	return 0;
+}
+
+int simhash_config_string(const struct simhash_config *c, char *buf, size_t n)
+{
+	return snprintf(buf, n,
+			"simhash/%d textnorm/%d f=64 hash=xxh3-64 seed=%016llx "
+			"weight=1+ln(tf) scale=%d shingle=%d cjk_ngram=%d min_text=%zu",
+			SIMHASH_VERSION, TEXTNORM_VERSION, (unsigned long long)SIMHASH_SEED,
+			SIMHASH_WEIGHT_ONE, c->shingle, c->cjk_ngram, c->min_text);
+}
+
+uint64_t simhash_config_hash(const struct simhash_config *c)
+{
+	char buf[256];
+	int n = simhash_config_string(c, buf, sizeof buf);
+	assert(n > 0 && (size_t)n < sizeof buf);
+	return XXH3_64bits(buf, (size_t)n);
+}
+
+/* ---- accumulator ---- */
+
+void simhash_acc_reset(struct simhash_acc *a)
+{
+	memset(a, 0, sizeof *a);
+}
+
+static void acc_drain(struct simhash_acc *a)
+{
+	for (int i = 0; i < 64; i++) {
+		a->sum[i] += a->lane[i];
+		a->lane[i] = 0;
+	}
+	a->pending = 0;
+}
+
+static const uint32_t bit_of_byte[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+
+void simhash_acc_add(struct simhash_acc *a, uint64_t h, uint32_t w)
+{
+	assert(w > 0 && w <= SIMHASH_MAX_WEIGHT);
+	if (a->pending == ACC_DRAIN_EVERY)
+		acc_drain(a);
+	a->pending++;
+	a->total += w;
+	/*
+	 * Byte by byte: the byte is broadcast, tested against the 8 bit
+	 * masks and the weight is added where set.  Written this way gcc and
+	 * clang emit SSE2 compare/and-not/add with no branch per bit.
+	 */
+	for (int b = 0; b < 8; b++) {
+		const uint32_t byte = (uint32_t)(h >> (8 * b)) & 255;
+		uint32_t *const lane = a->lane + 8 * b;
+		for (int j = 0; j < 8; j++)
+			lane[j] += w & (0u - (uint32_t)((byte & bit_of_byte[j]) != 0));
+	}
+}
+
+uint64_t simhash_acc_final(struct simhash_acc *a)
+{
+	acc_drain(a);
+	uint64_t fp = 0;
+	for (int i = 0; i < 64; i++)
+		if (2 * a->sum[i] > a->total) /* counter S1 - S0 > 0 */
+			fp |= 1ull << i;
+	return fp;
+}
+
+/* ---- term-frequency table ---- */
+
+static int tf_alloc(struct tf_table *t, size_t slots)
+{
+	t->key = calloc(slots, sizeof *t->key);
+	t->count = malloc(slots * sizeof *t->count);
+	t->used = malloc(slots / 2 * sizeof *t->used);
+	t->mask = slots - 1;
+	t->n_used = 0;
+	return t->key && t->count && t->used ? 0 : -1;
+}
+
+static void tf_free(struct tf_table *t)
+{
+	free(t->key);
+	free(t->count);
+	free(t->used);
+	memset(t, 0, sizeof *t);
+}
+
+static size_t tf_slot(const struct tf_table *t, uint64_t h)
+{
+	size_t i = (size_t)(h ^ h >> 32) & t->mask;
+	while (t->key[i] && t->key[i] != h)
+		i = (i + 1) & t->mask;
+	return i;
+}
+
+/* Double the table, keeping the insertion order of the used list. */
+static int tf_grow(struct tf_table *t)
+{
+	struct tf_table n;
+	if (tf_alloc(&n, 2 * (t->mask + 1))) {
+		tf_free(&n);
+		return -1;
+	}
+	for (size_t k = 0; k < t->n_used; k++) {
+		const size_t old = t->used[k], i = tf_slot(&n, t->key[old]);
+		n.key[i] = t->key[old];
+		n.count[i] = t->count[old];
+		n.used[n.n_used++] = (uint32_t)i;
+	}
+	tf_free(t);
+	*t = n;
+	return 0;
+}
+
+static int tf_add(struct tf_table *t, uint64_t h)
+{
+	h += !h; /* 0 marks an empty slot; folding it into 1 costs nothing */
+	size_t i = tf_slot(t, h);
+	if (t->key[i]) {
+		t->count[i] += t->count[i] != UINT32_MAX;
+		return 0;
+	}
+	/* Load stays <= 1/2, so probes stay short and `used` never overflows. */
+	if (t->n_used + 1 > (t->mask + 1) / 2) {
+		if (tf_grow(t))
+			return -1;
+		i = tf_slot(t, h);
+	}
+	t->key[i] = h;
+	t->count[i] = 1;
+	t->used[t->n_used++] = (uint32_t)i;
+	return 0;
+}
+
+static void tf_clear(struct tf_table *t)
+{
+	for (size_t k = 0; k < t->n_used; k++)
+		t->key[t->used[k]] = 0;
+	t->n_used = 0;
+}
+
+/* ---- features ---- */
+
+static uint32_t weight_of(const struct simhash_ctx *ctx, uint32_t tf)
+{
+	if (tf < WTAB_SIZE)
+		return ctx->wtab[tf];
+	return (uint32_t)lround(SIMHASH_WEIGHT_ONE * (1.0 + log((double)tf)));
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+	return XXH3_64bits_withSeed(p, n, SIMHASH_SEED);
+}
+
+/* Hash of @n word hashes, oldest first, starting at ring[start]. */
+static uint64_t shingle_hash(const uint64_t *ring, int n, int start, int size)
+{
+	uint8_t buf[8 * SIMHASH_MAX_SHINGLE];
+	for (int k = 0; k < n; k++)
+		put_le64(buf + 8 * k, ring[(start + k) % size]);
+	return XXH3_64bits_withSeed(buf, 8 * (size_t)n, SIMHASH_SEED);
+}
+
+static int word_features(struct simhash_ctx *ctx)
+{
+	const struct textnorm *tn = &ctx->tn;
+	const int n = ctx->cfg.shingle;
+	uint64_t ring[SIMHASH_MAX_SHINGLE];
+	size_t words = 0;
+	for (size_t k = 0; k < tn->n_tok; k++) {
+		const struct textnorm_token *t = &tn->tok[k];
+		if ((t->kind & TN_KIND_MASK) != TN_WORD)
+			continue;
+		const uint64_t h = hash_bytes(tn->text + t->off, t->len);
+		if (n == 1) {
+			if (tf_add(&ctx->tf, h))
+				return -1;
+			continue;
+		}
+		ring[words % (size_t)n] = h;
+		words++;
+		if (words >= (size_t)n &&
+		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n)))
+			return -1;
+	}
+	if (n > 1 && words > 0 && words < (size_t)n)
+		return tf_add(&ctx->tf, shingle_hash(ring, (int)words, 0, n));
+	return 0;
+}
+
+/* Features of the CJK run of tokens [a, b): n-grams, or the whole short run. */
+static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b)
+{
+	const struct textnorm *tn = &ctx->tn;
+	const size_t n = (size_t)ctx->cfg.cjk_ngram;
+	const size_t last = b - a < n ? a : b - n;
+	const size_t span = b - a < n ? b - a : n;
+	for (size_t i = a; i <= last; i++) {
+		const struct textnorm_token *first = &tn->tok[i], *end = &tn->tok[i + span - 1];
+		const size_t len = end->off + end->len - first->off;
+		if (tf_add(&ctx->tf, hash_bytes(tn->text + first->off, len)))
+			return -1;
+	}
+	return 0;
+}
+
+static int cjk_features(struct simhash_ctx *ctx)
+{
+	const struct textnorm *tn = &ctx->tn;
+	size_t k = 0;
+	while (k < tn->n_tok) {
+		if ((tn->tok[k].kind & TN_KIND_MASK) != TN_CJK) {
+			k++;
+			continue;
+		}
+		size_t e = k + 1;
+		while (e < tn->n_tok && (tn->tok[e].kind & TN_JOINED))
+			e++;
+		if (cjk_run(ctx, k, e))
+			return -1;
+		k = e;
+	}
+	return 0;
+}
+
+static uint64_t accumulate(struct simhash_ctx *ctx)
+{
+	const struct tf_table *t = &ctx->tf;
+	simhash_acc_reset(&ctx->acc);
+	for (size_t k = 0; k < t->n_used; k++) {
+		const size_t i = t->used[k];
+		simhash_acc_add(&ctx->acc, t->key[i], weight_of(ctx, t->count[i]));
+	}
+	return simhash_acc_final(&ctx->acc);
+}
+
+/* ---- contexts ---- */
+
+struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
+{
+	if (simhash_config_check(c))
+		return NULL;
+	struct simhash_ctx *ctx = calloc(1, sizeof *ctx);
+	if (!ctx || tf_alloc(&ctx->tf, 4096)) {
+		log_error("out of memory");
+		simhash_ctx_free(ctx);
+		return NULL;
+	}
+	ctx->cfg = *c;
+	for (uint32_t tf = 1; tf < WTAB_SIZE; tf++)
+		ctx->wtab[tf] = (uint32_t)lround(SIMHASH_WEIGHT_ONE * (1.0 + log((double)tf)));
+	return ctx;
+}
+
+void simhash_ctx_free(struct simhash_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	textnorm_free(&ctx->tn);
+	tf_free(&ctx->tf);
+	free(ctx);
+}
+
+int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t *fp,
+		 uint32_t *flags)
+{
+	ctx->last_features = 0;
+	if (textnorm_run(&ctx->tn, text, len)) {
+		log_error("out of memory normalising %zu bytes of text", len);
+		return -1;
+	}
+	const int is_short = ctx->tn.len < ctx->cfg.min_text;
+	if (flags)
+		*flags = is_short ? *flags | FP_SHORT_TEXT : *flags & ~(uint32_t)FP_SHORT_TEXT;
+	if (is_short) {
+		*fp = hash_bytes(ctx->tn.text, ctx->tn.len);
+		return 0;
+	}
+	if (word_features(ctx) || cjk_features(ctx)) {
+		tf_clear(&ctx->tf);
+		log_error("out of memory counting features of %zu bytes of text", len);
+		return -1;
+	}
+	ctx->last_features = ctx->tf.n_used;
+	*fp = accumulate(ctx);
+	tf_clear(&ctx->tf);
+	return 0;
+}
+
+size_t simhash_last_norm_len(const struct simhash_ctx *ctx)
+{
+	return ctx->tn.len;
+}
+
+size_t simhash_last_features(const struct simhash_ctx *ctx)
+{
+	return ctx->last_features;
+}

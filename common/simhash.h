@@ -1,0 +1,151 @@
+/*
+ * simhash.h - 64-bit SimHash fingerprints of document text (Charikar 2002).
+ *
+ * A document's main text is normalised and tokenised (textnorm.h), turned
+ * into weighted features, and each feature's 64-bit hash votes on the 64
+ * bits of the fingerprint: +weight where its bit is 1, -weight where it
+ * is 0; bit i of the fingerprint is 1 iff the sum for bit i is > 0.
+ * Similar texts share most features, so most sums keep their sign and the
+ * fingerprints lie at a small Hamming distance.
+ *
+ * Features (all hashed with XXH3-64, seed SIMHASH_SEED):
+ *  - Words: shingles of @shingle consecutive TN_WORD tokens (1 = single
+ *    words, the default; 2 or 3 make the fingerprint sensitive to word
+ *    order).  A text with fewer words than @shingle gives one shingle of
+ *    all of them.  A shingle's hash is XXH3 of the little-endian array of
+ *    its words' hashes, so it never depends on the host.
+ *  - CJK runs (scripts without spaces): character n-grams of @cjk_ngram
+ *    characters inside each run (default 2, bigrams: the usual
+ *    segmentation-free choice for Chinese, since most words are two
+ *    characters); a run shorter than that is one feature.  Words and CJK
+ *    n-grams are separate sequences: a shingle never spans a CJK run.
+ *  - Weight: 1 + ln(tf), tf = occurrences of the feature in the document,
+ *    in fixed point (SIMHASH_WEIGHT_ONE = weight 1.0).  Damping keeps a
+ *    word repeated 50 times in a list from outvoting the rest of the text;
+ *    integer sums make the result exact and identical on every compiler,
+ *    vector width and thread count.  There is no IDF: it would make a
+ *    fingerprint depend on the rest of the corpus, and fingerprints of
+ *    different nights must stay comparable.
+ *
+ * Short texts: if the normalised text is shorter than @min_text bytes the
+ * fingerprint is XXH3-64 of the normalised text instead, and the
+ * FP_SHORT_TEXT flag (docrec.h) is set.  Below a few dozen features one
+ * changed word moves many bits, so near-duplicate search on SimHash would
+ * be noise; an exact-text hash lets such pages still match when their
+ * normalised text is identical (distance 0).  Unrelated 64-bit values are
+ * about 32 bits apart, so they do not come near anything by accident.
+ * The default of 200 bytes is ~30 English words or ~65 Chinese characters.
+ *
+ * A fingerprint depends only on the text and the configuration; the
+ * configuration (with TEXTNORM_VERSION and SIMHASH_VERSION) is summarised
+ * by simhash_config_hash(), which goes into the feature_config field of
+ * every fingerprint file, so fingerprints made differently are never
+ * compared by mistake.
+ */
+#ifndef NDD_SIMHASH_H
+#define NDD_SIMHASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bump when the feature or weighting scheme changes. */
+#define SIMHASH_VERSION 1
+#define SIMHASH_SEED 0x6e64642d73696d31ull /* "ndd-sim1" */
+#define SIMHASH_WEIGHT_ONE 64             /* fixed-point weight 1.0 */
+
+#define SIMHASH_MAX_SHINGLE 8
+#define SIMHASH_MAX_CJK_NGRAM 4
+
+struct simhash_config {
+	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 1) */
+	int cjk_ngram;   /* CJK characters per n-gram, 1..SIMHASH_MAX_CJK_NGRAM (2) */
+	size_t min_text; /* normalised bytes below which FP_SHORT_TEXT (200) */
+};
+
+#define SIMHASH_CONFIG_DEFAULT {1, 2, 200}
+
+/** @return 0 if every field of @c is in range, else -1 (logged). */
+int simhash_config_check(const struct simhash_config *c)
+	__attribute__((warn_unused_result));
+
+/**
+ * Write the canonical text of @c (every option, TEXTNORM_VERSION and
+ * SIMHASH_VERSION, in a fixed order) into @buf of @n bytes, NUL-terminated.
+ * @return the length snprintf reports.
+ */
+int simhash_config_string(const struct simhash_config *c, char *buf, size_t n);
+
+/** XXH3-64 of simhash_config_string(): the file header's feature_config. */
+uint64_t simhash_config_hash(const struct simhash_config *c);
+
+/* ---- the 64-counter accumulator, for callers with their own features ---- */
+
+/*
+ * Sums are kept as "weight where the bit is 1" (S1) plus the total weight
+ * W; the signed counter of bit i is S1[i] - (W - S1[i]) = 2*S1[i] - W.
+ * Adding a feature is then a masked add per bit with no branch, which
+ * compilers turn into vector code (see simhash_acc_add).  32-bit lanes
+ * are drained into 64-bit sums often enough that they cannot overflow.
+ */
+struct simhash_acc {
+	uint32_t lane[64];
+	uint64_t sum[64];
+	uint64_t total;
+	uint32_t pending; /* adds since the last drain */
+};
+
+void simhash_acc_reset(struct simhash_acc *a);
+
+/** Add feature hash @h with weight @w (0 < @w <= SIMHASH_MAX_WEIGHT). */
+void simhash_acc_add(struct simhash_acc *a, uint64_t h, uint32_t w);
+
+#define SIMHASH_MAX_WEIGHT 4096u
+
+/** The fingerprint: bit i set iff counter i > 0.  No features: 0. */
+uint64_t simhash_acc_final(struct simhash_acc *a);
+
+/* ---- whole documents ---- */
+
+struct simhash_ctx;
+
+/**
+ * A per-thread context: normalisation buffers, the term-frequency table
+ * and the accumulator, all reused from one document to the next (no
+ * allocation per document once warm).  @return NULL if @c is invalid or
+ * memory ran out (logged).  Free with simhash_ctx_free().
+ */
+struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
+	__attribute__((warn_unused_result));
+
+/** Free @ctx.  NULL is a no-op. */
+void simhash_ctx_free(struct simhash_ctx *ctx);
+
+/**
+ * Fingerprint @len bytes of UTF-8 @text (invalid bytes are tolerated).
+ * Sets *@fp; sets FP_SHORT_TEXT in *@flags when the text is short (see
+ * above) and clears it otherwise, other bits untouched.  @flags may be
+ * NULL.  @return 0, or -1 if memory ran out (logged; *@fp undefined).
+ */
+int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t *fp,
+		 uint32_t *flags) __attribute__((warn_unused_result));
+
+/** Bytes of normalised text of the last simhash_text() call. */
+size_t simhash_last_norm_len(const struct simhash_ctx *ctx);
+
+/** Distinct features of the last simhash_text() call (0 if short). */
+size_t simhash_last_features(const struct simhash_ctx *ctx);
+
+/* ---- bit helpers ---- */
+
+static inline int popcount64(uint64_t x)
+{
+	return __builtin_popcountll(x);
+}
+
+/** Hamming distance: bits in which @a and @b differ (0..64). */
+static inline int hamming64(uint64_t a, uint64_t b)
+{
+	return popcount64(a ^ b);
+}
+
+#endif

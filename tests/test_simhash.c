@@ -1,0 +1,296 @@
+/*
+ * test_simhash.c - bit helpers, the accumulator, configuration hashing
+ * and the properties a SimHash must have: identical text -> identical
+ * fingerprint, a small edit -> a small distance, unrelated texts -> about
+ * 32 bits apart, word order irrelevant for unigrams.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "docrec.h"
+#include "simhash.h"
+#include "testutil.h"
+
+#define VOCAB 3000
+#define MAXW 400
+
+static char g_vocab[VOCAB][12];
+static uint64_t g_rng;
+
+static void make_vocab(void)
+{
+	for (int i = 0; i < VOCAB; i++) {
+		const int len = 3 + (int)(test_rand(&g_rng) % 7);
+		for (int k = 0; k < len; k++)
+			g_vocab[i][k] = (char)('a' + test_rand(&g_rng) % 26);
+		g_vocab[i][len] = '\0';
+	}
+}
+
+/* Join words @w[0..n) with spaces into @out. */
+static size_t join(const int *w, int n, char *out)
+{
+	size_t o = 0;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			out[o++] = ' ';
+		const size_t l = strlen(g_vocab[w[i]]);
+		memcpy(out + o, g_vocab[w[i]], l);
+		o += l;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+static void random_words(int *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		w[i] = (int)(test_rand(&g_rng) % VOCAB);
+}
+
+static uint64_t fp_of(struct simhash_ctx *ctx, const char *s, size_t n, uint32_t *flags)
+{
+	uint64_t fp = 0;
+	uint32_t f = 0;
+	CHECK(simhash_text(ctx, s, n, &fp, &f) == 0);
+	if (flags)
+		*flags = f;
+	return fp;
+}
+
+static void test_bits(void)
+{
+	CHECK(popcount64(0) == 0);
+	CHECK(popcount64(~0ull) == 64);
+	CHECK(popcount64(0x8000000000000001ull) == 2);
+	CHECK(hamming64(0x0f, 0xf0) == 8);
+	CHECK(hamming64(123456789, 123456789) == 0);
+	CHECK(hamming64(0, ~0ull) == 64);
+}
+
+static void test_acc(void)
+{
+	struct simhash_acc a;
+	const uint64_t h1 = 0x0123456789abcdefull, h2 = 0xfedcba9876543210ull;
+	simhash_acc_reset(&a);
+	CHECK_EQ_U64(simhash_acc_final(&a), 0);
+	simhash_acc_reset(&a);
+	simhash_acc_add(&a, h1, 64);
+	CHECK_EQ_U64(simhash_acc_final(&a), h1);
+	simhash_acc_reset(&a);
+	simhash_acc_add(&a, h1, 65);
+	simhash_acc_add(&a, h2, 64); /* h2 = ~h1: the heavier one wins */
+	CHECK_EQ_U64(simhash_acc_final(&a), h1);
+	simhash_acc_reset(&a);
+	simhash_acc_add(&a, h1, 64);
+	simhash_acc_add(&a, h2, 64); /* ties give 0 bits */
+	CHECK_EQ_U64(simhash_acc_final(&a), 0);
+	/* Enough heavy adds to force the 32-bit lanes to drain. */
+	simhash_acc_reset(&a);
+	for (int i = 0; i < 3 * 1048576 + 7; i++)
+		simhash_acc_add(&a, i & 1 ? h1 : ~0ull, SIMHASH_MAX_WEIGHT);
+	CHECK_EQ_U64(simhash_acc_final(&a), ~0ull);
+}
+
+static void test_config(void)
+{
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT, d = c;
+	char buf[256];
+	CHECK(simhash_config_check(&c) == 0);
+	CHECK(simhash_config_string(&c, buf, sizeof buf) > 0);
+	CHECK(strstr(buf, "shingle=1") && strstr(buf, "textnorm/"));
+	CHECK_EQ_U64(simhash_config_hash(&c), simhash_config_hash(&d));
+	d.shingle = 2;
+	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
+	d = c;
+	d.min_text = 100;
+	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
+	d = c;
+	d.cjk_ngram = 3;
+	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
+	d.shingle = 0;
+	CHECK(simhash_config_check(&d) == -1);
+	CHECK(simhash_ctx_new(&d) == NULL);
+	d.shingle = 1;
+	d.cjk_ngram = 9;
+	CHECK(simhash_config_check(&d) == -1);
+}
+
+static void test_identical_and_edit(struct simhash_ctx *ctx, struct simhash_ctx *ctx2)
+{
+	static int w[MAXW];
+	static char a[MAXW * 12], b[MAXW * 12];
+	double sum = 0;
+	for (int round = 0; round < 20; round++) {
+		random_words(w, 300);
+		const size_t na = join(w, 300, a);
+		const uint64_t fa = fp_of(ctx, a, na, NULL);
+		CHECK_EQ_U64(fa, fp_of(ctx2, a, na, NULL)); /* other context */
+		CHECK_EQ_U64(fa, fp_of(ctx, a, na, NULL));  /* warm context */
+		w[test_rand(&g_rng) % 300] = (int)(test_rand(&g_rng) % VOCAB);
+		const size_t nb = join(w, 300, b);
+		const int d = hamming64(fa, fp_of(ctx, b, nb, NULL));
+		CHECK(d < 8);
+		sum += d;
+	}
+	printf("one word of 300 changed: mean distance %.2f\n", sum / 20);
+}
+
+static void test_unrelated(struct simhash_ctx *ctx)
+{
+	static int w[MAXW];
+	static char a[MAXW * 12];
+	double sum = 0;
+	const int pairs = 16;
+	for (int round = 0; round < pairs; round++) {
+		random_words(w, 300);
+		uint64_t f1 = fp_of(ctx, a, join(w, 300, a), NULL);
+		random_words(w, 300);
+		uint64_t f2 = fp_of(ctx, a, join(w, 300, a), NULL);
+		sum += hamming64(f1, f2);
+	}
+	printf("unrelated texts: mean distance %.2f\n", sum / pairs);
+	CHECK(sum / pairs >= 20 && sum / pairs <= 44);
+}
+
+static void test_order(struct simhash_ctx *ctx)
+{
+	static int w[MAXW];
+	static char a[MAXW * 12];
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	c.shingle = 2;
+	struct simhash_ctx *ctx2 = simhash_ctx_new(&c);
+	CHECK(ctx2 != NULL);
+	random_words(w, 300);
+	const size_t n1 = join(w, 300, a);
+	const uint64_t f1 = fp_of(ctx, a, n1, NULL), g1 = fp_of(ctx2, a, n1, NULL);
+	for (int i = 299; i > 0; i--) { /* Fisher-Yates */
+		const int j = (int)(test_rand(&g_rng) % (uint64_t)(i + 1)), t = w[i];
+		w[i] = w[j];
+		w[j] = t;
+	}
+	const size_t n2 = join(w, 300, a);
+	CHECK_EQ_U64(f1, fp_of(ctx, a, n2, NULL));
+	const int d = hamming64(g1, fp_of(ctx2, a, n2, NULL));
+	printf("shuffled, shingle=2: distance %d\n", d);
+	CHECK(d > 8);
+	simhash_ctx_free(ctx2);
+}
+
+/* UTF-8 of a random common Han character. */
+static size_t put_han(char *out)
+{
+	const uint32_t cp = 0x4E00 + (uint32_t)(test_rand(&g_rng) % 2500);
+	out[0] = (char)(0xE0 | cp >> 12);
+	out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+	out[2] = (char)(0x80 | (cp & 0x3F));
+	return 3;
+}
+
+static void test_cjk(struct simhash_ctx *ctx)
+{
+	static char a[4096], b[4096];
+	size_t n = 0;
+	for (int i = 0; i < 600; i++) {
+		n += put_han(a + n);
+		if (i % 20 == 19)
+			n += (size_t)sprintf(a + n, "\xE3\x80\x82"); /* 。 */
+	}
+	memcpy(b, a, n);
+	put_han(b + 3 * 300 + 3 * 15); /* change one character of 600 */
+	const uint64_t fa = fp_of(ctx, a, n, NULL), fb = fp_of(ctx, b, n, NULL);
+	printf("one Han character of 600 changed: distance %d\n", hamming64(fa, fb));
+	CHECK(fa != fb);
+	CHECK(hamming64(fa, fb) < 8);
+	const char *s1 = "ＡＢＣ１２３ 全角 Text", *s2 = "abc123 全角 text";
+	CHECK_EQ_U64(fp_of(ctx, s1, strlen(s1), NULL), fp_of(ctx, s2, strlen(s2), NULL));
+}
+
+static void test_short(struct simhash_ctx *ctx)
+{
+	uint32_t flags;
+	const char *s = "Hello, World!", *t = "hello   world";
+	const uint64_t f = fp_of(ctx, s, strlen(s), &flags);
+	CHECK(flags & FP_SHORT_TEXT);
+	CHECK_EQ_U64(f, XXH3_64bits_withSeed("hello world", 11, SIMHASH_SEED));
+	CHECK_EQ_U64(f, fp_of(ctx, t, strlen(t), NULL));
+	CHECK_EQ_U64(simhash_last_norm_len(ctx), 11);
+	fp_of(ctx, "", 0, &flags);
+	CHECK(flags & FP_SHORT_TEXT);
+	static char a[MAXW * 12];
+	static int w[MAXW];
+	random_words(w, 100);
+	const size_t n = join(w, 100, a);
+	flags = FP_SHORT_TEXT | DOC_TRUNCATED;
+	uint64_t fp;
+	CHECK(simhash_text(ctx, a, n, &fp, &flags) == 0);
+	CHECK(flags == DOC_TRUNCATED);
+	CHECK(simhash_last_features(ctx) > 50);
+}
+
+/* A large document grows the tf table; the next small one must not care. */
+static void test_reuse(struct simhash_ctx *ctx)
+{
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	struct simhash_ctx *fresh = simhash_ctx_new(&c);
+	const size_t big = 60000 * 8;
+	char *a = malloc(big);
+	size_t n = 0;
+	for (int i = 0; i < 60000; i++)
+		n += (size_t)sprintf(a + n, "w%d ", i);
+	fp_of(ctx, a, n, NULL);
+	CHECK(simhash_last_features(ctx) == 60000);
+	static int w[MAXW];
+	random_words(w, 300);
+	n = join(w, 300, a);
+	CHECK_EQ_U64(fp_of(ctx, a, n, NULL), fp_of(fresh, a, n, NULL));
+	free(a);
+	simhash_ctx_free(fresh);
+	simhash_ctx_free(NULL);
+}
+
+/*
+ * Pinned values: any change to normalisation, features or weights shows
+ * up here, and must come with a TEXTNORM_VERSION/SIMHASH_VERSION bump.
+ */
+static void test_golden(struct simhash_ctx *ctx)
+{
+	const char *s = "The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。"
+			"Съешь же ещё этих мягких французских булок, да выпей чаю. "
+			"Ζαφείρι δέξου πάγκαλο, βαθῶν ψυχῆς τὸ σῆμα. 1234567890";
+	uint32_t flags;
+	const uint64_t fp = fp_of(ctx, s, strlen(s), &flags);
+	CHECK(!(flags & FP_SHORT_TEXT));
+	printf("golden: %016llx config %016llx\n", (unsigned long long)fp,
+	       (unsigned long long)simhash_config_hash(&(struct simhash_config)SIMHASH_CONFIG_DEFAULT));
+	CHECK_EQ_U64(fp, 0x3dcbc6ab8e713fdbull);
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	CHECK_EQ_U64(simhash_config_hash(&c), 0xde2190324510b99aull);
+}
+
+int main(void)
+{
+	g_rng = test_seed(42);
+	make_vocab();
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	struct simhash_ctx *ctx = simhash_ctx_new(&c), *ctx2 = simhash_ctx_new(&c);
+	CHECK(ctx && ctx2);
+	if (!ctx || !ctx2)
+		return test_finish("test_simhash");
+	test_bits();
+	test_acc();
+	test_config();
+	test_identical_and_edit(ctx, ctx2);
+	test_unrelated(ctx);
+	test_order(ctx);
+	test_cjk(ctx);
+	test_short(ctx);
+	test_reuse(ctx);
+	test_golden(ctx);
+	simhash_ctx_free(ctx);
+	simhash_ctx_free(ctx2);
+	return test_finish("test_simhash");
+}
