@@ -1,0 +1,300 @@
+/*
+ * cluster.c - see cluster.h.  Documents that appear in pairs are renumbered
+ * densely (nodes), the graph is held in CSR form, and the greedy cover
+ * runs on a max-heap with lazy updates: an entry whose degree went stale
+ * is pushed again with the current degree when it reaches the top.
+ */
+#include "cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+struct graph {
+	size_t n;        /* nodes */
+	uint32_t *doc;   /* node -> document index, ascending */
+	size_t *off;     /* CSR offsets, n + 1 */
+	uint32_t *adj;   /* neighbours (nodes) */
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t node_of(const struct graph *g, uint32_t doc)
+{
+	size_t lo = 0, hi = g->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g->doc[mid] < doc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+static int graph_build(struct graph *g, const struct pair_vec *pv)
+{
+	memset(g, 0, sizeof *g);
+	uint32_t *all = malloc((2 * pv->n + 1) * sizeof *all);
+	if (!all)
+		return -1;
+	for (size_t i = 0; i < pv->n; i++) {
+		all[2 * i] = pv->v[i].a;
+		all[2 * i + 1] = pv->v[i].b;
+	}
+	qsort(all, 2 * pv->n, sizeof *all, cmp_u32);
+	for (size_t i = 0; i < 2 * pv->n; i++)
+		if (g->n == 0 || all[g->n - 1] != all[i])
+			all[g->n++] = all[i];
+	g->doc = all;
+	g->off = calloc(g->n + 1, sizeof *g->off);
+	g->adj = malloc((2 * pv->n + 1) * sizeof *g->adj);
+	if (!g->off || !g->adj)
+		return -1;
+	for (size_t i = 0; i < pv->n; i++) {
+		g->off[node_of(g, pv->v[i].a) + 1]++;
+		g->off[node_of(g, pv->v[i].b) + 1]++;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		g->off[i + 1] += g->off[i];
+	size_t *fill = malloc((g->n + 1) * sizeof *fill);
+	if (!fill)
+		return -1;
+	memcpy(fill, g->off, (g->n + 1) * sizeof *fill);
+	for (size_t i = 0; i < pv->n; i++) {
+		uint32_t a = node_of(g, pv->v[i].a), b = node_of(g, pv->v[i].b);
+		g->adj[fill[a]++] = b;
+		g->adj[fill[b]++] = a;
+	}
+	free(fill);
+	return 0;
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->doc);
+	free(g->off);
+	free(g->adj);
+}
+
+/* ---- connected components (union-find, path halving, by size) ---- */
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static int components(const struct graph *g, struct clusters *out)
+{
+	uint32_t *parent = malloc((g->n + 1) * sizeof *parent);
+	uint32_t *size = calloc(g->n + 1, sizeof *size);
+	if (!parent || !size) {
+		free(parent);
+		free(size);
+		return -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		parent[i] = (uint32_t)i;
+	for (size_t v = 0; v < g->n; v++)
+		for (size_t e = g->off[v]; e < g->off[v + 1]; e++) {
+			uint32_t a = uf_find(parent, (uint32_t)v), b = uf_find(parent, g->adj[e]);
+			if (a != b)
+				parent[a < b ? b : a] = a < b ? a : b;
+		}
+	for (size_t v = 0; v < g->n; v++) {
+		uint32_t r = uf_find(parent, (uint32_t)v);
+		if (size[r]++ == 0)
+			out->n_components++;
+		if (size[r] > out->largest_component)
+			out->largest_component = size[r];
+	}
+	free(parent);
+	free(size);
+	return 0;
+}
+
+/* ---- greedy star cover ---- */
+
+struct heap_item {
+	uint32_t deg, node;
+};
+
+struct heap {
+	struct heap_item *v;
+	size_t n;
+};
+
+/* Higher degree first; on equal degree the lower node (= earlier document). */
+static int above(struct heap_item a, struct heap_item b)
+{
+	return a.deg > b.deg || (a.deg == b.deg && a.node < b.node);
+}
+
+static void heap_push(struct heap *h, struct heap_item it)
+{
+	size_t i = h->n++;
+	while (i > 0 && above(it, h->v[(i - 1) / 2])) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = it;
+}
+
+static struct heap_item heap_pop(struct heap *h)
+{
+	struct heap_item top = h->v[0], last = h->v[--h->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && above(h->v[c + 1], h->v[c]))
+			c++;
+		if (!above(h->v[c], last))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+struct cover {
+	const struct graph *g;
+	uint32_t *deg;      /* unclustered neighbours */
+	uint32_t *owner;    /* cluster + 1, 0 = none */
+	uint32_t *members;  /* by cluster, in creation order */
+	uint32_t *cstart;
+	size_t n_members, n_clusters;
+};
+
+static void take(struct cover *c, uint32_t v, uint32_t cluster)
+{
+	c->owner[v] = cluster + 1;
+	c->members[c->n_members++] = v;
+	for (size_t e = c->g->off[v]; e < c->g->off[v + 1]; e++)
+		c->deg[c->g->adj[e]]--;
+}
+
+static void make_cluster(struct cover *c, uint32_t rep)
+{
+	uint32_t id = (uint32_t)c->n_clusters++;
+	c->cstart[id] = (uint32_t)c->n_members;
+	take(c, rep, id);
+	for (size_t e = c->g->off[rep]; e < c->g->off[rep + 1]; e++)
+		if (!c->owner[c->g->adj[e]])
+			take(c, c->g->adj[e], id);
+	c->cstart[id + 1] = (uint32_t)c->n_members;
+}
+
+static void run_cover(struct cover *c, struct heap *h)
+{
+	for (uint32_t v = 0; v < c->g->n; v++)
+		heap_push(h, (struct heap_item){c->deg[v], v});
+	while (h->n) {
+		struct heap_item it = heap_pop(h);
+		if (c->owner[it.node] || c->deg[it.node] == 0)
+			continue;
+		if (it.deg != c->deg[it.node]) {
+			heap_push(h, (struct heap_item){c->deg[it.node], it.node});
+			continue;
+		}
+		make_cluster(c, it.node);
+	}
+}
+
+struct order_item {
+	uint32_t rep_doc, cluster;
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order_item *x = a, *y = b;
+	return x->rep_doc < y->rep_doc ? -1 : x->rep_doc > y->rep_doc;
+}
+
+/* Renumber clusters by representative document; members after the
+ * representative in document order (nodes ascend with documents). */
+static int finish(const struct cover *c, struct clusters *out)
+{
+	struct order_item *ord = malloc((c->n_clusters + 1) * sizeof *ord);
+	out->start = malloc((c->n_clusters + 1) * sizeof *out->start);
+	out->doc = malloc((c->n_members + 1) * sizeof *out->doc);
+	if (!ord || !out->start || !out->doc) {
+		free(ord);
+		return -1;
+	}
+	for (size_t i = 0; i < c->n_clusters; i++)
+		ord[i] = (struct order_item){c->g->doc[c->members[c->cstart[i]]], (uint32_t)i};
+	qsort(ord, c->n_clusters, sizeof *ord, cmp_order);
+	size_t at = 0;
+	for (size_t i = 0; i < c->n_clusters; i++) {
+		uint32_t s = c->cstart[ord[i].cluster], e = c->cstart[ord[i].cluster + 1];
+		out->start[i] = (uint32_t)at;
+		uint32_t *m = out->doc + at;
+		for (uint32_t j = s; j < e; j++)
+			m[j - s] = c->g->doc[c->members[j]];
+		qsort(m + 1, e - s - 1, sizeof *m, cmp_u32);
+		at += e - s;
+		if (e - s > out->largest_cluster)
+			out->largest_cluster = e - s;
+	}
+	out->start[c->n_clusters] = (uint32_t)at;
+	out->n_clusters = c->n_clusters;
+	free(ord);
+	return 0;
+}
+
+int clusters_build(const struct pair_vec *pairs, struct clusters *out)
+{
+	struct graph g;
+	struct cover c = {0};
+	struct heap h = {0};
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (graph_build(&g, pairs) || components(&g, out))
+		goto done;
+	c.g = &g;
+	c.deg = malloc((g.n + 1) * sizeof *c.deg);
+	c.owner = calloc(g.n + 1, sizeof *c.owner);
+	c.members = malloc((g.n + 1) * sizeof *c.members);
+	c.cstart = malloc((g.n + 2) * sizeof *c.cstart);
+	h.v = malloc((g.n + 1) * sizeof *h.v);
+	if (!c.deg || !c.owner || !c.members || !c.cstart || !h.v)
+		goto done;
+	for (size_t v = 0; v < g.n; v++)
+		c.deg[v] = (uint32_t)(g.off[v + 1] - g.off[v]);
+	run_cover(&c, &h);
+	rc = finish(&c, out);
+done:
+	if (rc) {
+		log_error("out of memory clustering %zu pairs", pairs->n);
+		clusters_free(out);
+	}
+	free(c.deg);
+	free(c.owner);
+	free(c.members);
+	free(c.cstart);
+	free(h.v);
+	graph_free(&g);
+	return rc;
+}
+
+void clusters_free(struct clusters *c)
+{
+	free(c->start);
+	free(c->doc);
+	c->start = c->doc = NULL;
+	c->n_clusters = 0;
+}

@@ -1,0 +1,81 @@
+/*
+ * tablefile.c - see tablefile.h.
+ */
+#include "tablefile.h"
+
+#include <string.h>
+
+#include "bytes.h"
+#include "log.h"
+
+void tablefile_header(struct ndf_header *h, uint32_t kind, const struct design *d,
+		      uint32_t t, uint64_t feature_config, uint64_t dataset_id)
+{
+	memset(h, 0, sizeof *h);
+	h->kind = kind;
+	h->simhash_bits = 64;
+	h->feature_config = feature_config;
+	h->dataset_id = dataset_id;
+	h->k = d->k;
+	h->design_code = d->code;
+	h->n_tables = d->n_tables;
+	h->table_index = t;
+	h->lead_bits = d->tables[t].lead_bits;
+	memcpy(h->perm, d->tables[t].perm, 64);
+}
+
+int tablefile_check(const struct ndf_header *h, const char *name,
+		    const struct ndf_header *first, uint32_t expect)
+{
+	if (h->kind != NDF_KIND_TABLE && h->kind != NDF_KIND_CTABLE) {
+		log_error("'%s': holds %s, expected a table", name, ndf_kind_name(h->kind));
+		return NDF_ERR_PARAMS;
+	}
+	if (h->k != first->k || h->design_code != first->design_code ||
+	    h->n_tables != first->n_tables || h->dataset_id != first->dataset_id ||
+	    h->feature_config != first->feature_config) {
+		log_error("'%s': table %u belongs to another design or catalog than table 0",
+			  name, h->table_index);
+		return NDF_ERR_PARAMS;
+	}
+	if (h->table_index != expect) {
+		log_error("'%s': found table %u where table %u of %u was expected "
+			  "(tables missing or out of order)",
+			  name, h->table_index, expect, h->n_tables);
+		return NDF_ERR_PARAMS;
+	}
+	return 0;
+}
+
+int tablefile_design(const struct ndf_header *h, const char *name, struct design *d)
+{
+	if (design_make(d, h->k, h->design_code)) {
+		log_error("'%s': unknown table design %u for k = %u", name, h->design_code, h->k);
+		return NDF_ERR_PARAMS;
+	}
+	if (d->n_tables != h->n_tables || h->table_index >= d->n_tables ||
+	    memcmp(d->tables[h->table_index].perm, h->perm, 64) ||
+	    d->tables[h->table_index].lead_bits != h->lead_bits) {
+		log_error("'%s': table %u's permutation does not match design %u for k = %u",
+			  name, h->table_index, h->design_code, h->k);
+		design_free(d);
+		return NDF_ERR_PARAMS;
+	}
+	return 0;
+}
+
+void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx)
+{
+	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD) {
+		keys[i] = get_le64(p);
+		idx[i] = get_le32(p + 8);
+	}
+}
+
+void tablefile_encode_raw(uint8_t *p, size_t n, const uint64_t *keys, const uint32_t *idx)
+{
+	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD) {
+		put_le64(p, keys[i]);
+		put_le32(p + 8, idx[i]);
+	}
+}

@@ -1,0 +1,43 @@
+/*
+ * tablefile.h - what permute-and-sort, compress and self-join share about
+ * table sections: the header of table t of a design, the raw record
+ * layout (u64 key, u32 idx: 12 bytes), and the check that a sequence of
+ * table sections is one complete design built from one catalog.
+ */
+#ifndef NDD_TABLEFILE_H
+#define NDD_TABLEFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "design.h"
+#include "ndf.h"
+
+#define TABLE_RAW_RECORD 12
+#define TABLE_RAW_BLOCK_RECORDS 65536
+
+/** Fill @h for table @t of @d (kind, k, design, perm, lead bits). */
+void tablefile_header(struct ndf_header *h, uint32_t kind, const struct design *d,
+		      uint32_t t, uint64_t feature_config, uint64_t dataset_id);
+
+/**
+ * Check that @h (a table section of @name) belongs to the design and
+ * dataset of @first (the first table section read) and is table @expect.
+ * @return 0, or NDF_ERR_PARAMS (logged).
+ */
+int tablefile_check(const struct ndf_header *h, const char *name,
+		    const struct ndf_header *first, uint32_t expect);
+
+/**
+ * Rebuild the design a table header names and check its permutation.
+ * @return 0, or NDF_ERR_PARAMS (logged).
+ */
+int tablefile_design(const struct ndf_header *h, const char *name, struct design *d);
+
+/** Decode @n raw records from @p into @keys/@idx. */
+void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx);
+
+/** Encode @n raw records into @p (n * TABLE_RAW_RECORD bytes). */
+void tablefile_encode_raw(uint8_t *p, size_t n, const uint64_t *keys, const uint32_t *idx);
+
+#endif

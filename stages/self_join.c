@@ -1,0 +1,447 @@
+/*
+ * ndd-self-join - tables -> every pair within k -> clusters -> CSV.
+ *
+ * 1. Catalog pass: which documents have short texts (they may only match
+ *    exactly), and the dataset id the tables must carry.
+ * 2. Each table in turn is loaded (decoded in parallel) and its runs are
+ *    scanned in parallel; a pair is kept only by the first table whose
+ *    leading blocks it agrees on, so it is found once.
+ * 3. Pairs -> bounded-radius clusters (cluster.h).
+ * 4. Catalog pass for the clustered documents' provenance -> CSV.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "cluster.h"
+#include "csv.h"
+#include "design.h"
+#include "join.h"
+#include "log.h"
+#include "ndf.h"
+#include "tablefile.h"
+#include "tableread.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+struct opts {
+	struct cli_common cc;
+	int k; /* -1 = the tables' k */
+	const char **catalog;
+	int n_catalog;
+	const char *stats, *pairs;
+};
+
+static void usage(FILE *fp, int status)
+{
+	fprintf(fp,
+		"Usage: ndd-self-join --catalog FPS [options] [TABLES]\n"
+		"Find every pair of fingerprints within k bits in the tables written by\n"
+		"ndd-compress or ndd-permute-sort (a file, or '-' / none for standard\n"
+		"input), group them into clusters and write the cluster CSV.\n\n"
+		"  -c, --catalog FILE  fingerprint file(s) the tables were built from, in the\n"
+		"                      same order (repeat the option for several); required\n"
+		"  -k, --distance K    report pairs within K (default: the tables' k; may\n"
+		"                      be smaller, not larger)\n"
+		"      --stats FILE    write statistics as JSON\n"
+		"      --pairs FILE    also write every pair as text: key_a,key_b,distance\n"
+		"                      (key = URL, or the key given to --import-text)\n"
+		CLI_COMMON_HELP
+		"Output columns: cluster_id,url,warc_file,warc_offset,simhash,distance,\n"
+		"is_representative,match,doc_id (match: rep, exact, same-text, near).\n");
+	exit(status);
+}
+
+static void parse(struct opts *o, int argc, char **argv)
+{
+	enum { OPT_STATS = CLI_OPT_STAGE_BASE, OPT_PAIRS };
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{"catalog", required_argument, NULL, 'c'},
+		{"distance", required_argument, NULL, 'k'},
+		{"stats", required_argument, NULL, OPT_STATS},
+		{"pairs", required_argument, NULL, OPT_PAIRS},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	o->k = -1;
+	o->catalog = xcalloc((size_t)argc, sizeof *o->catalog);
+	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "c:k:", longopts, NULL)) != -1) {
+		if (cli_common_option(&o->cc, c, optarg, usage))
+			continue;
+		switch (c) {
+		case 'c':
+			if (!strcmp(optarg, "-")) {
+				log_error("--catalog must be a file: it is read twice");
+				exit(EXIT_FAILED);
+			}
+			o->catalog[o->n_catalog++] = optarg;
+			break;
+		case 'k': o->k = (int)cli_parse_int("--distance", optarg, 0, DESIGN_MAX_K); break;
+		case OPT_STATS: o->stats = optarg; break;
+		case OPT_PAIRS: o->pairs = optarg; break;
+		default: usage(stderr, EXIT_FAILED);
+		}
+	}
+	if (!o->n_catalog) {
+		log_error("--catalog is required");
+		usage(stderr, EXIT_FAILED);
+	}
+	if (optind + 1 < argc) {
+		log_error("one table input at a time (got %d)", argc - optind);
+		usage(stderr, EXIT_FAILED);
+	}
+	cli_common_finish(&o->cc);
+}
+
+/* ---- pass 1: short-text documents ---- */
+
+struct shorts {
+	uint8_t *bits;
+	size_t cap;
+};
+
+static int note_short(void *ctx, uint64_t idx, const struct fp_record *r)
+{
+	struct shorts *s = ctx;
+	if (idx / 8 >= s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 4096;
+		s->bits = xrealloc(s->bits, cap);
+		memset(s->bits + s->cap, 0, cap - s->cap);
+		s->cap = cap;
+	}
+	if (r->flags & FP_SHORT_TEXT)
+		s->bits[idx / 8] |= (uint8_t)(1u << (idx % 8));
+	return 0;
+}
+
+static int is_short(const struct shorts *s, uint32_t idx)
+{
+	return (s->bits[idx / 8] >> (idx % 8)) & 1;
+}
+
+/* ---- pass 2: joining the tables ---- */
+
+struct join_stats {
+	uint64_t comparisons, raw_pairs, tables, records;
+	struct design design;
+};
+
+/* Scan one loaded table with all threads; ranges split at run starts. */
+static int join_table(const struct design *d, uint32_t t, const struct table_arrays *ta,
+		      struct pair_vec *out, uint64_t *comparisons)
+{
+	int nt = 1;
+#ifdef _OPENMP
+	nt = omp_get_max_threads();
+#endif
+	int parts = nt * 8, bad = 0;
+	struct pair_vec *pv = xcalloc((size_t)parts, sizeof *pv);
+	uint64_t cmp = 0;
+	const uint32_t lead = d->tables[t].lead_bits;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : cmp, bad)
+	for (int p = 0; p < parts; p++) {
+		size_t lo = join_align(ta->keys, ta->n, ta->n * (size_t)p / (size_t)parts, lead);
+		size_t hi = join_align(ta->keys, ta->n, ta->n * (size_t)(p + 1) / (size_t)parts, lead);
+		if (lo < hi && join_scan(d, t, ta->keys + lo, ta->idx + lo, hi - lo, &pv[p], &cmp))
+			bad++;
+	}
+	for (int p = 0; p < parts; p++) {
+		if (!bad && pair_vec_append(out, &pv[p]))
+			bad++;
+		pair_vec_free(&pv[p]);
+	}
+	free(pv);
+	*comparisons += cmp;
+	if (bad)
+		log_error("out of memory collecting pairs");
+	return bad ? -1 : 0;
+}
+
+static int open_table(FILE *in, const char *name, uint32_t t, struct ndf_header *first,
+		      struct join_stats *js, struct ndf_reader **out)
+{
+	int err;
+	struct ndf_reader *r = ndf_reader_open(in, name, &err);
+	*out = r;
+	if (!r) {
+		if (!err)
+			log_error("'%s': %s after table %u of %u", name,
+				  t ? "ends" : "is empty, no tables", t, t ? first->n_tables : 0);
+		return err ? err : NDF_ERR_TRUNCATED;
+	}
+	const struct ndf_header *h = ndf_reader_header(r);
+	if (t == 0) {
+		*first = *h;
+		if (tablefile_design(h, name, &js->design))
+			return NDF_ERR_PARAMS;
+	}
+	return tablefile_check(h, name, first, t);
+}
+
+static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct ndf_header *first,
+		    struct join_stats *js)
+{
+	struct table_arrays ta = {0};
+	struct progress pr;
+	int rc = 0;
+	progress_start(&pr, "tables", 0);
+	for (uint32_t t = 0; !rc && (t == 0 || t < first->n_tables); t++) {
+		struct ndf_reader *r;
+		rc = open_table(in, name, t, first, js, &r);
+		if (!rc)
+			rc = tableread_section(r, &ta);
+		if (!rc && ta.n != first->record_count && t > 0) {
+			log_error("'%s': table %u has %zu records, table 0 has %llu", name, t,
+				  ta.n, (unsigned long long)first->record_count);
+			rc = NDF_ERR_FORMAT;
+		}
+		if (!rc && t == 0)
+			first->record_count = ta.n;
+		if (!rc)
+			rc = join_table(&js->design, t, &ta, pairs, &js->comparisons);
+		ndf_reader_close(r);
+		js->tables++;
+		progress_update(&pr, t + 1, js->comparisons);
+	}
+	progress_end(&pr);
+	js->records = ta.n;
+	table_arrays_free(&ta);
+	return rc;
+}
+
+/* Short texts carry an exact-text fingerprint: only identical ones match. */
+static void filter_pairs(struct pair_vec *pv, const struct shorts *s, uint32_t k)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < pv->n; i++) {
+		const struct pair *p = &pv->v[i];
+		int sa = is_short(s, p->a), sb = is_short(s, p->b);
+		if (p->d > k || sa != sb || (sa && p->d != 0))
+			continue;
+		pv->v[w++] = *p;
+	}
+	pv->n = w;
+}
+
+/* ---- pass 3: provenance of the documents in pairs ---- */
+
+struct doc_info {
+	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
+	char *url, *warc_file;
+};
+
+struct details {
+	uint32_t *slot; /* document index -> slot, UINT32_MAX = not needed */
+	size_t n_docs;
+	struct doc_info *info;
+	size_t n;
+};
+
+static char *copy_str(struct str s)
+{
+	char *p = xmalloc((size_t)s.n + 1);
+	memcpy(p, s.p, s.n);
+	p[s.n] = 0;
+	return p;
+}
+
+static int note_details(void *ctx, uint64_t idx, const struct fp_record *r)
+{
+	struct details *d = ctx;
+	if (idx >= d->n_docs || d->slot[idx] == UINT32_MAX)
+		return 0;
+	struct doc_info *di = &d->info[d->slot[idx]];
+	di->simhash = r->simhash;
+	di->payload_hash = r->payload_hash;
+	di->text_hash = r->text_hash;
+	di->warc_offset = r->warc_offset;
+	di->doc_id = r->doc_id;
+	di->url = copy_str(r->url);
+	di->warc_file = copy_str(r->warc_file);
+	return 0;
+}
+
+static int load_details(const struct opts *o, const struct pair_vec *pv, size_t n_docs,
+			struct details *d)
+{
+	struct catalog_info info;
+	d->n_docs = n_docs;
+	d->slot = xmalloc((n_docs + 1) * sizeof *d->slot);
+	memset(d->slot, 0xff, (n_docs + 1) * sizeof *d->slot);
+	for (size_t i = 0; i < pv->n; i++) {
+		uint32_t ab[2] = {pv->v[i].a, pv->v[i].b};
+		for (int j = 0; j < 2; j++)
+			if (d->slot[ab[j]] == UINT32_MAX)
+				d->slot[ab[j]] = (uint32_t)d->n++;
+	}
+	d->info = xcalloc(d->n + 1, sizeof *d->info);
+	return catalog_scan(o->catalog, o->n_catalog, note_details, d, &info);
+}
+
+static void free_details(struct details *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->info[i].url);
+		free(d->info[i].warc_file);
+	}
+	free(d->info);
+	free(d->slot);
+}
+
+static const char *match_kind(const struct doc_info *rep, const struct doc_info *m)
+{
+	if (rep == m)
+		return "rep";
+	if (rep->payload_hash == m->payload_hash)
+		return "exact";
+	if (rep->text_hash == m->text_hash)
+		return "same-text";
+	return "near";
+}
+
+static void write_row(FILE *fp, size_t cluster, const struct doc_info *rep,
+		      const struct doc_info *m)
+{
+	fprintf(fp, "%zu,", cluster + 1);
+	csv_field(fp, m->url, strlen(m->url));
+	csv_sep(fp);
+	csv_field(fp, m->warc_file, strlen(m->warc_file));
+	fprintf(fp, ",%llu,%016llx,%d,%d,%s,%llu", (unsigned long long)m->warc_offset,
+		(unsigned long long)m->simhash, __builtin_popcountll(rep->simhash ^ m->simhash),
+		rep == m, match_kind(rep, m), (unsigned long long)m->doc_id);
+	csv_end(fp);
+}
+
+static void write_csv(FILE *fp, const struct clusters *cl, const struct details *d)
+{
+	fputs("cluster_id,url,warc_file,warc_offset,simhash,distance,is_representative,"
+	      "match,doc_id\r\n", fp);
+	for (size_t c = 0; c < cl->n_clusters; c++) {
+		const struct doc_info *rep = &d->info[d->slot[cl->doc[cl->start[c]]]];
+		for (uint32_t i = cl->start[c]; i < cl->start[c + 1]; i++)
+			write_row(fp, c, rep, &d->info[d->slot[cl->doc[i]]]);
+	}
+}
+
+static int write_pairs(const char *path, const struct pair_vec *pv, const struct details *d)
+{
+	struct outfile out;
+	if (outfile_open(&out, path))
+		return -1;
+	fputs("key_a,key_b,distance\r\n", out.fp);
+	for (size_t i = 0; i < pv->n; i++) {
+		const struct doc_info *a = &d->info[d->slot[pv->v[i].a]];
+		const struct doc_info *b = &d->info[d->slot[pv->v[i].b]];
+		csv_field(out.fp, a->url, strlen(a->url));
+		csv_sep(out.fp);
+		csv_field(out.fp, b->url, strlen(b->url));
+		fprintf(out.fp, ",%u\r\n", pv->v[i].d);
+	}
+	return outfile_commit(&out);
+}
+
+static int write_stats(const char *path, const struct join_stats *js, const struct pair_vec *pv,
+		       const struct clusters *cl, uint32_t k, double secs)
+{
+	struct outfile out;
+	if (outfile_open(&out, path))
+		return -1;
+	fprintf(out.fp,
+		"{\n  \"documents\": %llu,\n  \"k\": %u,\n  \"design\": %u,\n  \"tables\": %llu,\n"
+		"  \"comparisons\": %llu,\n  \"comparisons_per_document\": %.2f,\n"
+		"  \"pairs\": %zu,\n  \"components\": %zu,\n  \"largest_component\": %zu,\n"
+		"  \"clusters\": %zu,\n  \"clustered_documents\": %u,\n"
+		"  \"largest_cluster\": %zu,\n  \"seconds\": %.3f\n}\n",
+		(unsigned long long)js->records, k, js->design.code,
+		(unsigned long long)js->tables, (unsigned long long)js->comparisons,
+		js->records ? (double)js->comparisons / (double)js->records : 0.0, pv->n,
+		cl->n_components, cl->largest_component, cl->n_clusters,
+		cl->n_clusters ? cl->start[cl->n_clusters] : 0, cl->largest_cluster, secs);
+	return outfile_commit(&out);
+}
+
+static int check_catalog(const struct catalog_info *ci, const struct ndf_header *first,
+			 size_t records)
+{
+	if (ci->dataset_id != first->dataset_id || ci->n_records != records) {
+		log_error("the catalog (%llu fingerprints) is not the one the tables were built "
+			  "from (%zu records): give --catalog the same files, in the same order, "
+			  "as ndd-permute-sort", (unsigned long long)ci->n_records, records);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct shorts sh = {0};
+	struct catalog_info ci;
+	struct pair_vec pairs = {0};
+	struct join_stats js = {0};
+	struct ndf_header first = {0};
+	struct clusters cl = {0};
+	struct details det = {0};
+	struct outfile out = {0};
+	double t0 = log_wall();
+	int rc;
+
+	log_init("ndd-self-join");
+	parse(&o, argc, argv);
+	const char *path = optind < argc ? argv[optind] : "-";
+	const char *name = strcmp(path, "-") ? path : "(standard input)";
+	if (catalog_scan(o.catalog, o.n_catalog, note_short, &sh, &ci))
+		return EXIT_FAILED;
+	note_short(&sh, ci.n_records, &(struct fp_record){0}); /* bitmap covers all */
+	FILE *in = cli_open_input(path);
+	if (!in)
+		return EXIT_FAILED;
+	rc = join_all(in, name, &pairs, &first, &js);
+	cli_close_input(in);
+	if (!rc && o.k > (int)first.k) {
+		log_error("tables were built for k = %u; they cannot find pairs within %d",
+			  first.k, o.k);
+		rc = -1;
+	}
+	if (!rc)
+		rc = check_catalog(&ci, &first, js.records);
+	uint32_t k = o.k >= 0 ? (uint32_t)o.k : first.k;
+	if (!rc) {
+		js.raw_pairs = pairs.n;
+		filter_pairs(&pairs, &sh, k);
+		pair_vec_sort(&pairs);
+		rc = clusters_build(&pairs, &cl);
+	}
+	if (!rc)
+		rc = load_details(&o, &pairs, js.records, &det);
+	if (!rc)
+		rc = outfile_open(&out, o.cc.output);
+	if (!rc) {
+		write_csv(out.fp, &cl, &det);
+		rc = outfile_commit(&out);
+	}
+	if (!rc && o.pairs)
+		rc = write_pairs(o.pairs, &pairs, &det);
+	if (!rc && o.stats)
+		rc = write_stats(o.stats, &js, &pairs, &cl, k, log_wall() - t0);
+	if (!rc)
+		cli_summary("%llu documents, %u tables, %.1f comparisons/document, %zu pairs, "
+			    "%zu clusters (largest %zu)",
+			    (unsigned long long)js.records, (unsigned)js.tables,
+			    js.records ? (double)js.comparisons / (double)js.records : 0.0,
+			    pairs.n, cl.n_clusters, cl.largest_cluster);
+	if (rc)
+		outfile_abort(&out);
+	free_details(&det);
+	clusters_free(&cl);
+	pair_vec_free(&pairs);
+	design_free(&js.design);
+	free(sh.bits);
+	free(o.catalog);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
