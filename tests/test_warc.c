@@ -1,0 +1,390 @@
+/*
+ * test_warc.c - the WARC reader on inputs built in memory: plain and
+ * gzip layouts, offsets, header quirks, and every kind of broken input
+ * (the good records around a broken one must all come out).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "log.h"
+#include "testutil.h"
+#include "warc.h"
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+static void buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void buf_str(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+/* A response record; @cl_delta makes Content-Length lie. */
+static void add_record(struct buf *b, const char *uri, const char *body, int cl_delta)
+{
+	char hdr[512];
+	snprintf(hdr, sizeof hdr,
+		 "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\n"
+		 "WARC-Date: 2024-01-02T03:04:05.123456Z\r\n"
+		 "Content-Length: %d\r\n\r\n",
+		 uri, (int)strlen(body) + cl_delta);
+	buf_str(b, hdr);
+	buf_str(b, body);
+	buf_str(b, "\r\n\r\n");
+}
+
+/* Append @n bytes at @p to @out as one gzip member. */
+static void add_gzip(struct buf *out, const void *p, size_t n)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof zs);
+	CHECK(deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+	unsigned char *tmp = malloc(deflateBound(&zs, n) + 32);
+	zs.next_in = (unsigned char *)p;
+	zs.avail_in = (uInt)n;
+	zs.next_out = tmp;
+	zs.avail_out = (uInt)(deflateBound(&zs, n) + 32);
+	CHECK(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+	buf_add(out, tmp, zs.total_out);
+	deflateEnd(&zs);
+	free(tmp);
+}
+
+/* One record as its own gzip member; returns the member's offset. */
+static size_t add_gz_record(struct buf *out, const char *uri, const char *body, int cl_delta)
+{
+	struct buf one = {0};
+	const size_t off = out->n;
+	add_record(&one, uri, body, cl_delta);
+	add_gzip(out, one.p, one.n);
+	free(one.p);
+	return off;
+}
+
+#define MAXR 16
+struct result {
+	int n;
+	char uri[MAXR][64];
+	char body[MAXR][64];
+	uint64_t off[MAXR], len[MAXR];
+	uint32_t flags[MAXR];
+	enum warc_type type[MAXR];
+	struct warc_stats st;
+	int rc;
+};
+
+static void read_all(const struct buf *b, size_t max_record, struct result *res)
+{
+	memset(res, 0, sizeof *res);
+	FILE *fp = b->n ? fmemopen(b->p, b->n, "rb") : tmpfile();
+	struct warc_reader *r = warc_open(fp, "mem.warc", max_record);
+	struct warc_record rec;
+	int rc;
+	while ((rc = warc_next(r, &rec)) == 1) {
+		if (res->n < MAXR) {
+			size_t ul = 0;
+			const char *u = warc_target_uri(&rec, &ul);
+			snprintf(res->uri[res->n], 64, "%.*s", u ? (int)ul : 0, u ? u : "");
+			snprintf(res->body[res->n], 64, "%.*s", (int)rec.block_len, (const char *)rec.block);
+			res->off[res->n] = rec.offset;
+			res->len[res->n] = rec.length;
+			res->flags[res->n] = rec.flags;
+			res->type[res->n] = rec.type;
+		}
+		res->n++;
+	}
+	res->rc = rc;
+	res->st = *warc_reader_stats(r);
+	warc_close(r);
+	fclose(fp);
+}
+
+static void test_plain_quirks(void)
+{
+	struct buf b = {0};
+	add_record(&b, "<http://a.example/>", "alpha", 0);
+	const size_t off2 = b.n;
+	/* WARC/1.0, bare LF, lower-case names, a continuation line */
+	buf_str(&b, "WARC/1.0\nwarc-type: resource\nwarc-target-uri: http://b.example/\n"
+		    "X-Long: part one\n\tpart two\ncontent-length: 4\n\nbeta\n\n");
+	const size_t off3 = b.n;
+	add_record(&b, "http://c.example/", "gamma", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK(res.rc == 0);
+	CHECK_EQ_U64(res.n, 3);
+	CHECK(!strcmp(res.uri[0], "http://a.example/"));
+	CHECK(!strcmp(res.uri[1], "http://b.example/"));
+	CHECK(!strcmp(res.body[0], "alpha") && !strcmp(res.body[1], "beta"));
+	CHECK(res.type[0] == WARC_RESPONSE && res.type[1] == WARC_RESOURCE);
+	CHECK_EQ_U64(res.off[0], 0);
+	CHECK_EQ_U64(res.off[1], off2);
+	CHECK_EQ_U64(res.len[1], off3 - off2);
+	CHECK_EQ_U64(res.off[2], off3);
+	CHECK_EQ_U64(res.len[2], b.n - off3);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+
+	/* the folded header and the date survive */
+	FILE *fp = fmemopen(b.p, b.n, "rb");
+	struct warc_reader *r = warc_open(fp, "mem", 0);
+	struct warc_record rec;
+	CHECK(warc_next(r, &rec) == 1);
+	CHECK(!strcmp(rec.version, "WARC/1.1"));
+	CHECK(!strcmp(warc_header_get(&rec, "warc-date"), "2024-01-02T03:04:05.123456Z"));
+	CHECK(warc_next(r, &rec) == 1);
+	CHECK(!strcmp(rec.version, "WARC/1.0"));
+	CHECK(!strcmp(warc_header_get(&rec, "X-LONG"), "part one part two"));
+	CHECK(warc_header_get(&rec, "WARC-Date") == NULL);
+	warc_close(r);
+	fclose(fp);
+	free(b.p);
+}
+
+static void test_gzip_offsets(void)
+{
+	struct buf b = {0};
+	size_t off[3];
+	off[0] = add_gz_record(&b, "http://a/", "alpha", 0);
+	off[1] = add_gz_record(&b, "http://b/", "beta", 0);
+	off[2] = add_gz_record(&b, "http://c/", "gamma", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ_U64(res.off[i], off[i]);
+		CHECK_EQ_U64(res.len[i], (i < 2 ? off[i + 1] : b.n) - off[i]);
+		CHECK(res.flags[i] == 0);
+	}
+	CHECK(!strcmp(res.body[2], "gamma"));
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+	CHECK_EQ_U64(res.st.bytes_in, b.n);
+	free(b.p);
+}
+
+static void test_gzip_corrupt_member(void)
+{
+	struct buf b = {0};
+	char body[2048];
+	for (size_t i = 0; i < sizeof body - 1; i++)
+		body[i] = "lorem ipsum dolor sit amet "[i % 27] + (char)(i % 7 == 0);
+	body[sizeof body - 1] = 0;
+	size_t off[5];
+	for (int i = 0; i < 5; i++)
+		off[i] = add_gz_record(&b, "http://x/", i == 1 ? body : "ok", 0);
+	memset(b.p + off[1] + 40, 0xA5, 16); /* inside member 1's deflate data */
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 4);
+	CHECK_EQ_U64(res.st.corrupt_gzip, 1);
+	CHECK_EQ_U64(res.st.garbage, 0);
+	CHECK_EQ_U64(res.off[1], off[2]);
+	CHECK_EQ_U64(res.off[3], off[4]);
+	free(b.p);
+}
+
+static void test_garbage(void)
+{
+	struct buf b = {0};
+	add_record(&b, "http://a/", "alpha", 0);
+	buf_str(&b, "some junk\nthat is not WARC\n");
+	add_record(&b, "http://b/", "beta", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK_EQ_U64(res.st.garbage, 1);
+	CHECK(!strcmp(res.body[1], "beta"));
+
+	/* garbage between gzip members, and before the first */
+	struct buf g = {0};
+	add_gz_record(&g, "http://a/", "alpha", 0);
+	buf_str(&g, "JUNKJUNKJUNKJUNK");
+	const size_t off = add_gz_record(&g, "http://b/", "beta", 0);
+	read_all(&g, 0, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK_EQ_U64(res.st.garbage, 1);
+	CHECK_EQ_U64(res.off[1], off);
+	free(b.p);
+	free(g.p);
+}
+
+static void test_wrong_length(void)
+{
+	struct buf b = {0};
+	add_record(&b, "http://a/", "alpha", 0);
+	add_record(&b, "http://short/", "0123456789", -3);
+	add_record(&b, "http://b/", "beta", 0);
+	add_record(&b, "http://long/", "0123456789", +40); /* swallows part of the next */
+	add_record(&b, "http://c/", "gamma", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 3);
+	CHECK_EQ_U64(res.st.bad_length, 2);
+	CHECK_EQ_U64(res.st.garbage, 0);
+	CHECK(!strcmp(res.body[1], "beta") && !strcmp(res.body[2], "gamma"));
+
+	struct buf g = {0};
+	add_gz_record(&g, "http://a/", "alpha", 0);
+	add_gz_record(&g, "http://long/", "0123456789", +1000);
+	add_gz_record(&g, "http://short/", "0123456789", -2);
+	add_gz_record(&g, "http://b/", "beta", 0);
+	read_all(&g, 0, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK_EQ_U64(res.st.bad_length, 2);
+	CHECK(!strcmp(res.body[1], "beta"));
+	free(b.p);
+	free(g.p);
+}
+
+static void test_truncated_and_headers(void)
+{
+	struct buf b = {0};
+	add_record(&b, "http://a/", "alpha", 0);
+	add_record(&b, "http://b/", "a longer body that will be cut", 0);
+	b.n -= 12;
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 1);
+	CHECK_EQ_U64(res.st.truncated, 1);
+
+	struct buf g = {0};
+	add_gz_record(&g, "http://a/", "alpha", 0);
+	add_gz_record(&g, "http://b/", "beta", 0);
+	g.n -= 5;
+	read_all(&g, 0, &res);
+	CHECK_EQ_U64(res.n, 1);
+	CHECK_EQ_U64(res.st.truncated, 1);
+
+	struct buf h = {0};
+	buf_str(&h, "WARC/1.1\r\nWARC-Type: response\r\n\r\nno length\r\n\r\n");
+	add_record(&h, "http://a/", "alpha", 0);
+	read_all(&h, 0, &res);
+	CHECK_EQ_U64(res.n, 1);
+	CHECK_EQ_U64(res.st.bad_header, 1);
+	free(b.p);
+	free(g.p);
+	free(h.p);
+}
+
+static void test_whole_file_gzip(void)
+{
+	struct buf plain = {0}, g = {0};
+	size_t off[3];
+	const char *names[3] = {"alpha", "beta", "gamma"};
+	for (int i = 0; i < 3; i++) {
+		off[i] = plain.n;
+		add_record(&plain, "http://a/", names[i], 0);
+	}
+	add_gzip(&g, plain.p, plain.n);
+	struct result res;
+	read_all(&g, 0, &res);
+	CHECK_EQ_U64(res.n, 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ_U64(res.off[i], off[i]);
+		CHECK(res.flags[i] == WARC_REC_OFFSET_UNCOMPRESSED);
+		CHECK(!strcmp(res.body[i], names[i]));
+	}
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+	free(plain.p);
+	free(g.p);
+}
+
+static void test_huge(void)
+{
+	char big[600];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = 0;
+	struct buf b = {0}, g = {0};
+	add_record(&b, "http://a/", "alpha", 0);
+	add_record(&b, "http://big/", big, 0);
+	add_record(&b, "http://b/", "beta", 0);
+	struct result res;
+	read_all(&b, 100, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK_EQ_U64(res.st.huge, 1);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 1);
+	add_gz_record(&g, "http://a/", "alpha", 0);
+	add_gz_record(&g, "http://big/", big, 0);
+	add_gz_record(&g, "http://b/", "beta", 0);
+	read_all(&g, 100, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK_EQ_U64(res.st.huge, 1);
+	CHECK(!strcmp(res.body[1], "beta"));
+	free(b.p);
+	free(g.p);
+}
+
+static void test_empty(void)
+{
+	struct buf b = {0};
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK(res.rc == 0 && res.n == 0);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+	buf_str(&b, "\r\n\r\n");
+	read_all(&b, 0, &res);
+	CHECK(res.rc == 0 && res.n == 0);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+	free(b.p);
+}
+
+/* Random damage to valid files: the reader must end cleanly, never read
+ * more records than were written, and never crash (run under ASan). */
+static void test_random_damage(void)
+{
+	uint64_t seed = test_seed(20240601), st = seed;
+	struct buf plain = {0}, g = {0};
+	for (int i = 0; i < 12; i++) {
+		char body[200];
+		snprintf(body, sizeof body, "<html><body>page %d %llu</body></html>", i,
+			 (unsigned long long)test_rand(&st));
+		add_record(&plain, "http://r/", body, 0);
+		add_gz_record(&g, "http://r/", body, 0);
+	}
+	for (int round = 0; round < 400; round++) {
+		const struct buf *src = round & 1 ? &g : &plain;
+		struct buf d = {0};
+		buf_add(&d, src->p, src->n);
+		const int hits = 1 + (int)(test_rand(&st) % 8);
+		for (int k = 0; k < hits; k++)
+			d.p[test_rand(&st) % d.n] = (unsigned char)test_rand(&st);
+		if (test_rand(&st) % 4 == 0)
+			d.n = (size_t)(test_rand(&st) % d.n);
+		struct result res;
+		read_all(&d, 4096, &res);
+		CHECK(res.rc == 0);
+		CHECK(res.n <= 12);
+		free(d.p);
+	}
+	free(plain.p);
+	free(g.p);
+}
+
+int main(void)
+{
+	log_init("test_warc");
+	log_set_level(getenv("TEST_VERBOSE") ? LOG_DEBUG : LOG_ERROR);
+	test_plain_quirks();
+	test_gzip_offsets();
+	test_gzip_corrupt_member();
+	test_garbage();
+	test_wrong_length();
+	test_truncated_and_headers();
+	test_whole_file_gzip();
+	test_huge();
+	test_empty();
+	test_random_damage();
+	return test_finish("test_warc");
+}
