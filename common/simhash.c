@@ -102,13 +102,12 @@ static void acc_drain(struct simhash_acc *a)
 
 static const uint32_t bit_of_byte[8] = {1, 2, 4, 8, 16, 32, 64, 128};
 
-void simhash_acc_add(struct simhash_acc *a, uint64_t h, uint32_t w)
+/* S1[i] += w for every bit i set in @h; the caller accounts the total. */
+static void lanes_add(struct simhash_acc *a, uint64_t h, uint32_t w)
 {
-	assert(w > 0 && w <= SIMHASH_MAX_WEIGHT);
 	if (a->pending == ACC_DRAIN_EVERY)
 		acc_drain(a);
 	a->pending++;
-	a->total += w;
 	/*
 	 * Byte by byte: the byte is broadcast, tested against the 8 bit
 	 * masks and the weight is added where set.  Written this way gcc and
@@ -122,8 +121,41 @@ void simhash_acc_add(struct simhash_acc *a, uint64_t h, uint32_t w)
 	}
 }
 
+void simhash_acc_add(struct simhash_acc *a, uint64_t h, uint32_t w)
+{
+	assert(w > 0 && w <= SIMHASH_MAX_WEIGHT);
+	a->total += w;
+	lanes_add(a, h, w);
+}
+
+/* Move the bit-sliced counts into the lanes: plane p counts 2^p each. */
+static void planes_flush(struct simhash_acc *a)
+{
+	for (int p = 0; p < 4; p++) {
+		if (a->plane[p])
+			lanes_add(a, a->plane[p], (uint32_t)SIMHASH_WEIGHT_ONE << p);
+		a->plane[p] = 0;
+	}
+	a->n_plane = 0;
+}
+
+void simhash_acc_add_one(struct simhash_acc *a, uint64_t h)
+{
+	/* A ripple-carry add of the 64 one-bit inputs to 64 4-bit counters. */
+	uint64_t carry = h;
+	for (int p = 0; p < 4; p++) {
+		const uint64_t c = a->plane[p] & carry;
+		a->plane[p] ^= carry;
+		carry = c;
+	}
+	a->total += SIMHASH_WEIGHT_ONE;
+	if (++a->n_plane == 15)
+		planes_flush(a);
+}
+
 uint64_t simhash_acc_final(struct simhash_acc *a)
 {
+	planes_flush(a);
 	acc_drain(a);
 	uint64_t fp = 0;
 	for (int i = 0; i < 64; i++)
@@ -297,7 +329,10 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 	simhash_acc_reset(&ctx->acc);
 	for (size_t k = 0; k < t->n_used; k++) {
 		const size_t i = t->used[k];
-		simhash_acc_add(&ctx->acc, t->key[i], weight_of(ctx, t->count[i]));
+		if (t->count[i] == 1)
+			simhash_acc_add_one(&ctx->acc, t->key[i]);
+		else
+			simhash_acc_add(&ctx->acc, t->key[i], weight_of(ctx, t->count[i]));
 	}
 	return simhash_acc_final(&ctx->acc);
 }

@@ -86,18 +86,29 @@ uint64_t simhash_config_hash(const struct simhash_config *c);
  * Adding a feature is then a masked add per bit with no branch, which
  * compilers turn into vector code (see simhash_acc_add).  32-bit lanes
  * are drained into 64-bit sums often enough that they cannot overflow.
+ *
+ * Most features of a page occur once (weight 1.0), so those take a faster
+ * path: simhash_acc_add_one() counts them bit-sliced, in 4 bit-planes
+ * (a 4-bit counter per bit position, 15 features at most), with a few
+ * 64-bit logic operations per feature; the planes are added to the lanes
+ * every 15 features, 4 masked adds instead of 15.
  */
 struct simhash_acc {
 	uint32_t lane[64];
 	uint64_t sum[64];
 	uint64_t total;
-	uint32_t pending; /* adds since the last drain */
+	uint32_t pending;  /* lane adds since the last drain */
+	uint32_t n_plane;  /* features in plane[] */
+	uint64_t plane[4]; /* bit-sliced counts of weight-1.0 features */
 };
 
 void simhash_acc_reset(struct simhash_acc *a);
 
 /** Add feature hash @h with weight @w (0 < @w <= SIMHASH_MAX_WEIGHT). */
 void simhash_acc_add(struct simhash_acc *a, uint64_t h, uint32_t w);
+
+/** Add feature hash @h with weight SIMHASH_WEIGHT_ONE; same result, faster. */
+void simhash_acc_add_one(struct simhash_acc *a, uint64_t h);
 
 #define SIMHASH_MAX_WEIGHT 4096u
 

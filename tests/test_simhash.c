@@ -93,6 +93,25 @@ static void test_acc(void)
 	for (int i = 0; i < 3 * 1048576 + 7; i++)
 		simhash_acc_add(&a, i & 1 ? h1 : ~0ull, SIMHASH_MAX_WEIGHT);
 	CHECK_EQ_U64(simhash_acc_final(&a), ~0ull);
+	/* The bit-sliced weight-1.0 path equals the general one. */
+	struct simhash_acc b;
+	for (int round = 0; round < 50; round++) {
+		simhash_acc_reset(&a);
+		simhash_acc_reset(&b);
+		const int n = 1 + (int)(test_rand(&g_rng) % 100);
+		for (int i = 0; i < n; i++) {
+			const uint64_t h = test_rand(&g_rng);
+			const uint32_t w = 1 + (uint32_t)(test_rand(&g_rng) % 200);
+			simhash_acc_add_one(&a, h);
+			simhash_acc_add(&b, h, SIMHASH_WEIGHT_ONE);
+			simhash_acc_add(&a, ~h, w);
+			simhash_acc_add(&b, ~h, w);
+		}
+		CHECK_EQ_U64(a.total, b.total);
+		CHECK_EQ_U64(simhash_acc_final(&a), simhash_acc_final(&b));
+		for (int i = 0; i < 64; i++)
+			CHECK_EQ_U64(a.sum[i], b.sum[i]);
+	}
 }
 
 static void test_config(void)
