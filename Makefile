@@ -78,7 +78,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 ## test: build and run every test: unit tests, golden CLI tests, end to end
-test: $(STAGE_BIN) $(TEST_BIN)
+test: $(STAGE_BIN) $(TEST_BIN) $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
 
 check: test

@@ -3,7 +3,7 @@
  *
  *   +--------------------------------------------------------------+
  *   | header: magic, version, header_size, kind, flags, counts,    |
- *   |         parameters, perm[64], header CRC-32  (160 bytes)     |
+ *   |         parameters, perm[64], header CRC-32  (168 bytes)     |
  *   +--------------------------------------------------------------+
  *   | block: u32 n_records | u32 len | u32 codec | payload | crc   |  *
  *   +--------------------------------------------------------------+
@@ -105,7 +105,8 @@ static void header_encode(const struct ndf_header *h, uint8_t *out)
 	put_le32(out + 84, h->codec_param);
 	put_le64(out + 88, h->aux);
 	memcpy(out + 96, h->perm, 64);
-	put_le32(out + 156, crc(0, out, 156));
+	/* bytes 160..163 reserved (0) */
+	put_le32(out + NDF_HEADER_SIZE - 4, crc(0, out, NDF_HEADER_SIZE - 4));
 }
 
 static void header_decode(const uint8_t *in, struct ndf_header *h)
@@ -223,7 +224,9 @@ int ndf_write_block(struct ndf_writer *w, uint32_t n_records, uint32_t codec,
 	put_le32(bh + 8, codec);
 	uint32_t c = crc(crc(0, bh, sizeof bh), payload, len);
 	put_le32(tail, c);
-	w->crc = crc(crc(crc(w->crc, bh, sizeof bh), payload, len), tail, 4);
+	/* The payload CRC leaves out the blocks' own CRCs: a CRC over data
+	 * followed by its CRC is a constant, which would make it blind. */
+	w->crc = crc(crc(w->crc, bh, sizeof bh), payload, len);
 	if ((err = w_write(w, bh, sizeof bh)) || (err = w_write(w, payload, len)) ||
 	    (err = w_write(w, tail, 4)))
 		return err;
@@ -511,7 +514,7 @@ int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
 		return err;
 	if (get_le32(tail) != crc(crc(0, bh, sizeof bh), b->data, len))
 		return fault(r, NDF_ERR_CHECKSUM, at, "block checksum does not match");
-	r->crc = crc(crc(crc(r->crc, bh, sizeof bh), b->data, len), tail, 4);
+	r->crc = crc(crc(r->crc, bh, sizeof bh), b->data, len);
 	b->n_records = get_le32(bh);
 	b->codec = get_le32(bh + 8);
 	b->first_record = r->count;

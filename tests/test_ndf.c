@@ -192,19 +192,41 @@ static void test_header_faults(void)
 	put_le32(img + 8, NDF_VERSION);
 
 	uint8_t saved[4];
-	memcpy(saved, img + 156, 4);
+	memcpy(saved, img + NDF_HEADER_SIZE - 4, 4);
 	put_le32(img + 20, get_le32(img + 20) | 0x8); /* a reserved flag, valid CRC */
-	put_le32(img + 156, (uint32_t)crc32(0, img, 156));
+	put_le32(img + NDF_HEADER_SIZE - 4, (uint32_t)crc32(0, img, NDF_HEADER_SIZE - 4));
 	fp = fmemopen(img, n, "rb");
 	CHECK(ndf_reader_open(fp, "flags", &err) == NULL && err == NDF_ERR_FORMAT);
 	fclose(fp);
 	put_le32(img + 20, get_le32(img + 20) & ~0x8u);
-	memcpy(img + 156, saved, 4);
+	memcpy(img + NDF_HEADER_SIZE - 4, saved, 4);
 
 	fp = fmemopen(img, 0 + 1, "rb"); /* one byte: truncated header */
 	CHECK(ndf_reader_open(fp, "short", &err) == NULL && err == NDF_ERR_TRUNCATED);
 	fclose(fp);
 	free(img);
+}
+
+/* The payload CRC must depend on the payload (a CRC over data followed
+ * by its own CRC is constant, and once was). */
+static void test_payload_crc_sees_content(void)
+{
+	uint32_t crcs[2];
+	for (int v = 0; v < 2; v++) {
+		FILE *fp = tmpfile();
+		struct ndf_header h = sample_header();
+		struct ndf_writer *w = ndf_writer_open(fp, "crc", &h);
+		uint8_t payload[16] = {0};
+		payload[3] = (uint8_t)v;
+		CHECK(ndf_write_block(w, 1, NDF_CODEC_RAW, 0, payload, sizeof payload) == 0);
+		CHECK(ndf_writer_finish(w) == 0);
+		rewind(fp);
+		struct ndf_header got;
+		CHECK(ndf_verify_section(fp, "crc", &got) == 0);
+		crcs[v] = got.payload_crc;
+		fclose(fp);
+	}
+	CHECK(crcs[0] != crcs[1]);
 }
 
 int main(void)
@@ -216,5 +238,6 @@ int main(void)
 	test_every_flip(1);
 	test_every_truncation();
 	test_header_faults();
+	test_payload_crc_sees_content();
 	return test_finish("test_ndf");
 }

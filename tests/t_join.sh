@@ -1,0 +1,80 @@
+#!/bin/sh
+# The table stages end to end, against brute force: for k = 0..8 and two
+# designs each, seeded random fingerprints with planted neighbours go
+# through permute-sort | compress | self-join, and the pairs must be
+# exactly the brute-force set.  Then the faults: a flipped byte, a
+# missing table, the wrong catalog, -t1 vs -t2, usage errors.
+set -u
+GEN="$TOP/$BUILD/bench/gen_fps"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+for k in 0 1 2 3 4 5 6 7 8; do
+	"$GEN" -n 2500 -s $((k + 7)) -k $k --brute "$tmp/brute.txt" -o "$tmp/fps.ndf" || bad "gen k=$k"
+	sort "$tmp/brute.txt" > "$tmp/want"
+	for extra in 1 2; do
+		r=$((k + extra))
+		"$BIN/ndd-permute-sort" -q -k $k --design $r "$tmp/fps.ndf" |
+			"$BIN/ndd-compress" -q --block-records 64 |
+			"$BIN/ndd-self-join" -q -c "$tmp/fps.ndf" --pairs "$tmp/pairs.txt" -o "$tmp/c.csv" ||
+			bad "pipeline k=$k design=$r"
+		sort "$tmp/pairs.txt" > "$tmp/got"
+		cmp -s "$tmp/want" "$tmp/got" || bad "k=$k design=$r: $(wc -l < "$tmp/got") pairs, brute force $(wc -l < "$tmp/want")"
+	done
+	echo "k=$k: $(($(wc -l < "$tmp/want") - 1)) pairs checked"
+done
+
+# Uncompressed tables join the same; -t1 and -t2 give the same bytes.
+"$GEN" -n 20000 -s 3 -k 3 -o "$tmp/fps.ndf"
+"$BIN/ndd-permute-sort" -q -k 3 -o "$tmp/t.ndf" "$tmp/fps.ndf" || bad "permute-sort"
+"$BIN/ndd-compress" -q -t 1 -o "$tmp/c1.ndf" "$tmp/t.ndf" || bad "compress -t1"
+"$BIN/ndd-compress" -q -t 2 -o "$tmp/c2.ndf" "$tmp/t.ndf" || bad "compress -t2"
+cmp -s "$tmp/c1.ndf" "$tmp/c2.ndf" || bad "compress -t1 and -t2 differ"
+"$BIN/ndd-self-join" -q -t 1 -c "$tmp/fps.ndf" -o "$tmp/j1.csv" "$tmp/c1.ndf" || bad "join -t1"
+"$BIN/ndd-self-join" -q -t 2 -c "$tmp/fps.ndf" -o "$tmp/j2.csv" "$tmp/c1.ndf" || bad "join -t2"
+"$BIN/ndd-self-join" -q -t 2 -c "$tmp/fps.ndf" -o "$tmp/j3.csv" "$tmp/t.ndf" || bad "join raw"
+cmp -s "$tmp/j1.csv" "$tmp/j2.csv" || bad "self-join -t1 and -t2 differ"
+cmp -s "$tmp/j1.csv" "$tmp/j3.csv" || bad "raw and compressed tables join differently"
+[ "$(wc -l < "$tmp/j1.csv")" -gt 100 ] || bad "too few clustered rows"
+
+# Every member within k of its representative; one representative each.
+awk -F, 'NR > 1 { if ($6 > 3) bad = 1; reps[$1] += $7 } END {
+	for (c in reps) if (reps[c] != 1) bad = 1; exit bad }' "$tmp/j1.csv" ||
+	bad "cluster radius or representatives wrong"
+
+# A byte flipped in the middle of the compressed tables: exit 2, no CSV.
+size=$(wc -c < "$tmp/c1.ndf")
+cp "$tmp/c1.ndf" "$tmp/flip.ndf"
+printf '\377' | dd of="$tmp/flip.ndf" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$BIN/ndd-self-join" -c "$tmp/fps.ndf" -o "$tmp/flip.csv" "$tmp/flip.ndf" 2> "$tmp/err"
+[ $? -eq 2 ] || bad "flipped byte: exit status not 2"
+grep -q "flip.ndf" "$tmp/err" || bad "flipped byte: message does not name the file"
+[ ! -e "$tmp/flip.csv" ] || bad "flipped byte: a CSV was left behind"
+ls "$tmp" | grep -q 'tmp\.' && bad "temporary file left behind"
+
+# Tables cut short (last table missing), and a catalog that is not theirs.
+head -c $((size * 3 / 4)) "$tmp/c1.ndf" > "$tmp/short.ndf"
+"$BIN/ndd-self-join" -q -c "$tmp/fps.ndf" -o "$tmp/x.csv" "$tmp/short.ndf" 2>/dev/null
+[ $? -eq 2 ] || bad "truncated tables: exit status not 2"
+"$GEN" -n 20000 -s 4 -k 3 -o "$tmp/other.ndf"
+"$BIN/ndd-self-join" -c "$tmp/other.ndf" -o "$tmp/x.csv" "$tmp/c1.ndf" 2> "$tmp/err"
+[ $? -eq 2 ] || bad "wrong catalog: exit status not 2"
+grep -q catalog "$tmp/err" || bad "wrong catalog: no clear message"
+"$BIN/ndd-self-join" -q -k 4 -c "$tmp/fps.ndf" -o "$tmp/x.csv" "$tmp/c1.ndf" 2>/dev/null
+[ $? -eq 2 ] || bad "k above the tables' k accepted"
+
+# Garbage and empty inputs; usage.
+head -c 5000 /dev/urandom > "$tmp/garbage"
+for st in ndd-permute-sort ndd-compress; do
+	"$BIN/$st" -o "$tmp/x" "$tmp/garbage" 2> "$tmp/err"; [ $? -eq 2 ] || bad "$st garbage"
+	grep -q garbage "$tmp/err" || bad "$st: message does not name the file"
+	: > "$tmp/empty"
+	"$BIN/$st" -q -o "$tmp/x" "$tmp/empty" 2>/dev/null; [ $? -eq 2 ] || bad "$st empty"
+	"$BIN/$st" --help > /dev/null || bad "$st --help"
+	"$BIN/$st" --no-such-option 2>/dev/null; [ $? -eq 2 ] || bad "$st bad option"
+done
+"$BIN/ndd-self-join" -o "$tmp/x" "$tmp/c1.ndf" 2>/dev/null; [ $? -eq 2 ] || bad "self-join without catalog"
+"$BIN/ndd-permute-sort" --plan --count 100000000 -k 3 | grep -q "design:" || bad "--plan"
+exit $fail
