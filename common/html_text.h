@@ -1,0 +1,66 @@
+/*
+ * html_text.h - the title and the main content of an HTML page.
+ *
+ * Two pages of one site share navigation, ads, footers and copyright
+ * lines; only the main content may count when they are compared.  This
+ * module turns UTF-8 HTML (see charset.h) into that main content, in one
+ * pass over the bytes:
+ *
+ *   1. tokenize (html_tokenizer.h), track element nesting with browser-like
+ *      implicit closes, decode character references (html_entities.h);
+ *   2. drop what is never content: script, style, head, svg, iframe...,
+ *      the page chrome by tag (nav, header, footer, aside, menu) and, as a
+ *      second line, by class/id/role words (sidebar, menu, ad, comments,
+ *      share, cookie, breadcrumb...) and forms;
+ *   3. cut the rest into blocks at block-level elements and classify each
+ *      block as content or boilerplate from its length (CJK characters
+ *      count as words), link density and sentence punctuation, then from
+ *      its neighbours; content inside <article>/<main>/role=main is
+ *      preferred when there is any.
+ *
+ * The main text is the content blocks in document order joined by "\n",
+ * with whitespace inside a block collapsed to single spaces and &nbsp;
+ * read as a space.  An empty main text means the page has no content.
+ *
+ * A struct html_text is not thread-safe: use one per thread.  Its buffers
+ * are reused, so once warm it allocates nothing per document.
+ */
+#ifndef NDD_HTML_TEXT_H
+#define NDD_HTML_TEXT_H
+
+#include <stddef.h>
+
+struct html_text;
+
+/** A new extractor.  @return NULL if memory ran out.  Free with html_text_free(). */
+struct html_text *html_text_new(void);
+
+/** Free @h and its buffers.  NULL is a no-op. */
+void html_text_free(struct html_text *h);
+
+/**
+ * Extract title and main text from @html (UTF-8, @len bytes, need not be
+ * NUL-terminated; may be NULL if @len is 0).  Any byte sequence is
+ * accepted: malformed markup is read as a browser would, and the function
+ * never reads outside [html, html+len) nor recurses.
+ * @return 0 on success; -1 if memory ran out (then both results are empty).
+ */
+int html_text_extract(struct html_text *h, const char *html, size_t len)
+	__attribute__((warn_unused_result));
+
+/**
+ * The content of the first <title> (outside svg), whitespace collapsed and
+ * trimmed, "" if none.  NUL-terminated; *len (if @len is not NULL) gets its
+ * length.  Owned by @h and valid until the next html_text_extract() or
+ * html_text_free().
+ */
+const char *html_text_title(const struct html_text *h, size_t *len);
+
+/**
+ * The main text of the last extracted page (see the top of this file),
+ * NUL-terminated, "" if none; *len gets its length.  Owned by @h, valid
+ * until the next html_text_extract() or html_text_free().
+ */
+const char *html_text_main(const struct html_text *h, size_t *len);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * html_tokenizer.h - a forgiving, allocation-free HTML tokenizer.
+ *
+ * It cuts a byte buffer into text runs, start tags and end tags, the way
+ * a browser's tokenizer would for the purposes of text extraction:
+ * comments (also unterminated at EOF), <!doctype>, CDATA sections and
+ * processing instructions are skipped; a '<' that starts no tag is text;
+ * quoted attribute values may hold '>'; the content of raw-text elements
+ * (script, style, textarea, title, iframe, noscript, xmp...) is returned as
+ * one undecoded text token up to the matching end tag (or EOF).
+ *
+ * Tokens point into the input buffer; the tokenizer never allocates and
+ * never reads outside [s, s+n).  Tag names are matched case-insensitively
+ * against a table of the HTML elements the extractor cares about.
+ */
+#ifndef NDD_HTML_TOKENIZER_H
+#define NDD_HTML_TOKENIZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Known elements; HTAG_UNKNOWN for every other name. */
+enum htag {
+	HTAG_UNKNOWN, HTAG_A, HTAG_ABBR, HTAG_ADDRESS, HTAG_APPLET, HTAG_AREA,
+	HTAG_ARTICLE, HTAG_ASIDE, HTAG_AUDIO, HTAG_B, HTAG_BASE, HTAG_BDI, HTAG_BDO,
+	HTAG_BIG, HTAG_BLOCKQUOTE, HTAG_BODY, HTAG_BR, HTAG_BUTTON, HTAG_CANVAS,
+	HTAG_CAPTION, HTAG_CENTER, HTAG_CITE, HTAG_CODE, HTAG_COL, HTAG_DATA,
+	HTAG_DATALIST, HTAG_DD, HTAG_DEL, HTAG_DETAILS, HTAG_DFN, HTAG_DIALOG,
+	HTAG_DIR, HTAG_DIV, HTAG_DL, HTAG_DT, HTAG_EM, HTAG_EMBED, HTAG_FIELDSET,
+	HTAG_FIGCAPTION, HTAG_FIGURE, HTAG_FONT, HTAG_FOOTER, HTAG_FORM, HTAG_FRAME,
+	HTAG_FRAMESET, HTAG_H1, HTAG_H2, HTAG_H3, HTAG_H4, HTAG_H5, HTAG_H6,
+	HTAG_HEAD, HTAG_HEADER, HTAG_HGROUP, HTAG_HR, HTAG_HTML, HTAG_I, HTAG_IFRAME,
+	HTAG_IMG, HTAG_INPUT, HTAG_INS, HTAG_KBD, HTAG_KEYGEN, HTAG_LABEL,
+	HTAG_LEGEND, HTAG_LI, HTAG_LINK, HTAG_MAIN, HTAG_MAP, HTAG_MARK, HTAG_MATH,
+	HTAG_MENU, HTAG_META, HTAG_NAV, HTAG_NOBR, HTAG_NOEMBED, HTAG_NOFRAMES,
+	HTAG_NOSCRIPT, HTAG_OBJECT, HTAG_OL, HTAG_OPTGROUP, HTAG_OPTION, HTAG_P,
+	HTAG_PARAM, HTAG_PICTURE, HTAG_PLAINTEXT, HTAG_PRE, HTAG_Q, HTAG_S, HTAG_SAMP,
+	HTAG_SCRIPT, HTAG_SECTION, HTAG_SELECT, HTAG_SMALL, HTAG_SOURCE, HTAG_SPAN,
+	HTAG_STRIKE, HTAG_STRONG, HTAG_STYLE, HTAG_SUB, HTAG_SUMMARY, HTAG_SUP,
+	HTAG_SVG, HTAG_TABLE, HTAG_TBODY, HTAG_TD, HTAG_TEMPLATE, HTAG_TEXTAREA,
+	HTAG_TFOOT, HTAG_TH, HTAG_THEAD, HTAG_TIME, HTAG_TITLE, HTAG_TR, HTAG_TRACK,
+	HTAG_TT, HTAG_U, HTAG_UL, HTAG_VAR, HTAG_VIDEO, HTAG_WBR, HTAG_XMP, HTAG_COUNT
+};
+
+/* Properties of an element, see htag_props(). */
+enum {
+	HP_BLOCK = 1 << 0,    /* starts/ends a text block */
+	HP_VOID = 1 << 1,     /* has no end tag */
+	HP_DROP = 1 << 2,     /* content is never text (script, svg, head...) */
+	HP_BOILER = 1 << 3,   /* page chrome by its tag (nav, header, footer, aside, menu) */
+	HP_FORM = 1 << 4,     /* a form: chrome, unless it wraps the whole page */
+	HP_RAW = 1 << 5,      /* raw text: content runs to the matching end tag */
+	HP_MAIN = 1 << 6,     /* article, main */
+	HP_LINK = 1 << 7,     /* a */
+	HP_HEADING = 1 << 8,  /* h1..h6 */
+	HP_CLOSES_P = 1 << 9, /* its start tag closes an open <p> */
+	HP_HEAD_OK = 1 << 10, /* may appear in <head> without closing it */
+	HP_FOREIGN = 1 << 11, /* svg, math: "/>" closes elements inside */
+};
+
+enum htok_type {
+	HTOK_EOF = 0,
+	HTOK_TEXT,  /* p/n: text, character references not decoded */
+	HTOK_START, /* a start tag: tag, hash, attrs, self_closing */
+	HTOK_END,   /* an end tag: tag, hash */
+};
+
+#define HTOK_MAX_ATTRS 16
+
+struct htok_attr {
+	const char *name, *value; /* name is not lower-cased */
+	uint32_t name_len, value_len;
+};
+
+struct htok_token {
+	enum htok_type type;
+	enum htag tag;
+	int self_closing;  /* the start tag ended with "/>" */
+	int raw;           /* TEXT: content of raw-text element @tag */
+	uint32_t hash;     /* hash of the lower-cased tag name (unknown tags) */
+	const char *p;     /* TEXT: the bytes */
+	size_t n;
+	int n_attrs;       /* START: the first HTOK_MAX_ATTRS attributes */
+	struct htok_attr attrs[HTOK_MAX_ATTRS];
+};
+
+struct htok {
+	const char *p, *end;
+	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element */
+};
+
+/** Start tokenizing [s, s+n).  @s may be NULL if @n is 0. */
+void htok_init(struct htok *t, const char *s, size_t n);
+
+/**
+ * Read the next token into @tok (whose pointers point into the input).
+ * @return tok->type; HTOK_EOF at the end, then again on every call.
+ */
+enum htok_type htok_next(struct htok *t, struct htok_token *tok);
+
+/** The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
+unsigned htag_props(enum htag tag);
+
+/** Case-insensitive compare of an attribute name with @lower_name. */
+int htok_attr_is(const struct htok_attr *a, const char *lower_name);
+
+/**
+ * Does a class or id value name page chrome?  The value is split into
+ * words at blanks, '-', '_', other punctuation and camelCase humps
+ * ("mainNav" -> main, nav), and each word is compared whole with a list
+ * (nav, menu, sidebar, footer, header, banner, ad, ads, advert, sponsor,
+ * comment(s), share, social, cookie, breadcrumb, related, popup,
+ * subscribe, widget...), so "top-ad" matches but "add", "shadow" and
+ * "header2" do not.  A word after "has", "with", "no", "without" is
+ * skipped ("has-sidebar" describes a page), and so are WordPress taxonomy
+ * classes ("category-social", "tag-ads").  @return 1 or 0.
+ */
+int htok_value_has_chrome_word(const char *s, size_t n);
+
+#endif
