@@ -174,17 +174,38 @@ static int assign_codes(struct codec *c)
 	return 0;
 }
 
+/* Canonical decode of one code from the next 15 bits @v, used for codes
+ * the primary table does not resolve and to fill that table.
+ * @return a one-symbol table entry, or 0 if no code matches. */
+static uint32_t decode_slow(const struct codec *c, unsigned v)
+{
+	for (unsigned l = 1; l <= CODEC_MAX_LEN; l++) {
+		const unsigned d = (v >> (CODEC_MAX_LEN - l)) - c->first[l];
+		if (d < c->count[l]) {
+			const unsigned s = c->sorted[c->index[l] + d];
+			return (uint32_t)c->suf[s] << 24 | s << 8 | 1u << 6 | l;
+		}
+	}
+	return 0;
+}
+
+/* Pairs halve the serial lookups of the code pass: with random keys
+ * most codes are 2-4 bits, so two usually fit in the 11-bit window. */
 static void fill_decode_table(struct codec *c)
 {
-	memset(c->dec, 0, sizeof c->dec); /* 0 = long or invalid: slow path */
-	for (unsigned s = 0; s < CODEC_SYMBOLS; s++) {
-		const unsigned l = c->len[s];
-		if (l > CODEC_TABLE_BITS)
+	const unsigned tb = CODEC_TABLE_BITS, pad = CODEC_MAX_LEN - CODEC_TABLE_BITS;
+	for (unsigned w = 0; w < (1u << tb); w++) {
+		const uint32_t e1 = decode_slow(c, w << pad);
+		const unsigned l1 = e1 & 63;
+		c->dec[w] = l1 <= tb ? e1 : 0;
+		if (!e1 || l1 >= tb)
 			continue;
-		const unsigned span = 1u << (CODEC_TABLE_BITS - l);
-		const unsigned base = (unsigned)c->code[s] << (CODEC_TABLE_BITS - l);
-		for (unsigned k = 0; k < span; k++)
-			c->dec[base + k] = (uint16_t)(s << 4 | l);
+		const uint32_t e2 = decode_slow(c, ((w << l1) & ((1u << tb) - 1)) << pad);
+		const unsigned l2 = e2 & 63;
+		if (!e2 || l1 + l2 > tb)
+			continue;
+		c->dec[w] = ((e1 >> 24) + (e2 >> 24)) << 24 | (e2 & 0x7f00) << 8 |
+			    (e1 & 0x7f00) | 2u << 6 | (l1 + l2);
 	}
 }
 
@@ -209,8 +230,8 @@ static int setup_tables(struct codec *c)
 {
 	if (assign_codes(c))
 		return -1;
+	fill_symbol_masks(c); /* before the table: entries carry suf[] */
 	fill_decode_table(c);
-	fill_symbol_masks(c);
 	return 0;
 }
 
@@ -398,56 +419,58 @@ static inline void refill(struct bitin *b)
 	}
 }
 
-/* Canonical decode of a code longer than the primary table resolves,
- * from the next 15 bits @v.  @return sym << 4 | len, or 0 if invalid. */
-static unsigned decode_slow(const struct codec *c, unsigned v)
+/* One table lookup: one or two codes (needs cnt >= 15), symbols to
+ * out[0] and out[1] (both written: the caller leaves room), their
+ * suffix bits added to *total.  @return symbols decoded, -1 if invalid. */
+static inline int decode_pair(const struct codec *c, struct bitin *b, uint64_t *out,
+			      size_t *total)
 {
-	for (unsigned l = 1; l <= CODEC_MAX_LEN; l++) {
-		const unsigned d = (v >> (CODEC_MAX_LEN - l)) - c->first[l];
-		if (d < c->count[l])
-			return (unsigned)c->sorted[c->index[l] + d] << 4 | l;
-	}
-	return 0;
-}
-
-/* One code; needs cnt >= 15.  @return the symbol, or -1 if invalid. */
-static inline int decode_code(const struct codec *c, struct bitin *b)
-{
-	unsigned e = c->dec[b->buf >> (64 - CODEC_TABLE_BITS)];
-	if (__builtin_expect(!(e & 15), 0)) {
+	uint32_t e = c->dec[b->buf >> (64 - CODEC_TABLE_BITS)];
+	if (__builtin_expect(!(e & 63), 0)) {
 		e = decode_slow(c, (unsigned)(b->buf >> (64 - CODEC_MAX_LEN)));
 		if (!e)
 			return -1;
 	}
-	b->buf <<= e & 15;
-	b->cnt -= e & 15;
-	return (int)(e >> 4);
+	b->buf <<= e & 63;
+	b->cnt -= e & 63;
+	out[0] = (e >> 8) & 127;
+	out[1] = (e >> 16) & 127;
+	*total += e >> 24;
+	return (int)(e >> 6 & 3);
 }
 
 /* Pass 1: the n-1 codes from byte 8 on, symbols into keys[1..n-1].
- * @return the byte offset where the code stream ends, or 0 on an
- * invalid code or a stream running past @end; *sufbits gets the total
- * length of the suffixes the symbols announce. */
-static size_t decode_codes(const struct codec *c, const uint8_t *in, size_t end, size_t n,
-			   uint64_t *keys, size_t *sufbits)
+ * Bytes past @end read as 0, so the stream may seem to run past it; the
+ * caller checks *endbit, where the codes ended (bit offset in the
+ * payload), and *sufbits, the total length the symbols announce for
+ * the suffixes.  @return 0, or -1 on an invalid code. */
+static int decode_codes(const struct codec *c, const uint8_t *in, size_t end, size_t n,
+			uint64_t *keys, size_t *endbit, size_t *sufbits)
 {
 	struct bitin b = { in, 8, end, 0, 0 };
 	size_t total = 0, i = 1;
 
-	while (i < n) {
-		refill(&b);
-		const size_t stop = n - i >= 3 ? i + 3 : n; /* 3 x 15 <= 56 bits */
-		for (; i < stop; i++) {
-			const int s = decode_code(c, &b);
-			if (s < 0)
-				return 0;
-			keys[i] = (uint64_t)s;
-			total += c->suf[s];
+	while (i + 1 < n) {
+		refill(&b); /* 3 lookups x 15 bits <= 56 */
+		for (int k = 0; k < 3 && i + 1 < n; k++) {
+			const int got = decode_pair(c, &b, keys + i, &total);
+			if (got < 0)
+				return -1;
+			i += (size_t)got;
 		}
 	}
+	if (i < n) { /* a last lone code: no room for a pair */
+		refill(&b);
+		const uint32_t e = decode_slow(c, (unsigned)(b.buf >> (64 - CODEC_MAX_LEN)));
+		if (!e)
+			return -1;
+		b.cnt -= e & 63;
+		keys[i] = (e >> 8) & 127;
+		total += e >> 24;
+	}
 	*sufbits = total;
-	const size_t bytes = (b.pos * 8 - b.cnt + 7) / 8;
-	return bytes <= end ? bytes : 0;
+	*endbit = b.pos * 8 - b.cnt;
+	return 0;
 }
 
 /* Pass 2: the suffixes from byte @start, rebuilding keys[1..n-1] from
@@ -491,10 +514,19 @@ static void decode_idx(const uint8_t *p, size_t len, size_t n, unsigned idx_bits
 	}
 }
 
+/* Are any of the padding bits from bit @bit to the end of byte @end of
+ * @p set?  The encoder writes them 0; requiring that makes every
+ * accepted payload the one encoding of its records, so an altered bit
+ * either fails or changes the output. */
+static int pad_bits_set(const uint8_t *p, size_t bit, size_t end)
+{
+	return bit < end * 8 && read_bits_safe(p, end, bit, (unsigned)(end * 8 - bit)) != 0;
+}
+
 int codec_decode_block(const struct codec *c, const uint8_t *in, size_t len, size_t n,
 		       unsigned idx_bits, uint64_t *keys, uint32_t *idx)
 {
-	size_t sufbits = 0;
+	size_t cbits = 0, sufbits = 0;
 
 	if (idx_bits > CODEC_MAX_IDX_BITS || n > SIZE_MAX / 64)
 		return -1;
@@ -508,8 +540,13 @@ int codec_decode_block(const struct codec *c, const uint8_t *in, size_t len, siz
 	if ((n - 1) / 8 > kend - 8)
 		return -1;
 	keys[0] = load_be64(in);
-	const size_t cend = decode_codes(c, in, kend, n, keys, &sufbits);
-	if (!cend || kend - cend != (sufbits + 7) / 8)
+	if (decode_codes(c, in, kend, n, keys, &cbits, &sufbits))
+		return -1;
+	const size_t cend = (cbits + 7) / 8;
+	if (cend > kend || kend - cend != (sufbits + 7) / 8)
+		return -1;
+	if (pad_bits_set(in, cbits, cend) || pad_bits_set(in, cend * 8 + sufbits, kend) ||
+	    pad_bits_set(in + kend, n * idx_bits, idx_bytes))
 		return -1;
 	if (decode_suffixes(c, in, cend, kend, n, keys))
 		return -1;

@@ -52,15 +52,18 @@
 
 /*
  * A Huffman code with its encode and decode tables.  Fixed size (about
- * 6 KiB), no allocation: declare one on the stack or inside your own
+ * 7.5 KiB), no allocation: declare one on the stack or inside your own
  * struct.  Fields are private to codec.c.
  */
 struct codec {
 	uint8_t len[CODEC_SYMBOLS];   /* code length per symbol, 1..15 */
 	uint16_t code[CODEC_SYMBOLS]; /* canonical code, right-aligned */
-	/* primary decode table: index = next 11 bits; entry = sym << 4 | len,
-	 * len 0 = the code is longer than 11 bits or invalid (slow path) */
-	uint16_t dec[1u << CODEC_TABLE_BITS];
+	/* primary decode table, index = the next 11 bits.  It resolves one
+	 * code, or two when both fit in the 11 bits.  Entry: bits 0-5 bits
+	 * used (0 = code longer than 11 bits or invalid: slow path), 6-7
+	 * number of symbols, 8-14 first symbol, 16-22 second symbol, 24-31
+	 * suffix bits of the symbols together */
+	uint32_t dec[1u << CODEC_TABLE_BITS];
 	/* canonical decode of long codes: codes of length l are
 	 * first[l] .. first[l] + count[l] - 1, symbols sorted[index[l]..] */
 	uint16_t first[CODEC_MAX_LEN + 1];
@@ -149,9 +152,11 @@ size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uin
  * value given to the encoder.  Never reads outside in[0..len).
  * Returns -1 if @len is not exactly the size the n records need, if a
  * code word is invalid, if a key does not follow its predecessor in
- * order (the implicit bit would be 0), or if idx_bits > 32.  The payload
- * carries no checksum: a flipped bit may also decode to other valid
- * keys; the container's CRC catches that.  On -1 the contents of @keys
+ * order (its implicit 1 bit is already 1 in the predecessor), if a
+ * padding bit is set, or if idx_bits > 32.  So every accepted payload
+ * is the one encoding of its records.  The payload carries no checksum:
+ * a flipped bit may also decode to other valid records; the container's
+ * CRC catches that.  On -1 the contents of @keys
  * and @idx are unspecified (@keys is used as scratch).
  * @return 0 or -1.
  */
