@@ -3,6 +3,11 @@
  * and the properties a SimHash must have: identical text -> identical
  * fingerprint, a small edit -> a small distance, unrelated texts -> about
  * 32 bits apart, word order irrelevant for unigrams.
+ *
+ * `test_simhash --write-docs FILE` instead writes a synthetic DOCS stream
+ * (two sections, several blocks, English, Chinese, short and near-duplicate
+ * texts) for tests/t_fingerprint.sh, which needs input that does not
+ * depend on the extract stage.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +16,7 @@
 #include <xxhash.h>
 
 #include "docrec.h"
+#include "ndf.h"
 #include "simhash.h"
 #include "testutil.h"
 
@@ -290,8 +296,84 @@ static void test_golden(struct simhash_ctx *ctx)
 	CHECK_EQ_U64(simhash_config_hash(&c), 0xde2190324510b99aull);
 }
 
-int main(void)
+/* One synthetic document's text into @out: English, Chinese or short. */
+static size_t synth_text(uint64_t i, char *out)
 {
+	static int w[MAXW];
+	if (i % 7 == 3)
+		return (size_t)sprintf(out, "Short page %llu.", (unsigned long long)(i % 3));
+	if (i % 5 == 1) {
+		size_t n = 0;
+		for (int k = 0; k < 150; k++)
+			n += put_han(out + n);
+		return n;
+	}
+	static uint64_t prev_state;
+	if (i % 11 == 0) /* the last English page again, one word changed */
+		g_rng = prev_state;
+	prev_state = g_rng;
+	random_words(w, 200);
+	if (i % 11 == 0)
+		w[0] = 7;
+	return join(w, 200, out);
+}
+
+static int write_block(struct ndf_writer *nw, uint8_t *buf, size_t *len, uint32_t *n,
+		       uint64_t first)
+{
+	int rc = *n ? ndf_write_block(nw, *n, NDF_CODEC_RAW, first, buf, *len) : 0;
+	*len = 0;
+	*n = 0;
+	return rc;
+}
+
+static int write_section(FILE *fp, const char *path, uint32_t file_no, int docs)
+{
+	struct ndf_header h = {.version = NDF_VERSION, .kind = NDF_KIND_DOCS};
+	struct ndf_writer *nw = ndf_writer_open(fp, path, &h);
+	static uint8_t buf[1 << 20];
+	static char text[MAXW * 12];
+	size_t len = 0;
+	uint32_t n = 0;
+	uint64_t first = 0;
+	int rc = nw ? 0 : -1;
+	for (int i = 0; i < docs && !rc; i++) {
+		const size_t tl = synth_text((uint64_t)i, text);
+		char url[64];
+		snprintf(url, sizeof url, "http://example.com/%u/%d", file_no, i);
+		const struct doc_record d = {
+			.doc_id = DOC_ID(file_no, i), .warc_offset = (uint64_t)i * 1000,
+			.text_hash = XXH3_64bits(text, tl), .http_status = 200,
+			.url = {url, (uint32_t)strlen(url)}, .warc_file = {"synthetic.warc", 14},
+			.text = {text, (uint32_t)tl},
+		};
+		if (len + docrec_size(&d) > 64 * 1024)
+			rc = write_block(nw, buf, &len, &n, first);
+		if (!n)
+			first = d.doc_id;
+		len += docrec_encode(&d, buf + len);
+		n++;
+	}
+	if (!rc)
+		rc = write_block(nw, buf, &len, &n, first);
+	return rc || !nw ? (ndf_writer_abort(nw), -1) : ndf_writer_finish(nw);
+}
+
+static int write_docs(const char *path)
+{
+	FILE *fp = fopen(path, "wb");
+	g_rng = 7;
+	make_vocab();
+	int rc = !fp || write_section(fp, path, 1, 1500) || write_section(fp, path, 2, 700);
+	if (fp && fclose(fp))
+		rc = 1;
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write-docs"))
+		return write_docs(argv[2]);
 	g_rng = test_seed(42);
 	make_vocab();
 	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;

@@ -1,0 +1,527 @@
+/*
+ * ndd-fingerprint - documents -> 64-bit SimHash fingerprint records.
+ *
+ * Input: an NDF stream of DOCS sections (ndd-extract's output; several
+ * sections may be concatenated, e.g. `cat a.docs b.docs |`).  Output: one
+ * NDF section of kind FPS, one fp_record per document, in input order,
+ * with the feature configuration hash in the header (simhash.h).
+ *
+ *   read a batch of blocks --> decode records --> fingerprint (parallel)
+ *        --> encode fp_records in input order --> ~1 MiB RAW blocks
+ *
+ * The batch (4 blocks per thread) is the unit of parallelism: reading and
+ * writing stay on the main thread, and since each document's fingerprint
+ * depends on nothing else, the output is byte-identical for any -t.
+ * Each thread owns a simhash context (buffers reused across documents),
+ * indexed by omp_get_thread_num().
+ *
+ * --import-text reads fingerprints computed elsewhere ("16 hex digits
+ * [,key]" per line) into the same FPS format, so they can be joined with
+ * the rest of the pipeline; their feature_config is 0 ("external").
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "cli.h"
+#include "docrec.h"
+#include "log.h"
+#include "ndf.h"
+#include "simhash.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define OUT_BLOCK (1u << 20)    /* target payload bytes per output block */
+#define BLOCKS_PER_THREAD 4     /* input blocks per thread in one batch */
+#define MAX_INFLATED (256u << 20) /* largest DEFLATE input block, inflated */
+
+struct opts {
+	struct cli_common cc;
+	struct simhash_config cfg;
+	const char *import;
+	const char *input;
+};
+
+static void usage(FILE *fp, int status)
+{
+	fprintf(fp,
+		"Usage: ndd-fingerprint [options] [DOCS]\n"
+		"Compute the 64-bit SimHash fingerprint of every document in DOCS (the\n"
+		"output of ndd-extract; a file, or '-' / none for standard input) and\n"
+		"write one fingerprint record per document, in input order.\n\n"
+		"      --shingle N        words per feature shingle, 1..%d (default 1)\n"
+		"      --cjk-ngram N      characters per CJK feature n-gram, 1..%d (default 2)\n"
+		"      --min-text BYTES   below this much normalised text, fingerprint the\n"
+		"                         exact text and flag it short (default 200)\n"
+		"      --import-text FILE read fingerprints instead, one per line:\n"
+		"                         16 hex digits, optionally ',' and a key (URL)\n"
+		CLI_COMMON_HELP,
+		SIMHASH_MAX_SHINGLE, SIMHASH_MAX_CJK_NGRAM);
+	exit(status);
+}
+
+static void parse(struct opts *o, int argc, char **argv)
+{
+	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT };
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{"shingle", required_argument, NULL, OPT_SHINGLE},
+		{"cjk-ngram", required_argument, NULL, OPT_CJK},
+		{"min-text", required_argument, NULL, OPT_MIN_TEXT},
+		{"import-text", required_argument, NULL, OPT_IMPORT},
+		{NULL, 0, NULL, 0},
+	};
+	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
+	int c;
+	o->cfg = dflt;
+	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		if (cli_common_option(&o->cc, c, optarg, usage))
+			continue;
+		if (c == OPT_SHINGLE)
+			o->cfg.shingle = (int)cli_parse_int("--shingle", optarg, 1, SIMHASH_MAX_SHINGLE);
+		else if (c == OPT_CJK)
+			o->cfg.cjk_ngram = (int)cli_parse_int("--cjk-ngram", optarg, 1,
+							      SIMHASH_MAX_CJK_NGRAM);
+		else if (c == OPT_MIN_TEXT)
+			o->cfg.min_text = (size_t)cli_parse_int("--min-text", optarg, 0, 1 << 30);
+		else if (c == OPT_IMPORT)
+			o->import = optarg;
+		else
+			usage(stderr, EXIT_FAILED);
+	}
+	if (optind + 1 < argc || (o->import && optind < argc)) {
+		log_error("one input at a time (--import-text FILE, or DOCS)");
+		usage(stderr, EXIT_FAILED);
+	}
+	o->input = optind < argc ? argv[optind] : "-";
+	cli_common_finish(&o->cc);
+}
+
+/* ---- output: fp_records packed into ~1 MiB blocks ---- */
+
+struct out {
+	struct outfile of;
+	struct ndf_writer *w;
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t n;
+	uint64_t first_key;
+};
+
+static int out_start(struct out *o, uint64_t feature_config)
+{
+	struct ndf_header h;
+	memset(&h, 0, sizeof h);
+	h.version = NDF_VERSION;
+	h.kind = NDF_KIND_FPS;
+	h.simhash_bits = 64;
+	h.feature_config = feature_config;
+	o->w = ndf_writer_open(o->of.fp, o->of.display, &h);
+	return o->w ? 0 : -1;
+}
+
+static int out_flush(struct out *o)
+{
+	if (!o->n)
+		return 0;
+	int rc = ndf_write_block(o->w, o->n, NDF_CODEC_RAW, o->first_key, o->buf, o->len);
+	o->len = 0;
+	o->n = 0;
+	return rc;
+}
+
+static int out_record(struct out *o, const struct fp_record *r)
+{
+	const size_t need = fprec_size(r);
+	if (o->n && o->len + need > OUT_BLOCK && out_flush(o))
+		return -1;
+	if (o->len + need > o->cap) {
+		o->cap = o->len + need > OUT_BLOCK ? o->len + need : OUT_BLOCK;
+		o->buf = xrealloc(o->buf, o->cap);
+	}
+	if (!o->n)
+		o->first_key = r->doc_id;
+	o->len += fprec_encode(r, o->buf + o->len);
+	o->n++;
+	return 0;
+}
+
+/* Flush, finish the section and publish the file.  @return 0 or -1. */
+static int out_finish(struct out *o)
+{
+	int rc = out_flush(o);
+	struct ndf_writer *w = o->w;
+	o->w = NULL;
+	if (ndf_writer_finish(w))
+		rc = -1;
+	if (rc || outfile_commit(&o->of))
+		return -1;
+	return 0;
+}
+
+static void out_abort(struct out *o)
+{
+	ndf_writer_abort(o->w);
+	o->w = NULL;
+	outfile_abort(&o->of);
+}
+
+/* ---- input: batches of document blocks ---- */
+
+struct batch {
+	struct ndf_block *blk;
+	size_t n_blk, max_blk;
+	struct doc_record *doc;
+	uint64_t *fp;
+	uint32_t *flags;
+	size_t n_doc, cap_doc;
+};
+
+struct stats {
+	uint64_t docs, shorts, text_bytes, bytes_in, sections;
+	uint64_t total_bytes;
+};
+
+/* Replace a DEFLATE block's payload by its inflated records. */
+static int inflate_block(struct ndf_block *b, const char *name)
+{
+	size_t cap = b->len * 4 + 4096, len = 0;
+	uint8_t *out = xmalloc(cap);
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	int rc = inflateInit(&z);
+	z.next_in = b->data;
+	z.avail_in = (uInt)b->len;
+	while (rc == Z_OK) {
+		if (len == cap) {
+			cap = cap * 2 > MAX_INFLATED ? MAX_INFLATED : cap * 2;
+			if (len == cap)
+				break;
+			out = xrealloc(out, cap);
+		}
+		z.next_out = out + len;
+		z.avail_out = (uInt)(cap - len);
+		rc = inflate(&z, Z_NO_FLUSH);
+		len = cap - z.avail_out;
+	}
+	inflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		log_error("%s: block at offset %llu does not inflate", name,
+			  (unsigned long long)b->offset);
+		free(out);
+		return -1;
+	}
+	free(b->data);
+	b->data = out;
+	b->len = len;
+	b->cap = cap;
+	b->codec = NDF_CODEC_RAW;
+	return 0;
+}
+
+/* Read up to max_blk blocks.  @return blocks read (0 = end of section), or -1. */
+static long read_batch(struct ndf_reader *r, struct batch *b, struct stats *st)
+{
+	const char *name = ndf_reader_name(r);
+	b->n_blk = 0;
+	while (b->n_blk < b->max_blk) {
+		struct ndf_block *blk = &b->blk[b->n_blk];
+		const int rc = ndf_read_block(r, blk);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		st->bytes_in += blk->len + NDF_BLOCK_HEADER;
+		if (blk->codec == NDF_CODEC_DEFLATE && inflate_block(blk, name))
+			return -1;
+		if (blk->codec != NDF_CODEC_RAW) {
+			log_error("%s: block at offset %llu has unknown codec %u", name,
+				  (unsigned long long)blk->offset, blk->codec);
+			return -1;
+		}
+		b->n_blk++;
+	}
+	return (long)b->n_blk;
+}
+
+static void batch_reserve(struct batch *b, size_t n)
+{
+	if (n <= b->cap_doc)
+		return;
+	b->cap_doc = n > 2 * b->cap_doc ? n : 2 * b->cap_doc;
+	b->doc = xrealloc(b->doc, b->cap_doc * sizeof *b->doc);
+	b->fp = xrealloc(b->fp, b->cap_doc * sizeof *b->fp);
+	b->flags = xrealloc(b->flags, b->cap_doc * sizeof *b->flags);
+}
+
+/* Decode every record of the batch's blocks.  @return 0, or -1 (logged). */
+static int decode_batch(struct batch *b, const char *name)
+{
+	b->n_doc = 0;
+	for (size_t k = 0; k < b->n_blk; k++) {
+		const struct ndf_block *blk = &b->blk[k];
+		const uint8_t *p = blk->data, *end = blk->data + blk->len;
+		batch_reserve(b, b->n_doc + blk->n_records);
+		for (uint32_t i = 0; i < blk->n_records; i++)
+			if (docrec_decode(&p, end, &b->doc[b->n_doc++])) {
+				log_error("%s: block at offset %llu: record %u is malformed", name,
+					  (unsigned long long)blk->offset, i);
+				return -1;
+			}
+		if (p != end) {
+			log_error("%s: block at offset %llu: %zu bytes after the last record",
+				  name, (unsigned long long)blk->offset, (size_t)(end - p));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Fingerprint the batch's documents in parallel.  @return 0 or -1. */
+static int compute_batch(struct batch *b, struct simhash_ctx **ctx, int threads)
+{
+	int failed = 0;
+	const long n = (long)b->n_doc;
+	(void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1) \
+	reduction(| : failed)
+#endif
+	for (long i = 0; i < n; i++) {
+		int tid = 0;
+#ifdef _OPENMP
+		tid = omp_get_thread_num();
+#endif
+		const struct doc_record *d = &b->doc[i];
+		b->flags[i] = d->flags;
+		failed |= simhash_text(ctx[tid], d->text.p, d->text.n, &b->fp[i], &b->flags[i]) != 0;
+	}
+	return failed ? -1 : 0;
+}
+
+static int write_batch(const struct batch *b, struct out *o, struct stats *st)
+{
+	for (size_t i = 0; i < b->n_doc; i++) {
+		const struct doc_record *d = &b->doc[i];
+		const struct fp_record r = {
+			.simhash = b->fp[i],
+			.doc_id = d->doc_id,
+			.warc_offset = d->warc_offset,
+			.payload_hash = d->payload_hash,
+			.text_hash = d->text_hash,
+			.text_len = d->text.n,
+			.flags = b->flags[i],
+			.url = d->url,
+			.warc_file = d->warc_file,
+		};
+		if (out_record(o, &r))
+			return -1;
+		st->shorts += (b->flags[i] & FP_SHORT_TEXT) != 0;
+		st->text_bytes += d->text.n;
+	}
+	st->docs += b->n_doc;
+	return 0;
+}
+
+/* One DOCS section, batch by batch.  @return 0 or -1. */
+static int run_section(struct ndf_reader *r, struct batch *b, struct simhash_ctx **ctx,
+		       int threads, struct out *o, struct stats *st, struct progress *pr)
+{
+	const char *name = ndf_reader_name(r);
+	long n;
+	while ((n = read_batch(r, b, st)) > 0) {
+		if (decode_batch(b, name) || compute_batch(b, ctx, threads) ||
+		    write_batch(b, o, st))
+			return -1;
+		progress_update(pr, st->docs, st->bytes_in);
+	}
+	return n < 0 ? -1 : 0;
+}
+
+static int open_section(FILE *fp, const char *name, struct ndf_reader **r)
+{
+	int err;
+	*r = ndf_reader_open(fp, name, &err);
+	if (!*r)
+		return err < 0 ? -1 : 0;
+	const uint32_t kind = ndf_reader_header(*r)->kind;
+	if (kind != NDF_KIND_DOCS) {
+		log_error("%s: expected documents (ndd-extract output), found %s", name,
+			  ndf_kind_name(kind));
+		ndf_reader_close(*r);
+		*r = NULL;
+		return -1;
+	}
+	return 1;
+}
+
+/* Every section of the input.  @return 0 or -1; @o finished on success. */
+static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct out *o,
+		    struct stats *st)
+{
+	const int threads = opt->cc.threads;
+	struct simhash_ctx **ctx = xcalloc((size_t)threads, sizeof *ctx);
+	struct batch b = {0};
+	struct progress pr;
+	int rc = 0;
+	b.max_blk = (size_t)threads * BLOCKS_PER_THREAD;
+	b.blk = xcalloc(b.max_blk, sizeof *b.blk);
+	for (int t = 0; t < threads && !rc; t++)
+		rc = (ctx[t] = simhash_ctx_new(&opt->cfg)) ? 0 : -1;
+	progress_start(&pr, "documents", st->total_bytes);
+	while (!rc) {
+		struct ndf_reader *r;
+		const int got = open_section(fp, name, &r);
+		if (got <= 0) {
+			rc = got;
+			break;
+		}
+		st->sections++;
+		rc = (o->w || !out_start(o, simhash_config_hash(&opt->cfg))) ? 0 : -1;
+		if (!rc)
+			rc = run_section(r, &b, ctx, threads, o, st, &pr);
+		ndf_reader_close(r);
+	}
+	progress_end(&pr);
+	if (!rc && !o->w) /* empty input: still a valid, empty output */
+		rc = out_start(o, simhash_config_hash(&opt->cfg));
+	for (int t = 0; t < threads; t++)
+		simhash_ctx_free(ctx[t]);
+	for (size_t k = 0; k < b.max_blk; k++)
+		ndf_block_free(&b.blk[k]);
+	free(ctx);
+	free(b.blk);
+	free(b.doc);
+	free(b.fp);
+	free(b.flags);
+	return rc;
+}
+
+/* ---- --import-text ---- */
+
+static int hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "<16 hex>[,key]" (a trailing CR is tolerated).  @return 0, or -1. */
+static int parse_line(char *line, size_t len, uint64_t *fp, struct str *key)
+{
+	if (len && line[len - 1] == '\r')
+		line[--len] = '\0';
+	if (len < 16 || (len > 16 && line[16] != ','))
+		return -1;
+	uint64_t v = 0;
+	for (int i = 0; i < 16; i++) {
+		const int h = hex_value((unsigned char)line[i]);
+		if (h < 0)
+			return -1;
+		v = v << 4 | (uint64_t)h;
+	}
+	*fp = v;
+	key->p = len > 16 ? line + 17 : "";
+	key->n = len > 16 ? (uint32_t)(len - 17) : 0;
+	return 0;
+}
+
+/* @return lines skipped as bad (warned), or -1 on failure. */
+static long run_import(const char *path, struct out *o, struct stats *st)
+{
+	FILE *fp = cli_open_input(path);
+	if (!fp || out_start(o, 0))
+		return -1;
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t n;
+	long bad = 0;
+	int rc = 0;
+	while (!rc && (n = getline(&line, &cap, fp)) >= 0) {
+		lineno++;
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n == 0 || (n == 1 && line[0] == '\r'))
+			continue;
+		struct fp_record r = {.doc_id = DOC_ID(0, st->docs), .warc_file = {"", 0}};
+		if (parse_line(line, (size_t)n, &r.simhash, &r.url)) {
+			log_warn("%s:%zu: not a fingerprint line (16 hex digits [,key]); skipped",
+				 path, lineno);
+			bad++;
+			continue;
+		}
+		rc = out_record(o, &r);
+		st->docs++;
+	}
+	if (!rc && ferror(fp)) {
+		log_error("cannot read '%s': %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	cli_close_input(fp);
+	return rc ? -1 : bad;
+}
+
+/* ---- main ---- */
+
+static uint64_t input_size(FILE *fp)
+{
+	struct stat sb;
+	return fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+}
+
+static void summary(const struct stats *st, double secs, long bad)
+{
+	const double mb = (double)st->text_bytes / 1e6;
+	cli_summary("%llu documents, %llu short, %.1f MB text, %.1f MB/s%s",
+		    (unsigned long long)st->docs, (unsigned long long)st->shorts, mb,
+		    secs > 0 ? mb / secs : 0.0, bad > 0 ? ", some lines skipped" : "");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts opt = {0};
+	struct out o = {0};
+	struct stats st = {0};
+	char cfg_text[256];
+	log_init("ndd-fingerprint");
+	parse(&opt, argc, argv);
+	simhash_config_string(&opt.cfg, cfg_text, sizeof cfg_text);
+	log_debug("feature config %016llx: %s",
+		  (unsigned long long)simhash_config_hash(&opt.cfg), cfg_text);
+	const double t0 = log_wall();
+	FILE *in = NULL;
+	long bad = 0;
+	int rc = 0;
+	if (!opt.import && !(in = cli_open_input(opt.input)))
+		return EXIT_FAILED;
+	if (outfile_open(&o.of, opt.cc.output)) {
+		cli_close_input(in);
+		return EXIT_FAILED;
+	}
+	if (opt.import) {
+		bad = run_import(opt.import, &o, &st);
+		rc = bad < 0 ? -1 : 0;
+	} else {
+		st.total_bytes = input_size(in);
+		rc = run_docs(&opt, in, opt.input[0] == '-' && !opt.input[1] ? "(standard input)"
+									     : opt.input,
+			      &o, &st);
+		cli_close_input(in);
+	}
+	if (rc || out_finish(&o)) {
+		out_abort(&o);
+		return EXIT_FAILED;
+	}
+	free(o.buf);
+	summary(&st, log_wall() - t0, bad);
+	if (bad > 0)
+		log_warn("%ld bad line%s skipped", bad, bad == 1 ? "" : "s");
+	return bad > 0 ? EXIT_SKIPPED : EXIT_OK;
+}
