@@ -91,6 +91,12 @@ check-asan:
 bench: $(STAGE_BIN) $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) sh bench/run.sh
 
+## demo: install what is missing, build, run the pipeline on corpus-samples/
+demo:
+	sh .ci/install-deps.sh
+	$(MAKE) all
+	./run_pipeline.sh -o ndd-out corpus-samples/; test $$? -le 1
+
 ## deps: install the Debian packages the build needs (root)
 deps:
 	sh .ci/install-deps.sh
@@ -110,7 +116,7 @@ help:
 	@sed -n 's/^## //p' Makefile
 
 FORCE:
-.PHONY: all test check check-asan bench deps install clean help FORCE
+.PHONY: all test check check-asan bench demo deps install clean help FORCE
 .SECONDARY:
 
 -include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d)

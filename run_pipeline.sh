@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# run_pipeline.sh - the nightly job: WARC dumps -> duplicate-cluster CSV.
+#
+#   run_pipeline.sh [options] CORPUS_DIR_OR_FILE...
+#
+# Finds *.warc and *.warc.gz under the given directories (recursively),
+# runs extract -> fingerprint -> permute-and-sort -> compress -> self-join,
+# and publishes into the output directory:
+#   clusters.csv      the duplicate clusters (the CSV contract of the README)
+#   stats.json        inputs, records read/skipped by reason, documents,
+#                     pairs, clusters, largest cluster, seconds per stage
+#   fingerprints.ndf  tonight's fingerprint catalog  } the index later nights
+#   tables.ndf        tonight's compressed tables    } can be queried against
+# Everything is built in a work directory inside the output directory and
+# renamed into place at the end, clusters.csv last: a killed or failed run
+# never leaves a half-written or partial result.
+#
+# Exit status: 0 success; 1 finished, but some input records were skipped
+# (counted in stats.json); 2 failed, nothing final written.
+set -u
+set -o pipefail
+
+usage() {
+	cat <<USAGE
+Usage: run_pipeline.sh [options] CORPUS_DIR_OR_FILE...
+Find near-duplicate pages in WARC files (*.warc, *.warc.gz, searched
+recursively in directories) and write the duplicate-cluster CSV.
+
+  -o, --output DIR   output directory (default: ./ndd-out)
+  -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 3)
+  -t, --threads N    threads per stage (default: all cores)
+      --bin DIR      where the ndd-* stage programs are (default: build/bin
+                     beside this script, else \$PATH)
+      --keep-work    keep the intermediate files (documents, raw tables)
+  -q, --quiet        only errors and the final line
+  -h, --help         this help
+
+Writes DIR/clusters.csv, DIR/stats.json, DIR/fingerprints.ndf, DIR/tables.ndf.
+Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed.
+USAGE
+}
+
+out=./ndd-out k=3 threads="" bindir="" keep=0 quiet=0
+inputs=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o | --output) out=${2:?}; shift 2 ;;
+	-k | --distance) k=${2:?}; shift 2 ;;
+	-t | --threads) threads=${2:?}; shift 2 ;;
+	--bin) bindir=${2:?}; shift 2 ;;
+	--keep-work) keep=1; shift ;;
+	-q | --quiet) quiet=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; inputs+=("$@"); break ;;
+	-*) echo "run_pipeline.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) inputs+=("$1"); shift ;;
+	esac
+done
+
+die() { echo "run_pipeline.sh: error: $*" >&2; exit 2; }
+say() { [ "$quiet" = 1 ] || echo "run_pipeline.sh: $*" >&2; }
+
+[ ${#inputs[@]} -gt 0 ] || { usage >&2; exit 2; }
+case $k in [0-8]) ;; *) die "-k must be 0..8, got '$k'" ;; esac
+if [ -n "$threads" ]; then
+	case $threads in '' | *[!0-9]* | 0) die "-t must be a positive number, got '$threads'" ;; esac
+fi
+
+# The stage programs: --bin, else build/bin beside this script, else PATH.
+here=$(cd "$(dirname "$0")" && pwd)
+stages="extract fingerprint permute-sort compress self-join"
+if [ -z "$bindir" ] && [ -x "$here/build/bin/ndd-extract" ]; then
+	bindir=$here/build/bin
+fi
+for s in $stages; do
+	if [ -n "$bindir" ]; then
+		[ -x "$bindir/ndd-$s" ] || die "stage program '$bindir/ndd-$s' is missing: build it with 'make' (or 'make deps && make' on a new machine)"
+	else
+		command -v "ndd-$s" >/dev/null || die "stage program 'ndd-$s' is not built: run 'make' in $here (or 'make deps && make' on a new machine), or give --bin DIR"
+	fi
+done
+run_stage() { local s=$1; shift; if [ -n "$bindir" ]; then "$bindir/ndd-$s" "$@"; else "ndd-$s" "$@"; fi; }
+
+# Inputs, in a stable order so document ids and cluster ids are stable.
+files=()
+for in in "${inputs[@]}"; do
+	if [ -d "$in" ]; then
+		while IFS= read -r -d '' f; do files+=("$f"); done < <(
+			find "$in" -type f \( -name '*.warc' -o -name '*.warc.gz' \) -print0 | LC_ALL=C sort -z)
+	elif [ -f "$in" ]; then
+		files+=("$in")
+	else
+		die "input '$in' does not exist"
+	fi
+done
+[ ${#files[@]} -gt 0 ] || die "no *.warc or *.warc.gz files found in: ${inputs[*]}"
+
+mkdir -p "$out" || die "cannot create output directory '$out'"
+work=$(mktemp -d "$out/.work.XXXXXX") || die "cannot create a work directory in '$out'"
+cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
+trap 'cleanup; exit 2' INT TERM HUP
+trap cleanup EXIT
+
+topt=()
+[ -n "$threads" ] && topt=(-t "$threads")
+qopt=()
+[ "$quiet" = 1 ] && qopt=(-q)
+now() { date +%s.%N; }
+declare -A secs
+status=0
+
+# run NAME CMD...: times a stage; exit 1 is "finished with skipped input".
+step() {
+	local name=$1 t0 rc
+	shift
+	t0=$(now)
+	"$@"
+	rc=$?
+	secs[$name]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+	if [ $rc -eq 1 ]; then
+		status=1
+	elif [ $rc -ne 0 ]; then
+		die "stage $name failed (exit $rc); nothing was written to $out"
+	fi
+}
+
+say "${#files[@]} input files, k = $k"
+step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
+	-o "$work/documents.ndf" "${files[@]}"
+step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" \
+	-o "$work/fingerprints.ndf" "$work/documents.ndf"
+[ "$keep" = 1 ] || rm -f "$work/documents.ndf"
+step permute-sort run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" \
+	-o "$work/tables-raw.ndf" "$work/fingerprints.ndf"
+step compress run_stage compress "${topt[@]}" "${qopt[@]}" \
+	-o "$work/tables.ndf" "$work/tables-raw.ndf"
+[ "$keep" = 1 ] || rm -f "$work/tables-raw.ndf"
+step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
+	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
+	-o "$work/clusters.csv" "$work/tables.ndf"
+
+# stats.json: the stages' own statistics, the inputs and the times.
+json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
+{
+	echo "{"
+	echo "  \"exit_status\": $status,"
+	echo "  \"k\": $k,"
+	printf '  "inputs": ['
+	sep=""
+	for f in "${files[@]}"; do printf '%s\n    %s' "$sep" "$(json_str "$f")"; sep=","; done
+	echo "],"
+	printf '  "extract": '; cat "$work/extract.json"; echo ","
+	printf '  "join": '; cat "$work/join.json"; echo ","
+	printf '  "seconds": {'
+	sep=""
+	for s in $stages; do printf '%s"%s": %s' "$sep" "$s" "${secs[$s]}"; sep=", "; done
+	echo "}"
+	echo "}"
+} > "$work/stats.json" || die "cannot write statistics"
+
+# Publish: clusters.csv last, so its presence means the run completed.
+for f in fingerprints.ndf tables.ndf stats.json clusters.csv; do
+	mv -f "$work/$f" "$out/$f" || die "cannot move $f into $out"
+done
+[ "$keep" = 1 ] && say "intermediate files kept in $work"
+say "done: $(grep -o '"clusters": [0-9]*' "$out/stats.json" | head -1 | tr -d '"'), exit status $status"
+echo "clusters: $(cd "$out" && pwd)/clusters.csv"
+exit $status
