@@ -1,0 +1,129 @@
+/*
+ * test_cluster.c - bounded-radius clustering: hand-made graphs with known
+ * answers, then random pair sets checked for the invariants (every member
+ * within k of its representative, i.e. paired with it; nobody twice;
+ * clusters of two or more; deterministic).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "log.h"
+#include "testutil.h"
+
+static void add(struct pair_vec *pv, uint32_t a, uint32_t b)
+{
+	pair_vec_push(pv, a < b ? a : b, a < b ? b : a, 1);
+}
+
+static void test_chain(void)
+{
+	/* 10 ~ 20 ~ 30, 10 and 30 not close: no chaining, 20 is the centre. */
+	struct pair_vec pv = {0};
+	struct clusters c;
+	add(&pv, 10, 20);
+	add(&pv, 20, 30);
+	pair_vec_sort(&pv);
+	CHECK(clusters_build(&pv, &c) == 0);
+	CHECK(c.n_clusters == 1 && c.start[1] == 3);
+	CHECK(c.doc[0] == 20 && c.doc[1] == 10 && c.doc[2] == 30);
+	CHECK(c.n_components == 1 && c.largest_component == 3);
+	clusters_free(&c);
+	pair_vec_free(&pv);
+}
+
+static void test_long_chain_is_cut(void)
+{
+	/* A path 0-1-2-...-9: single linkage would give one cluster of 10. */
+	struct pair_vec pv = {0};
+	struct clusters c;
+	for (uint32_t i = 0; i < 9; i++)
+		add(&pv, i, i + 1);
+	CHECK(clusters_build(&pv, &c) == 0);
+	CHECK(c.largest_cluster <= 3);
+	CHECK(c.n_components == 1 && c.largest_component == 10);
+	clusters_free(&c);
+	pair_vec_free(&pv);
+}
+
+static void test_tie_goes_to_earliest(void)
+{
+	struct pair_vec pv = {0};
+	struct clusters c;
+	add(&pv, 7, 3);
+	add(&pv, 100, 200);
+	pair_vec_sort(&pv);
+	CHECK(clusters_build(&pv, &c) == 0);
+	CHECK(c.n_clusters == 2);
+	CHECK(c.doc[c.start[0]] == 3 && c.doc[c.start[1]] == 100);
+	clusters_free(&c);
+	pair_vec_free(&pv);
+}
+
+static int has_pair(const struct pair_vec *pv, uint32_t a, uint32_t b)
+{
+	if (a > b) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < pv->n; i++)
+		if (pv->v[i].a == a && pv->v[i].b == b)
+			return 1;
+	return 0;
+}
+
+static void test_random_invariants(uint64_t *rng)
+{
+	for (int round = 0; round < 50; round++) {
+		struct pair_vec pv = {0};
+		struct clusters c, c2;
+		uint32_t n = 20 + (uint32_t)(test_rand(rng) % 200);
+		uint32_t edges = (uint32_t)(test_rand(rng) % (3 * n));
+		for (uint32_t e = 0; e < edges; e++) {
+			uint32_t a = (uint32_t)(test_rand(rng) % n), b = (uint32_t)(test_rand(rng) % n);
+			if (a != b && !has_pair(&pv, a, b))
+				add(&pv, a, b);
+		}
+		pair_vec_sort(&pv);
+		CHECK(clusters_build(&pv, &c) == 0);
+		CHECK(clusters_build(&pv, &c2) == 0);
+		uint8_t *seen = calloc(n, 1);
+		for (size_t k = 0; k < c.n_clusters; k++) {
+			uint32_t rep = c.doc[c.start[k]];
+			CHECK(c.start[k + 1] - c.start[k] >= 2);
+			if (k)
+				CHECK(c.doc[c.start[k - 1]] < rep);
+			for (uint32_t i = c.start[k]; i < c.start[k + 1]; i++) {
+				CHECK(!seen[c.doc[i]]);
+				seen[c.doc[i]] = 1;
+				if (i > c.start[k])
+					CHECK(has_pair(&pv, rep, c.doc[i]));
+			}
+		}
+		CHECK(c.n_clusters == c2.n_clusters &&
+		      !memcmp(c.doc, c2.doc, (c.n_clusters ? c.start[c.n_clusters] : 0) * sizeof *c.doc));
+		/* Greedy maximality: no two unclustered pages are still paired. */
+		for (size_t i = 0; i < pv.n; i++)
+			CHECK(seen[pv.v[i].a] || seen[pv.v[i].b]);
+		free(seen);
+		clusters_free(&c);
+		clusters_free(&c2);
+		pair_vec_free(&pv);
+	}
+}
+
+int main(void)
+{
+	uint64_t rng = test_seed(99);
+	log_set_level(LOG_SILENT);
+	test_chain();
+	test_long_chain_is_cut();
+	test_tie_goes_to_earliest();
+	test_random_invariants(&rng);
+	struct pair_vec empty = {0};
+	struct clusters c;
+	CHECK(clusters_build(&empty, &c) == 0 && c.n_clusters == 0);
+	clusters_free(&c);
+	return test_finish("test_cluster");
+}

@@ -1,0 +1,104 @@
+/*
+ * test_records.c - document and fingerprint records round-trip and refuse
+ * every truncation; CSV fields are quoted per RFC 4180.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "docrec.h"
+#include "testutil.h"
+
+static struct str S(const char *s)
+{
+	return (struct str){s, (uint32_t)strlen(s)};
+}
+
+static int same(struct str a, struct str b)
+{
+	return a.n == b.n && !memcmp(a.p, b.p, a.n);
+}
+
+static void test_docrec(void)
+{
+	struct doc_record d = {0}, e;
+	d.doc_id = DOC_ID(3, 12345);
+	d.warc_offset = 1ull << 40;
+	d.warc_length = 777;
+	d.payload_hash = 0x0123456789abcdefull;
+	d.text_hash = ~0ull;
+	d.flags = DOC_TRUNCATED | DOC_CHARSET_LOSSY;
+	d.http_status = 200;
+	d.url = S("http://example.com/a,b\"c");
+	d.warc_file = S("x.warc.gz");
+	d.record_id = S("<urn:uuid:1>");
+	d.date = S("2026-11-20T03:04:05.123Z");
+	d.title = S("");
+	d.text = S("\xe4\xb8\xad\xe6\x96\x87 text");
+	size_t n = docrec_size(&d);
+	uint8_t *buf = malloc(n);
+	CHECK(docrec_encode(&d, buf) == n);
+	const uint8_t *p = buf;
+	CHECK(docrec_decode(&p, buf + n, &e) == 0 && p == buf + n);
+	CHECK(e.doc_id == d.doc_id && e.warc_offset == d.warc_offset && e.flags == d.flags);
+	CHECK(e.payload_hash == d.payload_hash && e.text_hash == d.text_hash);
+	CHECK(same(e.url, d.url) && same(e.text, d.text) && same(e.date, d.date) &&
+	      same(e.title, d.title) && same(e.record_id, d.record_id));
+	CHECK(DOC_ID_FILE(e.doc_id) == 3 && DOC_ID_REC(e.doc_id) == 12345);
+	for (size_t cut = 0; cut < n; cut++) {
+		p = buf;
+		CHECK(docrec_decode(&p, buf + cut, &e) == -1);
+	}
+	free(buf);
+}
+
+static void test_fprec(void)
+{
+	struct fp_record r = {0}, s;
+	r.simhash = 0xfeedfacecafebeefull;
+	r.doc_id = 42;
+	r.flags = FP_SHORT_TEXT;
+	r.url = S("u");
+	r.warc_file = S("w");
+	size_t n = fprec_size(&r);
+	uint8_t *buf = malloc(n);
+	CHECK(fprec_encode(&r, buf) == n);
+	const uint8_t *p = buf;
+	CHECK(fprec_decode(&p, buf + n, &s) == 0 && s.simhash == r.simhash && s.flags == r.flags);
+	CHECK(same(s.url, r.url) && same(s.warc_file, r.warc_file));
+	for (size_t cut = 0; cut < n; cut++) {
+		p = buf;
+		CHECK(fprec_decode(&p, buf + cut, &s) == -1);
+	}
+	/* A length field pointing past the end is refused, not followed. */
+	buf[n - 5] = 0xff;
+	p = buf;
+	CHECK(fprec_decode(&p, buf + n, &s) == -1);
+	free(buf);
+}
+
+static void csv_case(const char *in, const char *want)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	csv_field(fp, in, strlen(in));
+	fclose(fp);
+	CHECK(!strcmp(out, want));
+	if (strcmp(out, want))
+		fprintf(stderr, "csv: [%s] -> [%s], want [%s]\n", in, out, want);
+	free(out);
+}
+
+int main(void)
+{
+	test_docrec();
+	test_fprec();
+	csv_case("plain", "plain");
+	csv_case("", "");
+	csv_case("a,b", "\"a,b\"");
+	csv_case("say \"hi\"", "\"say \"\"hi\"\"\"");
+	csv_case("line\nbreak", "\"line\nbreak\"");
+	csv_case("cr\r", "\"cr\r\"");
+	return test_finish("test_records");
+}
