@@ -188,6 +188,11 @@ uint64_t ndf_writer_count(const struct ndf_writer *w)
 	return w->count;
 }
 
+uint64_t ndf_writer_size(const struct ndf_writer *w)
+{
+	return w->pos + 4 + w->n_blocks * INDEX_ENTRY_SIZE + TAIL_SIZE;
+}
+
 static int add_index(struct ndf_writer *w, uint64_t first_key)
 {
 	if (w->n_blocks == w->cap_blocks) {

@@ -4,7 +4,7 @@
  * Every file (or pipe) a stage writes is a sequence of one or more NDF
  * sections.  A section is
  *
- *   header (160 bytes) | block* | end marker + footer (index, totals, magic)
+ *   header (168 bytes) | block* | end marker + footer (index, totals, magic)
  *
  * The header carries the magic, version, kind of records, the parameters
  * that make records comparable (simhash bits, feature configuration,
@@ -31,7 +31,7 @@
 #include <stdio.h>
 
 #define NDF_VERSION 1
-#define NDF_HEADER_SIZE 160
+#define NDF_HEADER_SIZE 168
 #define NDF_MAX_BLOCK (64u << 20) /* largest block payload a reader accepts */
 #define NDF_BLOCK_HEADER 12       /* u32 n_records, u32 payload_len, u32 codec */
 
@@ -155,6 +155,9 @@ void ndf_writer_abort(struct ndf_writer *w);
 
 /** Records written so far. */
 uint64_t ndf_writer_count(const struct ndf_writer *w);
+
+/** Bytes the section will have once finished with the blocks so far. */
+uint64_t ndf_writer_size(const struct ndf_writer *w);
 
 /* ---- reading ---- */
 

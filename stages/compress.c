@@ -127,6 +127,7 @@ static int compress_table(const struct opts *o, const struct ndf_header *in_h,
 	}
 	st->records += ta->n;
 	st->tables++;
+	st->bytes_out += ndf_writer_size(w);
 	return ndf_writer_finish(w) ? -1 : 0;
 }
 
@@ -197,8 +198,6 @@ int main(int argc, char **argv)
 	}
 	int rc = run(&o, in, name, &out, &st);
 	cli_close_input(in);
-	if (!rc && out.fp != stdout)
-		st.bytes_out = (uint64_t)ftello(out.fp);
 	if (rc || outfile_commit(&out)) {
 		outfile_abort(&out);
 		return EXIT_FAILED;
