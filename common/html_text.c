@@ -489,14 +489,18 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 	const enum htag tag = tok->tag;
 	const unsigned props = htag_props(tag);
 	const int foreign = h->cnt[E_FOREIGN] != 0;
-	if (!foreign)
+	uint16_t flags = elem_flags(tok, props);
+	if (foreign) {
+		flags &= (uint16_t)~EF(E_BLOCK); /* an svg <title> or <p> is a drawing */
+	} else {
 		implicit_closes(h, tag, props);
-	if (props & HP_BLOCK)
-		flush_block(h);
+		if (props & HP_BLOCK)
+			flush_block(h);
+	}
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
 		return;
-	push(h, tag, tok->hash, elem_flags(tok, props));
+	push(h, tag, tok->hash, flags);
 }
 
 static void end_tag(struct html_text *h, const struct htok_token *tok)

@@ -1,0 +1,416 @@
+/*
+ * test_html_text.c - main-content extraction, tokenizer and entities.
+ *
+ * What must hold for the product: page chrome is dropped; one article in
+ * two site templates gives the same main text; two articles in one
+ * template give different texts with no template strings; CJK text
+ * counts as content.  Then the tokenizer's survival cases (malformed
+ * markup, truncation at every offset, random bytes with a printed seed,
+ * 100k-deep nesting) and a throughput figure.
+ */
+#include "html_entities.h"
+#include "html_text.h"
+#include "html_tokenizer.h"
+#include "testutil.h"
+
+#include <string.h>
+#include <time.h>
+
+static struct html_text *H;
+
+static const char *main_of(const char *html)
+{
+	if (html_text_extract(H, html, strlen(html)) != 0)
+		return "<OOM>";
+	return html_text_main(H, NULL);
+}
+
+static int contains(const char *hay, const char *needle)
+{
+	return strstr(hay, needle) != NULL;
+}
+
+/* Long sentences, so that a block between two of them counts as content. */
+#define FILL1 "<p>This first filler paragraph is long enough to be judged content on its own, " \
+	"with a full sentence and more than forty words in it, because the classifier looks at " \
+	"length, link density and punctuation before anything else, and this text has all of that.</p>"
+#define FILL2 "<p>The second filler paragraph closes the sandwich: it too carries enough words and " \
+	"a sentence end, so the short block between the two fillers is taken as part of the " \
+	"article by the context rule of the classifier, which is what these tests rely on.</p>"
+
+/* The main text of @body placed between two content paragraphs. */
+static const char *sandwich(const char *body)
+{
+	static char page[8192];
+	snprintf(page, sizeof(page), "<html><body>" FILL1 "%s" FILL2 "</body></html>", body);
+	return main_of(page);
+}
+
+/* ---- the product cases ---- */
+
+#define ARTICLE_P1 "Researchers at the coastal institute measured how quickly the new seagrass beds " \
+	"recovered after the storm season, and found that most plots were green again within eight months."
+#define ARTICLE_P2 "The team planted fourteen hectares in 2021. Their survey counted fish, crabs and " \
+	"birds each spring; by the third year the numbers had doubled compared with bare sand nearby."
+#define ARTICLE_P3 "Funding for the next phase is not yet settled, the director said, but three " \
+	"regional councils have offered to share the cost of monitoring for another five years."
+
+static const char *const template_a =
+	"<!DOCTYPE html><html><head><meta charset=utf-8><title>Seagrass | Coast News</title>"
+	"<script>var ads = '<div>';</script><style>p{margin:0}</style></head><body>"
+	"<header><a href=/>Coast News</a><form><input name=q></form></header>"
+	"<nav><ul><li><a href=/world>World</a><li><a href=/science>Science</a><li><a href=/sport>Sport</a></ul></nav>"
+	"<main><article><h1>Seagrass beds bounce back</h1>"
+	"<p>" ARTICLE_P1 "</p><p>" ARTICLE_P2 "</p><p>" ARTICLE_P3 "</p>"
+	"<div class=\"share-buttons\"><a href=#>Share on Facebook</a> <a href=#>Tweet this</a></div>"
+	"</article></main>"
+	"<aside><h3>Most read</h3><p>Ten ways to cook mussels that your grandmother never told you about, and why they work so well.</p></aside>"
+	"<footer><p>Copyright &copy; 2024 Coast News Ltd. All rights reserved.</p>"
+	"<a href=/privacy>Privacy</a> | <a href=/terms>Terms</a></footer></body></html>";
+
+static const char *const template_b =
+	"<html><head><title>Coast Daily - Seagrass</title></head><body>"
+	"<form id=\"aspnetForm\" method=post action=\"./story.aspx\">"
+	"<table width=100%><tr><td colspan=2 id=\"topBanner\"><img src=logo.gif> Coast Daily, "
+	"your daily dose of the coast since 1998</td></tr>"
+	"<tr><td class=\"leftMenu\"><a href=/>Home</a><br><a href=/news>News</a><br><a href=/contact>Contact us</a></td>"
+	"<td class=\"storyCell\"><h1>Seagrass  beds bounce back</h1>\n"
+	"<div>" ARTICLE_P1 "</div>\n"
+	"<div>" ARTICLE_P2 "</div><div>\n  " ARTICLE_P3 "\n</div>"
+	"<div id=\"comments\"><h4>3 comments</h4><p>Great news, I have seen the seagrass myself "
+	"when diving there last summer and it looked really healthy.</p></div></td></tr>"
+	"<tr><td colspan=2 class=footer>&copy; Coast Daily 1998-2024 | Advertise with us</td></tr></table>"
+	"</form></body></html>";
+
+static void test_same_article_two_templates(void)
+{
+	char a[4096];
+	snprintf(a, sizeof(a), "%s", main_of(template_a));
+	const char *const b = main_of(template_b);
+	CHECK(!strcmp(a, b));
+	CHECK(!strcmp(a, "Seagrass beds bounce back\n" ARTICLE_P1 "\n" ARTICLE_P2 "\n" ARTICLE_P3));
+	if (strcmp(a, b))
+		fprintf(stderr, "A:\n%s\nB:\n%s\n", a, b);
+}
+
+static void test_boilerplate_dropped(void)
+{
+	const char *const m = main_of(template_a);
+	static const char *const chrome[] = {"Coast News", "World", "Science", "Most read", "mussels",
+		"Copyright", "Privacy", "Share on", "Tweet", "var ads"};
+	for (size_t i = 0; i < sizeof(chrome) / sizeof(chrome[0]); i++)
+		CHECK(!contains(m, chrome[i]));
+	CHECK(!strcmp(html_text_title(H, NULL), "Seagrass | Coast News"));
+	const char *const m2 = main_of(template_b);
+	static const char *const chrome2[] = {"Home", "Contact", "comments", "diving", "Advertise", "since 1998"};
+	for (size_t i = 0; i < sizeof(chrome2) / sizeof(chrome2[0]); i++)
+		CHECK(!contains(m2, chrome2[i]));
+}
+
+/* A shared template around different content. */
+static const char *in_template(const char *title, const char *body, char *page, size_t cap)
+{
+	snprintf(page, cap,
+		 "<html><head><title>%s</title></head><body>"
+		 "<div id=\"masthead\"><a href=/>Garden Journal</a> The magazine for people with soil under their nails</div>"
+		 "<div class=\"nav-bar\"><a href=/roses>Roses</a> <a href=/trees>Trees</a> <a href=/tools>Tools</a></div>"
+		 "<div class=\"post\"><h2>%s</h2>%s</div>"
+		 "<div class=\"sidebar-widget\"><p>Subscribe to our weekly letter and get a free pdf guide to "
+		 "pruning fruit trees in winter, written by our editors.</p></div>"
+		 "<div class=\"cookie-banner\">We use cookies to improve your experience. By using this site you agree.</div>"
+		 "<p class=\"footer-note\">All content copyright Garden Journal 2009-2024. Reproduction prohibited.</p>"
+		 "</body></html>", title, title, body);
+	return page;
+}
+
+static void test_two_articles_one_template(void)
+{
+	static char p1[4096], p2[4096], m1[4096];
+	in_template("Tomatoes", "<p>Tomatoes want warmth, sun and a steady supply of water. Plant them "
+		    "out after the last frost, pinch out side shoots every week, and feed them once the first "
+		    "trusses have set.</p><p>Blight is the great enemy in wet summers.</p>", p1, sizeof(p1));
+	in_template("Compost", "<p>A good compost heap is a balance of green and brown material. Turn it "
+		    "every few weeks to let air in, keep it as damp as a wrung-out sponge, and it will be "
+		    "ready in six months.</p>", p2, sizeof(p2));
+	snprintf(m1, sizeof(m1), "%s", main_of(p1));
+	const char *const m2 = main_of(p2);
+	CHECK(strcmp(m1, m2) != 0);
+	CHECK(contains(m1, "Tomatoes want warmth") && contains(m2, "A good compost heap"));
+	static const char *const tpl[] = {"Garden Journal", "soil under", "Roses", "Subscribe", "cookies",
+		"Reproduction"};
+	for (size_t i = 0; i < sizeof(tpl) / sizeof(tpl[0]); i++)
+		CHECK(!contains(m1, tpl[i]) && !contains(m2, tpl[i]));
+}
+
+static void test_cjk(void)
+{
+	const char *const page =
+		"<html><head><title>新闻</title></head><body>"
+		"<div class=\"menu\"><a href=/>首页</a><a href=/a>国内</a><a href=/b>国际</a><a href=/c>体育</a></div>"
+		"<div class=\"article\"><p>据报道，今年春季我国北方地区降水明显偏多，农业部门表示，"
+		"充足的降水有利于冬小麦返青和春播作物出苗，各地正在抓紧时间开展春耕生产，确保粮食稳产增产。</p></div>"
+		"<div>关于我们 | 联系方式</div></body></html>";
+	const char *const m = main_of(page);
+	CHECK(!strcmp(m, "据报道，今年春季我国北方地区降水明显偏多，农业部门表示，"
+			 "充足的降水有利于冬小麦返青和春播作物出苗，各地正在抓紧时间开展春耕生产，确保粮食稳产增产。"));
+	CHECK(!strcmp(html_text_title(H, NULL), "新闻"));
+	/* Japanese, no spaces either. */
+	CHECK(contains(main_of("<p>東京都は今日、来年度の予算案を発表しました。教育と子育て支援の予算が大きく増え、"
+			       "都内の保育所の数を三年間で二割増やす計画です。</p>"), "東京都は今日"));
+}
+
+static void test_link_density_and_main(void)
+{
+	/* A long list of links outside nav is still boilerplate. */
+	const char *m = main_of(FILL1 "<div><a href=1>Cheap flights to Paris and Rome this summer</a> "
+				"<a href=2>Hotels near the beach with free parking for families</a> "
+				"<a href=3>Car rental deals for weekend trips in the mountains</a></div>" FILL2);
+	CHECK(!contains(m, "Cheap flights"));
+	CHECK(contains(m, "first filler") && contains(m, "second filler"));
+	/* When <main> (or role=main) has content, text outside it does not count. */
+	m = main_of("<div>" FILL1 "</div><div role=\"main\">" FILL2 "</div>");
+	CHECK(!contains(m, "first filler") && contains(m, "second filler"));
+	/* A short block between content blocks is kept; at the edge it is not. */
+	m = main_of("<p>Lonely line at the top.</p>" FILL1 "<p>Short middle.</p>" FILL2);
+	CHECK(contains(m, "\nShort middle.\n") && !contains(m, "Lonely"));
+	/* A page with no content has an empty main text. */
+	CHECK(!strcmp(main_of("<html><body><a href=/>Home</a></body></html>"), ""));
+	CHECK(!strcmp(main_of(""), ""));
+}
+
+static void test_soft_fallback(void)
+{
+	/* Everything inside a class that looks like chrome: better than nothing. */
+	const char *const m = main_of("<body><div class=\"page-wrapper sidebar-layout\">" FILL1 "</div></body>");
+	CHECK(contains(m, "first filler"));
+	/* ...but only when nothing else is content. */
+	CHECK(!contains(main_of(FILL2 "<div class=\"sidebar\">" FILL1 "</div>"), "first filler"));
+}
+
+static void test_chrome_words(void)
+{
+	static const struct {
+		const char *v;
+		int want;
+	} cases[] = {
+		{"top-ad", 1}, {"ad_slot", 1}, {"ads", 1}, {"adSlot", 1}, {"main-nav", 1}, {"mainNav", 1},
+		{"article-header", 1}, {"comments", 1}, {"post cookie-notice", 1}, {"breadcrumbs", 1},
+		{"add-to-cart", 0}, {"shadow", 0}, {"header2", 0}, {"loading", 0}, {"has-sidebar", 0},
+		{"with-ads content", 0}, {"category-social", 0}, {"", 0}, {"   ", 0}, {"navigational", 0},
+		{"entry-content", 0}, {"iPad", 0}, {"x-ad-", 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const int got = htok_value_has_chrome_word(cases[i].v, strlen(cases[i].v));
+		CHECK(got == cases[i].want);
+		if (got != cases[i].want)
+			fprintf(stderr, "  chrome word '%s': got %d\n", cases[i].v, got);
+	}
+}
+
+/* ---- entities ---- */
+
+static void test_entities(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"},
+		{"&copy;", "\xC2\xA9"}, {"&mdash;", "\xE2\x80\x94"}, {"&hellip;", "\xE2\x80\xA6"},
+		{"&eacute;", "\xC3\xA9"}, {"&Eacute;", "\xC3\x89"}, {"&yuml;", "\xC3\xBF"},
+		{"&euro;", "\xE2\x82\xAC"}, {"&rsquo;", "\xE2\x80\x99"}, {"&#123;", "{"},
+		{"&#x1F600;", "\xF0\x9F\x98\x80"}, {"&#X41;", "A"}, {"&#0;", "\xEF\xBF\xBD"},
+		{"&#xD800;", "\xEF\xBF\xBD"}, {"&#x110000;", "\xEF\xBF\xBD"},
+		{"&#99999999999999999999;", "\xEF\xBF\xBD"}, {"&#150;", "\xE2\x80\x93"},
+		{"&copy2024", "\xC2\xA9"}, {"&amp", "&"}, {"&notit;", "\xC2\xAC"}, {"&#65", "A"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[HTML_ENTITY_MAX_UTF8];
+		size_t olen;
+		const size_t used = html_entity_decode(cases[i].in, strlen(cases[i].in), out, &olen);
+		CHECK(used > 0 && olen == strlen(cases[i].out) && !memcmp(out, cases[i].out, olen));
+	}
+	/* Not references: '&' stays text. */
+	static const char *const nots[] = {"&", "&;", "&#;", "&#x;", "&unknownentity;", "& amp;", "&#xZ"};
+	for (size_t i = 0; i < sizeof(nots) / sizeof(nots[0]); i++) {
+		char out[HTML_ENTITY_MAX_UTF8];
+		size_t olen;
+		CHECK(html_entity_decode(nots[i], strlen(nots[i]), out, &olen) == 0);
+	}
+	/* In page text, with &nbsp; read as a space. */
+	CHECK(contains(sandwich("<p>Fish&nbsp;&amp;&nbsp;chips &lt;b&gt; caf&eacute; &unknown; AT&T</p>"),
+		       "\nFish & chips <b> caf\xC3\xA9 &unknown; AT&T\n"));
+}
+
+/* ---- malformed markup ---- */
+
+static void test_malformed(void)
+{
+	CHECK(contains(sandwich("<p>if a < b and c<3 then 3 <= 4</p>"), "\nif a < b and c<3 then 3 <= 4\n"));
+	CHECK(contains(sandwich("<p>before<!-- hidden <p>comment</p> -->after</p>"), "\nbeforeafter\n"));
+	CHECK(contains(sandwich("<p>x<![CDATA[ cdata ]]>y<?php echo 1 ?>z</p>"), "\nxyz\n"));
+	CHECK(contains(sandwich("<p title=\"a > b\" data-x='>'>quoted gt</p>"), "\nquoted gt\n"));
+	CHECK(contains(sandwich("<!doctype html><P CLASS=x>Upper Case Tags</P>"), "\nUpper Case Tags\n"));
+	CHECK(contains(sandwich("<p>stray</> end tag </ 3> and </br>break</p>"), "\nstray end tag and\nbreak\n"));
+	CHECK(contains(sandwich("<ul><li>one<li>two</ul>"), "\none\ntwo\n"));
+	CHECK(contains(sandwich("<p>para one<p>para two"), "\npara one\npara two\n"));
+	CHECK(contains(sandwich("<p>img<img src=x alt=y>gone<br>next<input value=z>line</p>"), "\nimggone\nnextline\n"));
+	CHECK(contains(sandwich("<script>document.write('</p><p>')</script><p>after script</p>"), "\nafter script\n"));
+	CHECK(contains(sandwich("<p>svg<svg><title>no</title><text>drawn</text><path/></svg>after</p>"), "\nsvgafter\n"));
+	/* Unmatched end tags pop nothing: the sidebar stays dropped, main stays main. */
+	const char *m = main_of("<div class=\"sidebar\"><p>Sidebar words</span></em></table> still sidebar.</p></div>"
+				"<main>" FILL1 "</aside></nav></section><p>Still in main.</p>" FILL2 "</main>");
+	CHECK(!contains(m, "Sidebar") && !contains(m, "still sidebar") && contains(m, "\nStill in main.\n"));
+	/* An unterminated comment or script swallows the rest, without harm. */
+	m = main_of(FILL1 FILL2 "<!-- open comment <p>never seen</p>");
+	CHECK(contains(m, "second filler") && !contains(m, "never seen"));
+	m = main_of(FILL1 FILL2 "<script>if (a<b) { x = '</scr' + 'ipt>'; ");
+	CHECK(contains(m, "second filler") && !contains(m, "if (a"));
+	/* A tag cut by EOF is dropped. */
+	CHECK(contains(main_of(FILL1 FILL2 "<a href=\"unterminated"), "second filler"));
+	/* Title: first one, collapsed; none in svg. */
+	main_of("<svg><title>icon</title></svg><title>\n  A  &amp;\tB </title><title>second</title>");
+	CHECK(!strcmp(html_text_title(H, NULL), "A & B"));
+	main_of("<p>no title here</p>");
+	CHECK(!strcmp(html_text_title(H, NULL), ""));
+}
+
+/* ---- survival ---- */
+
+static const char small_page[] =
+	"<!DOCTYPE html><html><head><title>T &amp; t</title><script>a<b</script></head><body>"
+	"<nav><a href=/>Home</a></nav><main><h1>Head&mdash;line</h1><p class=\"x\" id='y'>First "
+	"paragraph, with <b>bold</b> and &#x41; and &copy. It goes on for a while to be content.</p>"
+	"<!-- c --><ul><li>a<li>b</ul><table><tr><td>1<td>2</table></main><footer>f</footer></body></html>";
+
+static void test_truncation(void)
+{
+	int bad = 0;
+	for (size_t n = 0; n <= sizeof(small_page) - 1; n++) {
+		char *const copy = malloc(n ? n : 1); /* exact size: ASan sees any overread */
+		memcpy(copy, small_page, n);
+		size_t ml, tl;
+		if (html_text_extract(H, copy, n) != 0)
+			bad++;
+		const char *const m = html_text_main(H, &ml), *const t = html_text_title(H, &tl);
+		if (strlen(m) != ml || strlen(t) != tl)
+			bad++;
+		free(copy);
+	}
+	CHECK(bad == 0);
+}
+
+static void test_random(void)
+{
+	static const char *const pieces[] = {"<", ">", "</", "/>", "&", ";", "#", "x", "\"", "'", "=", " ",
+		"<!--", "-->", "<!", "<?", "]]>", "<![CDATA[", "<p>", "</p>", "<div class=nav>", "</div>",
+		"<script>", "</script>", "<a href=x>", "</a>", "<svg>", "<title>", "&amp", "&#x", "&#",
+		"<main>", "<br/>", "text ", "\xE4\xB8\xAD", "\xC2\xA0", "\xFF", "<li>", "<td>", "<head>",
+		"<body>", "<plaintext>", "<form>", "</form>", "<nav>", "</nav>", "<h1>", "</h1>"};
+	const size_t np = sizeof(pieces) / sizeof(pieces[0]);
+	uint64_t st = test_seed(7);
+	char buf[4096];
+	int bad = 0;
+	for (int it = 0; it < 4000; it++) {
+		size_t n = 0;
+		const size_t target = test_rand(&st) % sizeof(buf);
+		while (n < target) {
+			const uint64_t r = test_rand(&st);
+			if (r % 4 == 0) {
+				buf[n++] = (char)(r >> 8);
+				continue;
+			}
+			const char *const p = pieces[(r >> 8) % np];
+			const size_t l = strlen(p);
+			if (n + l > target)
+				break;
+			memcpy(buf + n, p, l);
+			n += l;
+		}
+		char *const copy = malloc(n ? n : 1);
+		memcpy(copy, buf, n);
+		size_t ml;
+		if (html_text_extract(H, copy, n) != 0 || strlen(html_text_main(H, &ml)) != ml)
+			bad++;
+		free(copy);
+	}
+	CHECK(bad == 0);
+}
+
+static void test_deep_nesting(void)
+{
+	static const char *const open[] = {"<div>", "<span>", "<a>", "<li>", "<table>", "<b><i>", "<x-y>"};
+	const size_t levels = 100000;
+	for (size_t k = 0; k < sizeof(open) / sizeof(open[0]); k++) {
+		const size_t ol = strlen(open[k]);
+		const size_t cap = levels * ol + sizeof(FILL1) + 64;
+		char *const page = malloc(cap);
+		size_t n = 0;
+		for (size_t i = 0; i < levels; i++, n += ol)
+			memcpy(page + n, open[k], ol);
+		memcpy(page + n, FILL1, sizeof(FILL1) - 1);
+		n += sizeof(FILL1) - 1;
+		const clock_t t0 = clock();
+		CHECK(html_text_extract(H, page, n) == 0);
+		const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+		CHECK(secs < 5.0);
+		/* <a> nesting is a link list; the others keep the paragraph. */
+		if (k != 2)
+			CHECK(contains(html_text_main(H, NULL), "first filler"));
+		free(page);
+	}
+	/* Many unmatched end tags after deep nesting stay linear. */
+	const size_t cap = levels * 12 + 16;
+	char *const page = malloc(cap);
+	size_t n = 0;
+	for (size_t i = 0; i < levels; i++, n += 5)
+		memcpy(page + n, "<div>", 5);
+	memcpy(page + n, "<b>", 3);
+	n += 3;
+	for (size_t i = 0; i < levels; i++, n += 5)
+		memcpy(page + n, "<div>", 5);
+	const clock_t t0 = clock();
+	CHECK(html_text_extract(H, page, n) == 0);
+	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
+	free(page);
+}
+
+/* Throughput on a synthetic 8 MB site: printed, not asserted (sanitizers). */
+static void test_throughput(void)
+{
+	const size_t reps = (size_t)8 << 20;
+	const size_t la = strlen(template_a), lb = strlen(template_b);
+	size_t bytes = 0;
+	const clock_t t0 = clock();
+	while (bytes < reps) {
+		CHECK(html_text_extract(H, template_a, la) == 0);
+		CHECK(html_text_extract(H, template_b, lb) == 0);
+		bytes += la + lb;
+	}
+	const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	printf("throughput: %.1f MB/s (%zu bytes of HTML in %.3f s)\n", bytes / 1e6 / (secs > 0 ? secs : 1e-9),
+	       bytes, secs);
+}
+
+int main(void)
+{
+	H = html_text_new();
+	CHECK(H != NULL);
+	if (!H)
+		return test_finish("test_html_text");
+	test_same_article_two_templates();
+	test_boilerplate_dropped();
+	test_two_articles_one_template();
+	test_cjk();
+	test_link_density_and_main();
+	test_soft_fallback();
+	test_chrome_words();
+	test_entities();
+	test_malformed();
+	test_truncation();
+	test_random();
+	test_deep_nesting();
+	test_throughput();
+	html_text_free(H);
+	html_text_free(NULL);
+	return test_finish("test_html_text");
+}
