@@ -33,9 +33,14 @@
 /* 32-bit lanes take this many adds of at most SIMHASH_MAX_WEIGHT safely. */
 #define ACC_DRAIN_EVERY (UINT32_MAX / SIMHASH_MAX_WEIGHT)
 
+/* Key and count side by side: one cache line per probe. */
+struct tf_slot {
+	uint64_t key; /* 0 = empty slot */
+	uint64_t count;
+};
+
 struct tf_table {
-	uint64_t *key;   /* 0 = empty slot */
-	uint32_t *count;
+	struct tf_slot *slot;
 	uint32_t *used;  /* occupied slots in insertion order */
 	size_t n_used;
 	size_t mask;     /* slots - 1 */
@@ -168,18 +173,16 @@ uint64_t simhash_acc_final(struct simhash_acc *a)
 
 static int tf_alloc(struct tf_table *t, size_t slots)
 {
-	t->key = calloc(slots, sizeof *t->key);
-	t->count = malloc(slots * sizeof *t->count);
+	t->slot = calloc(slots, sizeof *t->slot);
 	t->used = malloc(slots / 2 * sizeof *t->used);
 	t->mask = slots - 1;
 	t->n_used = 0;
-	return t->key && t->count && t->used ? 0 : -1;
+	return t->slot && t->used ? 0 : -1;
 }
 
 static void tf_free(struct tf_table *t)
 {
-	free(t->key);
-	free(t->count);
+	free(t->slot);
 	free(t->used);
 	memset(t, 0, sizeof *t);
 }
@@ -187,7 +190,7 @@ static void tf_free(struct tf_table *t)
 static size_t tf_slot(const struct tf_table *t, uint64_t h)
 {
 	size_t i = (size_t)(h ^ h >> 32) & t->mask;
-	while (t->key[i] && t->key[i] != h)
+	while (t->slot[i].key && t->slot[i].key != h)
 		i = (i + 1) & t->mask;
 	return i;
 }
@@ -201,9 +204,8 @@ static int tf_grow(struct tf_table *t)
 		return -1;
 	}
 	for (size_t k = 0; k < t->n_used; k++) {
-		const size_t old = t->used[k], i = tf_slot(&n, t->key[old]);
-		n.key[i] = t->key[old];
-		n.count[i] = t->count[old];
+		const size_t old = t->used[k], i = tf_slot(&n, t->slot[old].key);
+		n.slot[i] = t->slot[old];
 		n.used[n.n_used++] = (uint32_t)i;
 	}
 	tf_free(t);
@@ -215,8 +217,8 @@ static int tf_add(struct tf_table *t, uint64_t h)
 {
 	h += !h; /* 0 marks an empty slot; folding it into 1 costs nothing */
 	size_t i = tf_slot(t, h);
-	if (t->key[i]) {
-		t->count[i] += t->count[i] != UINT32_MAX;
+	if (t->slot[i].key) {
+		t->slot[i].count++;
 		return 0;
 	}
 	/* Load stays <= 1/2, so probes stay short and `used` never overflows. */
@@ -225,8 +227,8 @@ static int tf_add(struct tf_table *t, uint64_t h)
 			return -1;
 		i = tf_slot(t, h);
 	}
-	t->key[i] = h;
-	t->count[i] = 1;
+	t->slot[i].key = h;
+	t->slot[i].count = 1;
 	t->used[t->n_used++] = (uint32_t)i;
 	return 0;
 }
@@ -234,13 +236,13 @@ static int tf_add(struct tf_table *t, uint64_t h)
 static void tf_clear(struct tf_table *t)
 {
 	for (size_t k = 0; k < t->n_used; k++)
-		t->key[t->used[k]] = 0;
+		t->slot[t->used[k]].key = 0;
 	t->n_used = 0;
 }
 
 /* ---- features ---- */
 
-static uint32_t weight_of(const struct simhash_ctx *ctx, uint32_t tf)
+static uint32_t weight_of(const struct simhash_ctx *ctx, uint64_t tf)
 {
 	if (tf < WTAB_SIZE)
 		return ctx->wtab[tf];
@@ -329,10 +331,10 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 	simhash_acc_reset(&ctx->acc);
 	for (size_t k = 0; k < t->n_used; k++) {
 		const size_t i = t->used[k];
-		if (t->count[i] == 1)
-			simhash_acc_add_one(&ctx->acc, t->key[i]);
+		if (t->slot[i].count == 1)
+			simhash_acc_add_one(&ctx->acc, t->slot[i].key);
 		else
-			simhash_acc_add(&ctx->acc, t->key[i], weight_of(ctx, t->count[i]));
+			simhash_acc_add(&ctx->acc, t->slot[i].key, weight_of(ctx, t->slot[i].count));
 	}
 	return simhash_acc_final(&ctx->acc);
 }

@@ -394,6 +394,16 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 			p = ascii_word(tn, &s, p, end);
 			continue;
 		}
+		if (*p >= 0xE4 && *p <= 0xE9 && end - p >= 3 && is_cont(p[1]) && is_cont(p[2])) {
+			/* U+4000..U+9FFF; from U+4E00 it is Han, the bulk of Chinese text. */
+			const uint32_t han = (*p & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+			if (han >= 0x4E00) {
+				if (add_char(tn, &s, han, TN_CJK))
+					return -1;
+				p += 3;
+				continue;
+			}
+		}
 		uint32_t cp;
 		p += textnorm_decode(p, end, &cp);
 		if (cp != TN_INVALID)
