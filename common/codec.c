@@ -459,14 +459,17 @@ static int decode_codes(const struct codec *c, const uint8_t *in, size_t end, si
 			i += (size_t)got;
 		}
 	}
-	if (i < n) { /* a last lone code: no room for a pair */
+	if (i < n) { /* a last lone code: use only the first of a pair */
 		refill(&b);
-		const uint32_t e = decode_slow(c, (unsigned)(b.buf >> (64 - CODEC_MAX_LEN)));
+		uint32_t e = c->dec[b.buf >> (64 - CODEC_TABLE_BITS)];
+		if (!(e & 63))
+			e = decode_slow(c, (unsigned)(b.buf >> (64 - CODEC_MAX_LEN)));
 		if (!e)
 			return -1;
-		b.cnt -= e & 63;
-		keys[i] = (e >> 8) & 127;
-		total += e >> 24;
+		const unsigned s = (e >> 8) & 127;
+		b.cnt -= c->len[s];
+		keys[i] = s;
+		total += c->suf[s];
 	}
 	*sufbits = total;
 	*endbit = b.pos * 8 - b.cnt;
@@ -506,12 +509,13 @@ static void decode_idx(const uint8_t *p, size_t len, size_t n, unsigned idx_bits
 		memset(idx, 0, n * sizeof *idx);
 		return;
 	}
-	for (size_t i = 0; i < n; i++, bit += idx_bits) {
-		if ((bit >> 3) + 8 <= len)
-			idx[i] = (uint32_t)((load_be64(p + (bit >> 3)) << (bit & 7)) >> (64 - idx_bits));
-		else
-			idx[i] = (uint32_t)read_bits_safe(p, len, bit, idx_bits);
-	}
+	/* while bit <= fast, the 8 bytes at bit / 8 are inside the array */
+	const size_t fast = len >= 8 ? (len - 8) * 8 : 0;
+	size_t i = 0;
+	for (; i < n && bit <= fast && len >= 8; i++, bit += idx_bits)
+		idx[i] = (uint32_t)((load_be64(p + (bit >> 3)) << (bit & 7)) >> (64 - idx_bits));
+	for (; i < n; i++, bit += idx_bits)
+		idx[i] = (uint32_t)read_bits_safe(p, len, bit, idx_bits);
 }
 
 /* Are any of the padding bits from bit @bit to the end of byte @end of
