@@ -252,6 +252,18 @@ size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pend
 	*ns = 0;
 	while (s < end) {
 		const unsigned char c = (unsigned char)*s;
+		if (c > ' ' && c != '&' && c != 0xC2) {
+			/* Fast path: a run of plain bytes, most of any text. */
+			if (*pending && (has_text || out > out0))
+				*out++ = ' ';
+			*pending = 0;
+			const char *const run = s;
+			do
+				*out++ = *s++;
+			while (s < end && (unsigned char)*s > ' ' && *s != '&' && (unsigned char)*s != 0xC2);
+			*ns += (size_t)(s - run);
+			continue;
+		}
 		char tmp[HTML_ENTITY_MAX_UTF8];
 		const char *bytes = s;
 		size_t used = 1, nb = 1;

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Flags of an open element; each has a counter in h->cnt. */
 enum {
@@ -200,38 +201,56 @@ static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
 	return cp;
 }
 
+/* "©", "copyright" or "all rights reserved" (ASCII case-insensitive). */
 static int has_copyright(const char *s, size_t n)
 {
-	return memmem(s, n, "\xC2\xA9", 2) || memmem(s, n, "Copyright", 9) ||
-	       memmem(s, n, "copyright", 9) || memmem(s, n, "All rights reserved", 19) ||
-	       memmem(s, n, "all rights reserved", 19);
+	for (size_t i = 0; i + 1 < n; i++) {
+		const int c = (unsigned char)s[i] | 0x20;
+		if ((unsigned char)s[i] == 0xC2 && (unsigned char)s[i + 1] == 0xA9)
+			return 1;
+		if (c == 'c' && n - i >= 9 && !strncasecmp(s + i, "copyright", 9))
+			return 1;
+		if (c == 'a' && n - i >= 19 && !strncasecmp(s + i, "all rights reserved", 19))
+			return 1;
+	}
+	return 0;
 }
 
-/* Word measure and punctuation of a finished block. */
+/* Word measure, non-space bytes and punctuation of a finished block. */
 static void block_stats(struct block *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + b->len;
-	uint32_t words10 = 0;
+	uint32_t words10 = 0, spaces = 0;
 	int in_word = 0;
 	while (p < end) {
+		if (*p < 0x80) { /* ASCII without decoding */
+			const unsigned char c = *p++;
+			if (c == ' ') {
+				spaces++;
+				in_word = 0;
+				continue;
+			}
+			words10 += in_word ? 0 : 10;
+			in_word = 1;
+			if (c == '.' || c == '!' || c == '?')
+				b->flags |= B_SENTENCE;
+			continue;
+		}
 		const uint32_t cp = next_cp(&p, end);
-		if (cp == ' ') {
-			in_word = 0;
-		} else if (is_cjk(cp)) {
+		if (is_cjk(cp)) {
 			words10 += 6;
 			in_word = 0;
 		} else {
-			if (!in_word)
-				words10 += 10;
+			words10 += in_word ? 0 : 10;
 			in_word = 1;
-			if (is_sentence_end(cp))
-				b->flags |= B_SENTENCE;
 		}
-		if (cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F)
+		if (is_sentence_end(cp))
 			b->flags |= B_SENTENCE;
 	}
 	b->words10 = words10;
-	if (has_copyright(s, b->len))
+	b->ns_bytes = b->len - spaces;
+	/* Only a short copyright line is judged by it (classify_block()). */
+	if (words10 < 400 && has_copyright(s, b->len))
 		b->flags |= B_COPYRIGHT;
 }
 
@@ -249,9 +268,6 @@ static void flush_block(struct html_text *h)
 		b->link_bytes = h->block_link;
 		b->flags = h->block_flags;
 		b->cls = C_BAD;
-		b->ns_bytes = 0;
-		for (uint32_t i = 0; i < b->len; i++)
-			b->ns_bytes += h->text.p[b->off + i] != ' ';
 		block_stats(b, h->text.p + b->off);
 	}
 	h->block_start = h->text.len;

@@ -179,12 +179,22 @@ int htok_attr_is(const struct htok_attr *a, const char *lower_name)
 	return lower_name[a->name_len] == 0;
 }
 
+/* strcmp() for names of a few bytes, without the call. */
+static int name_cmp(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
 static enum htag tag_lookup(const char *name)
 {
 	size_t lo = 0, hi = N_TAGS;
 	while (lo < hi) {
 		const size_t mid = lo + (hi - lo) / 2;
-		const int c = strcmp(tags[mid].name, name);
+		const int c = name_cmp(tags[mid].name, name);
 		if (c == 0)
 			return tags[mid].tag;
 		if (c < 0)
@@ -232,7 +242,8 @@ static const char *skip_bang(const char *p, const char *end)
 	}
 	if (n >= 9 && !memcmp(p + 2, "[CDATA[", 7))
 		return skip_past(p + 9, end, "]]>");
-	return skip_past(p + 2, end, ">");
+	const char *const gt = memchr(p + 2, '>', n - 2);
+	return gt ? gt + 1 : end;
 }
 
 /* Read a tag name at *pp: lower-cased into @buf (or "" if too long), hashed. */
@@ -350,7 +361,8 @@ static int read_markup(struct htok *t, struct htok_token *tok)
 	if (c == '/' && p + 2 < end && is_alpha((unsigned char)p[2]))
 		return read_tag(t, tok, p + 2, 1);
 	/* "</>", "</ junk>", "<?pi ...>": bogus comments up to '>'. */
-	t->p = skip_past(p + 1, end, ">");
+	const char *const gt = memchr(p + 1, '>', (size_t)(end - p - 1));
+	t->p = gt ? gt + 1 : end;
 	return 0;
 }
 
@@ -427,25 +439,49 @@ enum htok_type htok_next(struct htok *t, struct htok_token *tok)
 /* ---- class and id words ---- */
 
 /* Whole words (after splitting on -, _, blanks and camelCase) of page chrome. */
-static const char *const boiler_words[] = {
-	"ad", "ads", "adsense", "adslot", "adv", "advert", "advertisement", "advertising",
-	"adverts", "banner", "breadcrumb", "breadcrumbs", "comment", "comments", "consent",
-	"cookie", "cookies", "copyright", "disqus", "follow", "footer", "gdpr", "header",
-	"hidden", "masthead", "menu", "menubar", "menus", "modal", "nav", "navbar", "navi",
-	"navigation", "newsletter", "outbrain", "pager", "pagination", "popup", "promo",
-	"related", "rss", "share", "sharethis", "sharing", "sidebar", "sidenav", "signup",
-	"skiplink", "social", "sponsor", "sponsored", "sponsors", "submenu", "subscribe",
-	"subscription", "taboola", "tagcloud", "toolbar", "topbar", "widget", "widgets",
+static const struct word {
+	const char *w;
+	size_t n;
+} boiler_words[] = { /* sorted: word_in() bisects */
+#define W(s) {s, sizeof(s) - 1}
+	W("ad"), W("ads"), W("adsense"), W("adslot"), W("adv"), W("advert"), W("advertisement"),
+	W("advertising"), W("adverts"), W("banner"), W("breadcrumb"), W("breadcrumbs"),
+	W("comment"), W("comments"), W("consent"), W("cookie"), W("cookies"), W("copyright"),
+	W("disqus"), W("follow"), W("footer"), W("gdpr"), W("header"), W("hidden"),
+	W("masthead"), W("menu"), W("menubar"), W("menus"), W("modal"), W("nav"), W("navbar"),
+	W("navi"), W("navigation"), W("newsletter"), W("outbrain"), W("pager"), W("pagination"),
+	W("popup"), W("promo"), W("related"), W("rss"), W("share"), W("sharethis"),
+	W("sharing"), W("sidebar"), W("sidenav"), W("signup"), W("skiplink"), W("social"),
+	W("sponsor"), W("sponsored"), W("sponsors"), W("submenu"), W("subscribe"),
+	W("subscription"), W("taboola"), W("tagcloud"), W("toolbar"), W("topbar"), W("widget"),
+	W("widgets"),
+}, modifier_words[] = {
+	/* A word after these describes the page, not this element: "has-sidebar". */
+	W("has"), W("no"), W("with"), W("without"),
+#undef W
 };
 
-/* A word after these describes the page, not this element: "has-sidebar". */
-static const char *const modifier_words[] = {"has", "with", "no", "without"};
-
-static int word_in(const char *w, size_t n, const char *const *list, size_t count)
+/* Compare word [w, w+n) with @e in strcmp() order. */
+static int word_cmp(const char *w, size_t n, const struct word *e)
 {
-	for (size_t i = 0; i < count; i++)
-		if (!strncmp(list[i], w, n) && list[i][n] == 0)
+	const int c = memcmp(w, e->w, n < e->n ? n : e->n);
+	return c ? c : (n > e->n) - (n < e->n);
+}
+
+/* Bisection: this runs for every class and id word of a page. */
+static int word_in(const char *w, size_t n, const struct word *list, size_t count)
+{
+	size_t lo = 0, hi = count;
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+		const int c = word_cmp(w, n, &list[mid]);
+		if (c == 0)
 			return 1;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return 0;
 }
 
@@ -467,7 +503,7 @@ static int class_word_is_boiler(const char *s, size_t n)
 			if (wl < sizeof(w)) {
 				if (!skip_next && word_in(w, wl, boiler_words, sizeof(boiler_words) / sizeof(boiler_words[0])))
 					return 1;
-				skip_next = word_in(w, wl, modifier_words, 4);
+				skip_next = word_in(w, wl, modifier_words, sizeof(modifier_words) / sizeof(modifier_words[0]));
 			}
 			wl = 0;
 		}
