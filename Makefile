@@ -27,6 +27,10 @@ comma := ,
 WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wundef -Wvla -Wformat=2 -Wpointer-arith -Wwrite-strings
 CFLAGS  ?= $(OPT) -g
+# Without OpenMP (make OPENMP=) the pragmas are ignored and code runs serially.
+ifeq ($(OPENMP),)
+WARN   += -Wno-unknown-pragmas
+endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(OPENMP) $(SANFLAGS) -MMD -MP -Icommon
 LDLIBS  = -larchive -lxxhash -lz -lm
 ALL_LDFLAGS = $(LDFLAGS) $(OPENMP) $(SANFLAGS)
@@ -85,7 +89,7 @@ check: test
 
 ## check-asan: run the tests under AddressSanitizer and UndefinedBehaviorSanitizer
 check-asan:
-	$(MAKE) SAN=address,undefined OPENMP= test
+	$(MAKE) SAN=address,undefined test
 
 ## bench: build and run the benchmarks (slow; not part of the tests)
 bench: $(STAGE_BIN) $(BENCH_BIN)
@@ -119,4 +123,5 @@ FORCE:
 .PHONY: all test check check-asan bench demo deps install clean help FORCE
 .SECONDARY:
 
--include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d)
+-include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \
+	$(BENCH_SRC:%.c=$(BUILD)/%.d)
