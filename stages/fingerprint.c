@@ -187,6 +187,16 @@ struct stats {
 	uint64_t total_bytes;
 };
 
+static void batch_free(struct batch *b)
+{
+	for (size_t k = 0; k < b->max_blk; k++)
+		ndf_block_free(&b->blk[k]);
+	free(b->blk);
+	free(b->doc);
+	free(b->fp);
+	free(b->flags);
+}
+
 /* Replace a DEFLATE block's payload by its inflated records. */
 static int inflate_block(struct ndf_block *b, const char *name)
 {
@@ -282,15 +292,17 @@ static int decode_batch(struct batch *b, const char *name)
 	return 0;
 }
 
-/* Fingerprint the batch's documents in parallel.  @return 0 or -1. */
-static int compute_batch(struct batch *b, struct simhash_ctx **ctx, int threads)
+/*
+ * Fingerprint the batch's documents: a worksharing loop, called inside
+ * the parallel region of run_section() (or alone, without OpenMP).
+ * @return 0, or -1 if any document failed (out of memory).
+ */
+static int compute_docs(struct batch *b, struct simhash_ctx **ctx)
 {
 	int failed = 0;
 	const long n = (long)b->n_doc;
-	(void)threads;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8) num_threads(threads) if (threads > 1) \
-	reduction(| : failed)
+#pragma omp for schedule(dynamic, 8)
 #endif
 	for (long i = 0; i < n; i++) {
 		int tid = 0;
@@ -328,19 +340,73 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 	return 0;
 }
 
-/* One DOCS section, batch by batch.  @return 0 or -1. */
-static int run_section(struct ndf_reader *r, struct batch *b, struct simhash_ctx **ctx,
-		       int threads, struct out *o, struct stats *st, struct progress *pr)
+/* What the steps of one section share. */
+struct job {
+	struct ndf_reader *r;
+	struct batch *b; /* two: one computed while the other is written and refilled */
+	struct simhash_ctx **ctx;
+	int threads;
+	struct out *o;
+	struct stats *st;
+	struct progress *pr;
+};
+
+/*
+ * The serial half of a step: write batch @io (if @have_done, it holds
+ * computed fingerprints), then read and decode the next batch into it.
+ * @return blocks read (0 = end of section), or -1 (logged).
+ */
+static long io_step(struct job *j, struct batch *io, int have_done)
 {
-	const char *name = ndf_reader_name(r);
-	long n;
-	while ((n = read_batch(r, b, st)) > 0) {
-		if (decode_batch(b, name) || compute_batch(b, ctx, threads) ||
-		    write_batch(b, o, st))
+	if (have_done) {
+		if (write_batch(io, j->o, j->st))
 			return -1;
-		progress_update(pr, st->docs, st->bytes_in);
+		progress_update(j->pr, j->st->docs, j->st->bytes_in);
 	}
-	return n < 0 ? -1 : 0;
+	const long n = read_batch(j->r, io, j->st);
+	if (n > 0 && decode_batch(io, ndf_reader_name(j->r)))
+		return -1;
+	return n;
+}
+
+/*
+ * One DOCS section.  Two batches alternate: while the team fingerprints
+ * one, a single thread writes the other's results and refills it, then
+ * joins the loop (dynamic schedule), so reading, CRC checking and
+ * writing overlap the hashing instead of leaving the cores idle.
+ * Batches are written in input order, so the output never depends on -t.
+ * @return 0 or -1.
+ */
+static int run_section(struct job *j)
+{
+	struct batch *cur = &j->b[0], *other = &j->b[1];
+	long n = io_step(j, cur, 0);
+	int have_done = 0;
+	while (n > 0) {
+		long n_next = 0;
+		int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(j->threads) if (j->threads > 1) reduction(| : failed)
+#endif
+		{
+#ifdef _OPENMP
+#pragma omp single nowait
+#endif
+			n_next = io_step(j, other, have_done);
+			failed |= compute_docs(cur, j->ctx);
+		}
+		if (failed || n_next < 0)
+			return -1;
+		struct batch *const t = cur;
+		cur = other;
+		other = t; /* computed, not yet written */
+		have_done = 1;
+		n = n_next;
+	}
+	if (n < 0 || (have_done && write_batch(other, j->o, j->st)))
+		return -1;
+	progress_update(j->pr, j->st->docs, j->st->bytes_in);
+	return 0;
 }
 
 static int open_section(FILE *fp, const char *name, struct ndf_reader **r)
@@ -366,17 +432,19 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 {
 	const int threads = opt->cc.threads;
 	struct simhash_ctx **ctx = xcalloc((size_t)threads, sizeof *ctx);
-	struct batch b = {0};
+	struct batch b[2] = {{0}, {0}};
 	struct progress pr;
+	struct job j = {NULL, b, ctx, threads, o, st, &pr};
 	int rc = 0;
-	b.max_blk = (size_t)threads * BLOCKS_PER_THREAD;
-	b.blk = xcalloc(b.max_blk, sizeof *b.blk);
+	for (int k = 0; k < 2; k++) {
+		b[k].max_blk = (size_t)threads * BLOCKS_PER_THREAD;
+		b[k].blk = xcalloc(b[k].max_blk, sizeof *b[k].blk);
+	}
 	for (int t = 0; t < threads && !rc; t++)
 		rc = (ctx[t] = simhash_ctx_new(&opt->cfg)) ? 0 : -1;
 	progress_start(&pr, "documents", st->total_bytes);
 	while (!rc) {
-		struct ndf_reader *r;
-		const int got = open_section(fp, name, &r);
+		const int got = open_section(fp, name, &j.r);
 		if (got <= 0) {
 			rc = got;
 			break;
@@ -384,21 +452,17 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 		st->sections++;
 		rc = (o->w || !out_start(o, simhash_config_hash(&opt->cfg))) ? 0 : -1;
 		if (!rc)
-			rc = run_section(r, &b, ctx, threads, o, st, &pr);
-		ndf_reader_close(r);
+			rc = run_section(&j);
+		ndf_reader_close(j.r);
 	}
 	progress_end(&pr);
 	if (!rc && !o->w) /* empty input: still a valid, empty output */
 		rc = out_start(o, simhash_config_hash(&opt->cfg));
 	for (int t = 0; t < threads; t++)
 		simhash_ctx_free(ctx[t]);
-	for (size_t k = 0; k < b.max_blk; k++)
-		ndf_block_free(&b.blk[k]);
 	free(ctx);
-	free(b.blk);
-	free(b.doc);
-	free(b.fp);
-	free(b.flags);
+	for (int k = 0; k < 2; k++)
+		batch_free(&b[k]);
 	return rc;
 }
 
