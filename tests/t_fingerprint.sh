@@ -37,12 +37,13 @@ expect 0 "--version" "$FP" --version
 printf 'this is not an NDF file at all, just some text\n' >"$T/garbage.bin"
 expect 2 "garbage input exits 2" "$FP" -o "$T/g.fps" "$T/garbage.bin"
 grep -q 'garbage.bin' "$T/err" || bad "garbage message names the file"
-if ls "$T"/g.fps* >/dev/null 2>&1; then bad "garbage input left an output"; fi
+if ls "$T"/g.fps* >"$T/ls" 2>&1; then bad "garbage input left an output"; fi
 expect 2 "missing input exits 2" "$FP" "$T/does-not-exist"
 grep -q 'does-not-exist' "$T/err" || bad "missing input message names the file"
 
 # Empty input is a valid, empty stream.
-expect 0 "empty input" "$FP" -o "$T/empty.fps" /dev/null
+: >"$T/empty.in"
+expect 0 "empty input" "$FP" -o "$T/empty.fps" "$T/empty.in"
 [ -s "$T/empty.fps" ] || bad "empty input writes an (empty) section"
 
 # Synthetic documents: -t1, -t2 and stdin must give the same bytes.
@@ -54,18 +55,18 @@ expect 0 "docs -t1" "$FP" -t1 -o "$T/t1.fps" "$T/docs.ndf"
 grep -q '2200 documents' "$T/err" || bad "summary counts 2200 documents"
 expect 0 "docs -t2" "$FP" -t2 -o "$T/t2.fps" "$T/docs.ndf"
 cmp -s "$T/t1.fps" "$T/t2.fps" && ok "-t1 and -t2 identical" || bad "-t1 and -t2 differ"
-"$FP" -t2 <"$T/docs.ndf" >"$T/stdin.fps" 2>/dev/null
+"$FP" -t2 <"$T/docs.ndf" >"$T/stdin.fps" 2>"$T/err"
 cmp -s "$T/t1.fps" "$T/stdin.fps" && ok "stdin identical" || bad "stdin output differs"
 expect 0 "-v prints the feature config" "$FP" -v -o "$T/v.fps" "$T/docs.ndf"
 grep -q 'feature config [0-9a-f]\{16\}' "$T/err" || bad "-v shows the config hash"
-"$FP" --shingle 2 -o "$T/s2.fps" "$T/docs.ndf" 2>/dev/null
+"$FP" --shingle 2 -o "$T/s2.fps" "$T/docs.ndf" 2>"$T/err"
 cmp -s "$T/t1.fps" "$T/s2.fps" && bad "--shingle 2 changes the output" || ok "--shingle 2"
 
 # A fingerprint file is not a documents file; a truncated stream is corrupt.
 expect 2 "FPS as input exits 2" "$FP" -o "$T/x.fps" "$T/t1.fps"
 head -c 100000 "$T/docs.ndf" >"$T/trunc.ndf"
 expect 2 "truncated input exits 2" "$FP" -o "$T/x.fps" "$T/trunc.ndf"
-if ls "$T"/x.fps* >/dev/null 2>&1; then bad "corrupt input left an output"; fi
+if ls "$T"/x.fps* >"$T/ls" 2>&1; then bad "corrupt input left an output"; fi
 
 # --import-text: good lines counted, bad lines warned with line numbers.
 {
@@ -85,7 +86,7 @@ grep -q '4 documents' "$T/err" || bad "4 fingerprints imported"
 awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%016x,doc%d\n", i * 2654435761, i }' >"$T/many.txt"
 expect 0 "--import-text 5000 lines" "$FP" --import-text "$T/many.txt" -o "$T/many.fps"
 grep -q '5000 documents' "$T/err" || bad "5000 fingerprints imported"
-"$FP" -t1 --import-text "$T/many.txt" -o "$T/many1.fps" 2>/dev/null
+"$FP" -t1 --import-text "$T/many.txt" -o "$T/many1.fps" 2>"$T/err"
 cmp -s "$T/many.fps" "$T/many1.fps" && ok "--import-text deterministic" || bad "--import-text differs"
 
 # End to end from a WARC, when the extract stage is built.
