@@ -18,7 +18,7 @@
 # Exit status: 0 success; 1 finished, but some input records were skipped
 # (counted in stats.json); 2 failed, nothing final written.
 set -u
-set -o pipefail
+
 
 usage() {
 	cat <<USAGE

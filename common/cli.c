@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -180,6 +181,20 @@ int outfile_open(struct outfile *o, const char *path)
 		o->display = "(standard output)";
 		return 0;
 	}
+	/* A device or FIFO (-o /dev/null, -o /dev/stdout, a named pipe) is
+	 * written in place: renaming a temporary file onto it would replace
+	 * the device node with a regular file. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->fp = fopen(path, "wb");
+		o->display = path;
+		if (!o->fp) {
+			log_error("cannot open '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		o->direct = 1;
+		return 0;
+	}
 	size_t n = strlen(path) + 32;
 	o->path = xstrdup(path);
 	o->tmp_path = xmalloc(n);
@@ -200,6 +215,10 @@ int outfile_commit(struct outfile *o)
 	if (!o->fp)
 		return -1;
 	int bad = fflush(o->fp) != 0 || ferror(o->fp);
+	if (o->direct) {
+		bad |= fclose(o->fp) != 0;
+		o->direct = 0;
+	}
 	if (!o->path) {
 		o->fp = NULL;
 		if (bad)
@@ -229,6 +248,7 @@ void outfile_abort(struct outfile *o)
 {
 	if (o->fp && o->fp != stdout)
 		fclose(o->fp);
+	o->direct = 0;
 	o->fp = NULL;
 	if (o->tmp_path) {
 		unlink(o->tmp_path);

@@ -73,13 +73,16 @@ char *xstrdup(const char *s);
  * Atomic output: data goes to "<path>.tmp.<pid>", which outfile_commit()
  * flushes, fsyncs and renames onto <path>.  A failed run, or one killed by
  * SIGINT/SIGTERM/SIGHUP, removes the temporary file, so a reader never
- * sees a half-written output.  "-" or NULL means stdout (no rename).
+ * sees a half-written output.  "-" or NULL means stdout (no rename); an
+ * existing path that is not a regular file (/dev/null, a FIFO) is written
+ * in place.
  */
 struct outfile {
 	FILE *fp;
 	char *path;     /* final name, NULL for stdout */
 	char *tmp_path; /* NULL for stdout */
 	const char *display; /* name for messages */
+	int direct;     /* a device or FIFO, written in place */
 };
 
 /** Open @path for writing as above.  @return 0, or -1 (logged). */

@@ -15,7 +15,7 @@
  *   words   = Latin-script words + 0.6 x CJK characters (Han, kana), since
  *             Chinese and Japanese are written without spaces;
  *   links   = share of the block's non-space bytes inside <a>.
- *   BAD      links > 1/3, or a short copyright line;
+ *   BAD      links > 1/3, or a copyright/legal block under 100 words;
  *   SHORT    words < 10;
  *   GOOD     links <= 0.2 and (words >= 40, or words >= 15 and the block
  *            has sentence punctuation);
@@ -201,9 +201,15 @@ static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
 	return cp;
 }
 
-/* "©", "copyright" or "all rights reserved" (ASCII case-insensitive). */
+#define COPYRIGHT_MAX_WORDS10 1000 /* 100 words */
+
+/* "©", "copyright", "all rights reserved" (ASCII case-insensitive), or
+ * the Chinese "版权所有" / "版權所有" ("all rights reserved"). */
 static int has_copyright(const char *s, size_t n)
 {
+	if (memmem(s, n, "\xe7\x89\x88\xe6\x9d\x83\xe6\x89\x80\xe6\x9c\x89", 12) ||
+	    memmem(s, n, "\xe7\x89\x88\xe6\xac\x8a\xe6\x89\x80\xe6\x9c\x89", 12))
+		return 1;
 	for (size_t i = 0; i + 1 < n; i++) {
 		const int c = (unsigned char)s[i] | 0x20;
 		if ((unsigned char)s[i] == 0xC2 && (unsigned char)s[i + 1] == 0xA9)
@@ -249,8 +255,9 @@ static void block_stats(struct block *b, const char *s)
 	}
 	b->words10 = words10;
 	b->ns_bytes = b->len - spaces;
-	/* Only a short copyright line is judged by it (classify_block()). */
-	if (words10 < 400 && has_copyright(s, b->len))
+	/* Legal footers (rights, syndication terms, licence numbers) run to a
+	 * paragraph; an article that merely mentions copyright is longer. */
+	if (words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
 		b->flags |= B_COPYRIGHT;
 }
 
@@ -551,7 +558,7 @@ static enum cls classify_block(const struct block *b)
 	const uint64_t ns = b->ns_bytes ? b->ns_bytes : 1;
 	if (b->link_bytes * 3 > ns)
 		return C_BAD;
-	if ((b->flags & B_COPYRIGHT) && b->words10 < 400)
+	if (b->flags & B_COPYRIGHT)
 		return C_BAD;
 	if (b->words10 < 100)
 		return C_SHORT;

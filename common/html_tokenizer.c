@@ -445,7 +445,7 @@ static const struct word {
 } boiler_words[] = { /* sorted: word_in() bisects */
 #define W(s) {s, sizeof(s) - 1}
 	W("ad"), W("ads"), W("adsense"), W("adslot"), W("adv"), W("advert"), W("advertisement"),
-	W("advertising"), W("adverts"), W("banner"), W("breadcrumb"), W("breadcrumbs"),
+	W("advertising"), W("adverts"), W("banner"), W("breadcrumb"), W("breadcrumbs"), W("byline"),
 	W("comment"), W("comments"), W("consent"), W("cookie"), W("cookies"), W("copyright"),
 	W("disqus"), W("follow"), W("footer"), W("gdpr"), W("header"), W("hidden"),
 	W("masthead"), W("menu"), W("menubar"), W("menus"), W("modal"), W("nav"), W("navbar"),
@@ -491,9 +491,10 @@ static int class_word_is_boiler(const char *s, size_t n)
 	/* WordPress puts taxonomy slugs in classes: "category-social", "tag-ads". */
 	if ((n > 9 && !strncmp(s, "category-", 9)) || (n > 4 && !strncmp(s, "tag-", 4)))
 		return 0;
-	char w[24];
-	size_t wl = 0;
+	char w[24], pair[48];
+	size_t wl = 0, pl = 0;
 	int skip_next = 0;
+	const size_t nb = sizeof(boiler_words) / sizeof(boiler_words[0]);
 	for (size_t i = 0; i <= n; i++) {
 		const int c = i < n ? (unsigned char)s[i] : 0;
 		const int upper = c >= 'A' && c <= 'Z';
@@ -501,9 +502,19 @@ static int class_word_is_boiler(const char *s, size_t n)
 		const int camel = upper && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
 		if ((!alnum || camel) && wl) {
 			if (wl < sizeof(w)) {
-				if (!skip_next && word_in(w, wl, boiler_words, sizeof(boiler_words) / sizeof(boiler_words[0])))
+				if (!skip_next && word_in(w, wl, boiler_words, nb))
 					return 1;
+				/* A compound split in two: "top-bar", "side_bar", "navBar". */
+				if (!skip_next && pl && pl + wl <= sizeof(w)) {
+					memcpy(pair + pl, w, wl);
+					if (word_in(pair, pl + wl, boiler_words, nb))
+						return 1;
+				}
 				skip_next = word_in(w, wl, modifier_words, sizeof(modifier_words) / sizeof(modifier_words[0]));
+				memcpy(pair, w, wl);
+				pl = wl;
+			} else {
+				pl = 0;
 			}
 			wl = 0;
 		}

@@ -53,7 +53,22 @@ struct simhash_ctx {
 	struct simhash_acc acc;
 	uint32_t wtab[WTAB_SIZE];
 	size_t last_features;
+	size_t norm_len;  /* normalised bytes of the last document */
+	uint32_t line_w;  /* weight of one occurrence on the current line */
 };
+
+/*
+ * Line weight.  Extract puts each text block (paragraph, heading, list
+ * item) on its own line.  Boilerplate that survives extraction is mostly
+ * short lines next to long paragraphs: bylines, datelines, tool links
+ * ("print | close"), a site's welcome bar.  Two copies of an article under
+ * different templates differ in exactly those, so one occurrence on a line
+ * of L normalised bytes weighs min(1, (L / LINE_FULL)^2).  SimHash only
+ * compares weights with each other, so a page made only of short lines is
+ * fingerprinted as before; the weighting only shifts the vote towards the
+ * long lines where a page has both.
+ */
+#define LINE_FULL 160
 
 /* ---- configuration ---- */
 
@@ -76,9 +91,9 @@ int simhash_config_string(const struct simhash_config *c, char *buf, size_t n)
 {
 	return snprintf(buf, n,
 			"simhash/%d textnorm/%d f=64 hash=xxh3-64 seed=%016llx "
-			"weight=1+ln(tf) scale=%d shingle=%d cjk_ngram=%d min_text=%zu",
+			"weight=1+ln(tf) line=(len/%d)^2 scale=%d shingle=%d cjk_ngram=%d min_text=%zu",
 			SIMHASH_VERSION, TEXTNORM_VERSION, (unsigned long long)SIMHASH_SEED,
-			SIMHASH_WEIGHT_ONE, c->shingle, c->cjk_ngram, c->min_text);
+			LINE_FULL, SIMHASH_WEIGHT_ONE, c->shingle, c->cjk_ngram, c->min_text);
 }
 
 uint64_t simhash_config_hash(const struct simhash_config *c)
@@ -213,12 +228,14 @@ static int tf_grow(struct tf_table *t)
 	return 0;
 }
 
-static int tf_add(struct tf_table *t, uint64_t h)
+/* Counts are in fixed point (SIMHASH_WEIGHT_ONE = one occurrence on a
+ * full-length line); @w is the current line's weight. */
+static int tf_add(struct tf_table *t, uint64_t h, uint32_t w)
 {
 	h += !h; /* 0 marks an empty slot; folding it into 1 costs nothing */
 	size_t i = tf_slot(t, h);
 	if (t->slot[i].key) {
-		t->slot[i].count++;
+		t->slot[i].count += w;
 		return 0;
 	}
 	/* Load stays <= 1/2, so probes stay short and `used` never overflows. */
@@ -228,7 +245,7 @@ static int tf_add(struct tf_table *t, uint64_t h)
 		i = tf_slot(t, h);
 	}
 	t->slot[i].key = h;
-	t->slot[i].count = 1;
+	t->slot[i].count = w;
 	t->used[t->n_used++] = (uint32_t)i;
 	return 0;
 }
@@ -242,11 +259,26 @@ static void tf_clear(struct tf_table *t)
 
 /* ---- features ---- */
 
-static uint32_t weight_of(const struct simhash_ctx *ctx, uint64_t tf)
+/* 1 + ln(tf) for tf >= 1, and tf itself below 1 (continuous at 1): a word
+ * seen once on a short line counts as much as that line is worth. */
+static uint32_t weight_of(const struct simhash_ctx *ctx, uint64_t count)
 {
-	if (tf < WTAB_SIZE)
-		return ctx->wtab[tf];
-	return (uint32_t)lround(SIMHASH_WEIGHT_ONE * (1.0 + log((double)tf)));
+	const uint64_t one = SIMHASH_WEIGHT_ONE;
+	if (count <= one)
+		return (uint32_t)(count ? count : 1);
+	if (count % one == 0 && count / one < WTAB_SIZE)
+		return ctx->wtab[count / one];
+	double w = (double)one * (1.0 + log((double)count / (double)one));
+	return w > SIMHASH_MAX_WEIGHT ? SIMHASH_MAX_WEIGHT : (uint32_t)lround(w);
+}
+
+static uint32_t line_weight(size_t len)
+{
+	if (len >= LINE_FULL)
+		return SIMHASH_WEIGHT_ONE;
+	const double r = (double)len / LINE_FULL;
+	const uint32_t w = (uint32_t)lround(SIMHASH_WEIGHT_ONE * r * r);
+	return w ? w : 1;
 }
 
 static uint64_t hash_bytes(const char *p, size_t n)
@@ -275,18 +307,18 @@ static int word_features(struct simhash_ctx *ctx)
 			continue;
 		const uint64_t h = hash_bytes(tn->text + t->off, t->len);
 		if (n == 1) {
-			if (tf_add(&ctx->tf, h))
+			if (tf_add(&ctx->tf, h, ctx->line_w))
 				return -1;
 			continue;
 		}
 		ring[words % (size_t)n] = h;
 		words++;
 		if (words >= (size_t)n &&
-		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n)))
+		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w))
 			return -1;
 	}
 	if (n > 1 && words > 0 && words < (size_t)n)
-		return tf_add(&ctx->tf, shingle_hash(ring, (int)words, 0, n));
+		return tf_add(&ctx->tf, shingle_hash(ring, (int)words, 0, n), ctx->line_w);
 	return 0;
 }
 
@@ -300,7 +332,7 @@ static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b)
 	for (size_t i = a; i <= last; i++) {
 		const struct textnorm_token *first = &tn->tok[i], *end = &tn->tok[i + span - 1];
 		const size_t len = end->off + end->len - first->off;
-		if (tf_add(&ctx->tf, hash_bytes(tn->text + first->off, len)))
+		if (tf_add(&ctx->tf, hash_bytes(tn->text + first->off, len), ctx->line_w))
 			return -1;
 	}
 	return 0;
@@ -331,7 +363,7 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 	simhash_acc_reset(&ctx->acc);
 	for (size_t k = 0; k < t->n_used; k++) {
 		const size_t i = t->used[k];
-		if (t->slot[i].count == 1)
+		if (t->slot[i].count == SIMHASH_WEIGHT_ONE)
 			simhash_acc_add_one(&ctx->acc, t->slot[i].key);
 		else
 			simhash_acc_add(&ctx->acc, t->slot[i].key, weight_of(ctx, t->slot[i].count));
@@ -366,25 +398,48 @@ void simhash_ctx_free(struct simhash_ctx *ctx)
 	free(ctx);
 }
 
+/* Features of every line, each weighted by its line's length; @return the
+ * normalised length of the whole text (lines joined by one space). */
+static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, size_t *norm)
+{
+	const char *p = text, *const end = text + len;
+	*norm = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		if (textnorm_run(&ctx->tn, p, (size_t)(eol - p)))
+			return -1;
+		if (ctx->tn.len) {
+			*norm += ctx->tn.len + (*norm ? 1 : 0);
+			ctx->line_w = line_weight(ctx->tn.len);
+			if (word_features(ctx) || cjk_features(ctx))
+				return -1;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
 int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t *fp,
 		 uint32_t *flags)
 {
 	ctx->last_features = 0;
-	if (textnorm_run(&ctx->tn, text, len)) {
-		log_error("out of memory normalising %zu bytes of text", len);
+	if (line_features(ctx, text, len, &ctx->norm_len)) {
+		tf_clear(&ctx->tf);
+		log_error("out of memory fingerprinting %zu bytes of text", len);
 		return -1;
 	}
-	const int is_short = ctx->tn.len < ctx->cfg.min_text;
+	const int is_short = ctx->norm_len < ctx->cfg.min_text;
 	if (flags)
 		*flags = is_short ? *flags | FP_SHORT_TEXT : *flags & ~(uint32_t)FP_SHORT_TEXT;
 	if (is_short) {
+		tf_clear(&ctx->tf);
+		if (textnorm_run(&ctx->tn, text, len)) {
+			log_error("out of memory normalising %zu bytes of text", len);
+			return -1;
+		}
 		*fp = hash_bytes(ctx->tn.text, ctx->tn.len);
 		return 0;
-	}
-	if (word_features(ctx) || cjk_features(ctx)) {
-		tf_clear(&ctx->tf);
-		log_error("out of memory counting features of %zu bytes of text", len);
-		return -1;
 	}
 	ctx->last_features = ctx->tf.n_used;
 	*fp = accumulate(ctx);
@@ -394,7 +449,7 @@ int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t
 
 size_t simhash_last_norm_len(const struct simhash_ctx *ctx)
 {
-	return ctx->tn.len;
+	return ctx->norm_len;
 }
 
 size_t simhash_last_features(const struct simhash_ctx *ctx)

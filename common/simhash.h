@@ -19,7 +19,11 @@
  *    segmentation-free choice for Chinese, since most words are two
  *    characters); a run shorter than that is one feature.  Words and CJK
  *    n-grams are separate sequences: a shingle never spans a CJK run.
- *  - Weight: 1 + ln(tf), tf = occurrences of the feature in the document,
+ *  - Line weight: one occurrence on a line of L normalised bytes counts
+ *    min(1, (L/160)^2) (extract writes one text block per line); short
+ *    lines beside long paragraphs are where leftover boilerplate lives.
+ *  - Weight: 1 + ln(tf), tf = weighted occurrences of the feature (below
+ *    1, the weight is tf itself),
  *    in fixed point (SIMHASH_WEIGHT_ONE = weight 1.0).  Damping keeps a
  *    word repeated 50 times in a list from outvoting the rest of the text;
  *    integer sums make the result exact and identical on every compiler,
@@ -49,7 +53,7 @@
 #include <stdint.h>
 
 /* Bump when the feature or weighting scheme changes. */
-#define SIMHASH_VERSION 1
+#define SIMHASH_VERSION 2
 #define SIMHASH_SEED 0x6e64642d73696d31ull /* "ndd-sim1" */
 #define SIMHASH_WEIGHT_ONE 64             /* fixed-point weight 1.0 */
 

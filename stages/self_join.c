@@ -98,8 +98,10 @@ static void parse(struct opts *o, int argc, char **argv)
 	cli_common_finish(&o->cc);
 }
 
-/* ---- pass 1: short-text documents ---- */
+/* ---- pass 1: short-text and empty documents ---- */
 
+/* Two bits per document: bit 0 short text (exact-text fingerprint),
+ * bit 1 no main text at all (never a duplicate of anything by its text). */
 struct shorts {
 	uint8_t *bits;
 	size_t cap;
@@ -108,20 +110,20 @@ struct shorts {
 static int note_short(void *ctx, uint64_t idx, const struct fp_record *r)
 {
 	struct shorts *s = ctx;
-	if (idx / 8 >= s->cap) {
+	if (idx / 4 >= s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 4096;
 		s->bits = xrealloc(s->bits, cap);
 		memset(s->bits + s->cap, 0, cap - s->cap);
 		s->cap = cap;
 	}
-	if (r->flags & FP_SHORT_TEXT)
-		s->bits[idx / 8] |= (uint8_t)(1u << (idx % 8));
+	unsigned v = (r->flags & FP_SHORT_TEXT ? 1u : 0u) | (r->text_len == 0 ? 2u : 0u);
+	s->bits[idx / 4] |= (uint8_t)(v << (2 * (idx % 4)));
 	return 0;
 }
 
-static int is_short(const struct shorts *s, uint32_t idx)
+static unsigned doc_kind(const struct shorts *s, uint32_t idx)
 {
-	return (s->bits[idx / 8] >> (idx % 8)) & 1;
+	return (s->bits[idx / 4] >> (2 * (idx % 4))) & 3u;
 }
 
 /* ---- pass 2: joining the tables ---- */
@@ -214,14 +216,16 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 	return rc;
 }
 
-/* Short texts carry an exact-text fingerprint: only identical ones match. */
+/* Short texts carry an exact-text fingerprint: only identical ones match.
+ * Pages with no main text at all match nothing: their sameness says only
+ * that extraction found no content, not that the pages are copies. */
 static void filter_pairs(struct pair_vec *pv, const struct shorts *s, uint32_t k)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct pair *p = &pv->v[i];
-		int sa = is_short(s, p->a), sb = is_short(s, p->b);
-		if (p->d > k || sa != sb || (sa && p->d != 0))
+		unsigned ka = doc_kind(s, p->a), kb = doc_kind(s, p->b);
+		if (p->d > k || ka != kb || (ka & 2) || (ka && p->d != 0))
 			continue;
 		pv->v[w++] = *p;
 	}

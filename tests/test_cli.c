@@ -69,6 +69,13 @@ int main(void)
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 	CHECK(dir_entries(dir) == 0);
 
+	/* A device is written in place, never replaced by a regular file. */
+	CHECK(outfile_open(&o, "/dev/null") == 0);
+	fputs("discarded", o.fp);
+	CHECK(outfile_commit(&o) == 0);
+	struct stat st;
+	CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+
 	snprintf(path, sizeof path, "%s/no/such/dir/x", dir);
 	CHECK(outfile_open(&o, path) == -1);
 	CHECK(cli_parse_size("--x", "4K") == 4096);
