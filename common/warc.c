@@ -71,6 +71,7 @@ struct warc_reader {
 	int resyncing;      /* the next garbage run follows a counted fault */
 	int warned_multi;
 	int seen_multi;     /* a member held more than one record */
+	int per_member;     /* the record being read must fill its gzip member */
 
 	char *hbuf;
 	size_t hbuf_cap;
@@ -622,6 +623,11 @@ static size_t terminator(const uint8_t *p)
 	return b ? a + b : 0;
 }
 
+static int stream_fault(int rc)
+{
+	return rc == NEED_FATAL ? REC_FATAL : REC_SKIP;
+}
+
 /* A broken record: count it, say why, and resynchronise @skip bytes on
  * (after its header, where a record may hide if Content-Length lied). */
 static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const char *what)
@@ -630,14 +636,16 @@ static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const cha
 	where(r, at, sizeof at);
 	(*counter)++;
 	log_warn("%s: record at %s skipped: %s", r->name, at, what);
+	if (r->per_member) {
+		/* the member held this record only: what is left of it is not
+		 * a record, even where a line in the block starts "WARC/" */
+		win_drop(r);
+		const int rc = discard(r, UINT64_MAX, 0);
+		return rc < 0 ? stream_fault(rc) : REC_SKIP;
+	}
 	r->win_pos += skip;
 	r->resyncing = 1;
 	return REC_SKIP;
-}
-
-static int stream_fault(int rc)
-{
-	return rc == NEED_FATAL ? REC_FATAL : REC_SKIP;
 }
 
 /* Skip a block above the size limit without holding it; the record's end
@@ -794,6 +802,7 @@ static int read_record(struct warc_reader *r, struct warc_record *rec)
 		return r->gzip ? REC_SKIP : REC_END;
 	const int aligned = r->gzip && r->win_u_off + r->win_pos == r->mem_u_start;
 	const int cross = !r->gzip || !aligned || r->seen_multi;
+	r->per_member = r->gzip && !cross;
 	rc = need(r, 5, cross);
 	if (rc < 0)
 		return stream_fault(rc);

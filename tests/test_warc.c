@@ -244,6 +244,18 @@ static void test_wrong_length(void)
 	CHECK_EQ_U64(res.n, 2);
 	CHECK_EQ_U64(res.st.bad_length, 2);
 	CHECK(!strcmp(res.body[1], "beta"));
+
+	/* a broken per-record member whose block holds a "WARC/" line: the
+	 * rest of the member is dropped, not read as a record */
+	struct buf e = {0};
+	add_gz_record(&e, "http://a/", "alpha", 0);
+	add_gz_record(&e, "http://e/", "x\r\nWARC/1.0\r\nContent-Length: 1\r\n\r\nz\r\n\r\n", -30);
+	add_gz_record(&e, "http://b/", "beta", 0);
+	read_all(&e, 0, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK_EQ_U64(res.st.bad_length, 1);
+	CHECK(res.flags[0] == 0 && res.flags[1] == 0);
+	free(e.p);
 	free(b.p);
 	free(g.p);
 }
