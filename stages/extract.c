@@ -67,6 +67,7 @@ enum outcome {
 
 struct counts {
 	uint64_t inputs, records, docs, revisits, other_types, unknown_types;
+	uint64_t empty_inputs; /* inputs in which not one WARC record was found */
 	uint64_t non_html, non_2xx, unsupported, bad_http, undecodable;
 	uint64_t truncated, text_truncated, lossy;
 	struct warc_stats warc;
@@ -550,6 +551,7 @@ static int do_input(struct run *r, const char *path, uint64_t file_no)
 	struct warc_record rec;
 	uint64_t ord = 0;
 	int rc;
+	const char *name = strcmp(path, "-") ? path : "(standard input)";
 	r->c.inputs++;
 	while ((rc = warc_next(wr, &rec)) == 1) {
 		r->c.records++;
@@ -561,6 +563,12 @@ static int do_input(struct run *r, const char *path, uint64_t file_no)
 	}
 	if (rc == 0 && process_batch(r))
 		rc = -1;
+	if (rc == 0 && ord == 0) {
+		/* Not a crawl archive at all (or empty): worth an error, though
+		 * the other inputs of the night still go through. */
+		log_error("'%s': no WARC record found: empty, or not a WARC file", name);
+		r->c.empty_inputs++;
+	}
 	warc_stats_add(&r->c.warc, warc_reader_stats(wr));
 	r->bytes_done += warc_reader_stats(wr)->bytes_in;
 	warc_close(wr);
@@ -595,7 +603,8 @@ static void write_stats_json(FILE *fp, const struct counts *c)
 {
 	const struct warc_stats *w = &c->warc;
 	fprintf(fp,
-		"{\n  \"stage\": \"extract\",\n  \"inputs\": %llu,\n  \"bytes_in\": %llu,\n"
+		"{\n  \"stage\": \"extract\",\n  \"inputs\": %llu,\n"
+		"  \"inputs_without_records\": %llu,\n  \"bytes_in\": %llu,\n"
 		"  \"records_read\": %llu,\n  \"documents_written\": %llu,\n"
 		"  \"skipped\": {\"total\": %llu, \"garbage\": %llu, \"bad_header\": %llu, "
 		"\"bad_length\": %llu, \"huge\": %llu, \"truncated\": %llu, \"corrupt_gzip\": %llu, "
@@ -605,7 +614,8 @@ static void write_stats_json(FILE *fp, const struct counts *c)
 		"\"unknown_record_types\": %llu},\n"
 		"  \"documents_flagged\": {\"truncated\": %llu, \"text_truncated\": %llu, "
 		"\"charset_lossy\": %llu}\n}\n",
-		(unsigned long long)c->inputs, (unsigned long long)w->bytes_in,
+		(unsigned long long)c->inputs, (unsigned long long)c->empty_inputs,
+		(unsigned long long)w->bytes_in,
 		(unsigned long long)c->records, (unsigned long long)c->docs,
 		(unsigned long long)skipped_bad(c), (unsigned long long)w->garbage,
 		(unsigned long long)w->bad_header, (unsigned long long)w->bad_length,
@@ -725,6 +735,10 @@ int main(int argc, char **argv)
 		rc = run_inputs(&r);
 		progress_end(&r.prog);
 	}
+	if (rc == 0 && r.c.empty_inputs == r.c.inputs) {
+		log_error("no input held a WARC record; nothing written");
+		rc = -1;
+	}
 	if (rc == 0)
 		rc = output_finish(&r);
 	if (rc) {
@@ -737,7 +751,7 @@ int main(int argc, char **argv)
 		    (unsigned long long)r.c.records, (unsigned long long)r.c.docs,
 		    (unsigned long long)skipped_bad(&r.c), (unsigned long long)filtered(&r.c),
 		    (double)r.c.warc.bytes_in / 1e6);
-	const int status = skipped_bad(&r.c) ? EXIT_SKIPPED : EXIT_OK;
+	const int status = skipped_bad(&r.c) || r.c.empty_inputs ? EXIT_SKIPPED : EXIT_OK;
 	run_free(&r);
 	return status;
 }

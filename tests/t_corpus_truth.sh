@@ -60,7 +60,7 @@ if [ ! -f run_pipeline.sh ]; then
 fi
 out="$tmp/out"
 mkdir -p "$out"
-./run_pipeline.sh -o "$out" corpus-samples/ >"$tmp/run.log" 2>&1
+./run_pipeline.sh --bin "$BIN" -o "$out" corpus-samples/ >"$tmp/run.log" 2>&1
 rc=$?
 echo "run_pipeline.sh exit status $rc; its output:"
 sed 's/^/    /' "$tmp/run.log"

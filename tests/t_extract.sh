@@ -41,12 +41,15 @@ case $rc in
 *) fail "garbage input: exit $rc" ;;
 esac
 
-# an empty file and empty stdin: a valid, empty output, exit 0
+# an empty file and empty stdin hold no WARC record: exit 2, the file
+# named, nothing written
 : >"$tmp/empty.warc"
-expect 0 "$X" -o "$tmp/empty.ndf" "$tmp/empty.warc"
-[ -s "$tmp/empty.ndf" ] || fail "no NDF section written for an empty input"
-expect 0 "$X" --json -o "$tmp/empty.json" - </dev/null
-[ -f "$tmp/empty.json" ] && [ ! -s "$tmp/empty.json" ] || fail "--json of nothing is not empty"
+expect 2 "$X" -o "$tmp/empty.ndf" "$tmp/empty.warc"
+[ ! -e "$tmp/empty.ndf" ] || fail "output written for an empty input"
+grep -q "empty.warc" "$tmp/err" 2>/dev/null || "$X" -o "$tmp/empty.ndf" "$tmp/empty.warc" 2>&1 | grep -q "empty.warc" ||
+	fail "empty input: message does not name the file"
+expect 2 "$X" --json -o "$tmp/empty.json" - </dev/null
+[ ! -e "$tmp/empty.json" ] || fail "output written for empty stdin"
 
 # a small WARC: 30 HTML responses, a request, a 404 and a PNG
 record() { # type uri http-block

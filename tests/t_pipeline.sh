@@ -1,0 +1,72 @@
+#!/bin/sh
+# run_pipeline.sh as a whole: the shell pipe of the stages gives the same
+# clusters; -t1 and -t2 give the same bytes; a failing stage leaves no
+# clusters.csv; a missing stage program is named; usage errors exit 2.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+files="corpus-samples/cn.warc.gz corpus-samples/mixed.warc.gz corpus-samples/news-a.warc.gz corpus-samples/news-b.warc"
+
+./run_pipeline.sh --bin "$BIN" -q -t 1 -o "$tmp/a" corpus-samples/ > "$tmp/a.out"
+rc=$?
+[ $rc -le 1 ] || bad "run_pipeline.sh exit $rc"
+grep -q "^clusters: .*/clusters.csv$" "$tmp/a.out" || bad "no 'clusters: PATH' line"
+for f in clusters.csv stats.json fingerprints.ndf tables.ndf; do
+	[ -s "$tmp/a/$f" ] || bad "$f missing"
+done
+ls -a "$tmp/a" | grep -q '^\.work' && bad "work directory left behind"
+./run_pipeline.sh --bin "$BIN" -q -t 2 -o "$tmp/b" corpus-samples/ > /dev/null
+cmp -s "$tmp/a/clusters.csv" "$tmp/b/clusters.csv" || bad "-t1 and -t2 clusters differ"
+grep -q '"documents"' "$tmp/a/stats.json" && grep -q '"seconds"' "$tmp/a/stats.json" ||
+	bad "stats.json lacks documents or seconds"
+
+# The same chain as a shell pipe.
+# shellcheck disable=SC2086
+"$BIN/ndd-extract" -q $files | "$BIN/ndd-fingerprint" -q -o "$tmp/fps.ndf"
+"$BIN/ndd-permute-sort" -q -k 3 "$tmp/fps.ndf" | "$BIN/ndd-compress" -q |
+	"$BIN/ndd-self-join" -q -c "$tmp/fps.ndf" -o "$tmp/pipe.csv"
+cmp -s "$tmp/a/clusters.csv" "$tmp/pipe.csv" || bad "shell pipe and run_pipeline.sh differ"
+cmp -s "$tmp/a/fingerprints.ndf" "$tmp/fps.ndf" || bad "fingerprints differ between pipe and pipeline"
+
+# A fingerprint file with one byte flipped: the table stage refuses it.
+cp "$tmp/a/fingerprints.ndf" "$tmp/flip.ndf"
+printf 'Z' | dd of="$tmp/flip.ndf" bs=1 seek=300 conv=notrunc 2>/dev/null
+"$BIN/ndd-permute-sort" -o "$tmp/t.ndf" "$tmp/flip.ndf" 2> "$tmp/err"
+[ $? -eq 2 ] || bad "flipped fingerprint file: exit not 2"
+grep -q "flip.ndf.*checksum" "$tmp/err" || bad "flipped fingerprint file: message lacks file or fault"
+[ ! -e "$tmp/t.ndf" ] || bad "flipped fingerprint file: output left behind"
+
+# Only garbage, or only an empty file: exit 2 and no clusters.csv.
+mkdir -p "$tmp/junk" "$tmp/empty"
+head -c 20000 /dev/urandom > "$tmp/junk/x.warc.gz"
+: > "$tmp/empty/y.warc"
+for d in junk empty; do
+	./run_pipeline.sh --bin "$BIN" -q -o "$tmp/out-$d" "$tmp/$d" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || bad "$d corpus: exit $rc, expected 2"
+	[ ! -e "$tmp/out-$d/clusters.csv" ] || bad "$d corpus: clusters.csv left behind"
+done
+
+# One bad file among good ones costs only itself: exit 1, clusters intact.
+mkdir -p "$tmp/mix"
+cp corpus-samples/*.warc* "$tmp/mix/"
+head -c 20000 /dev/urandom > "$tmp/mix/zz-garbage.warc.gz"
+./run_pipeline.sh --bin "$BIN" -q -o "$tmp/out-mix" "$tmp/mix" > /dev/null 2>&1
+[ $? -eq 1 ] || bad "one garbage file among good ones: exit not 1"
+cut -d, -f1,2 "$tmp/out-mix/clusters.csv" > "$tmp/mix.cl"
+cut -d, -f1,2 "$tmp/a/clusters.csv" > "$tmp/a.cl"
+cmp -s "$tmp/mix.cl" "$tmp/a.cl" || bad "a garbage file changed the clusters of the good ones"
+
+# Missing stage program, usage errors.
+mkdir -p "$tmp/bin"
+for s in extract fingerprint permute-sort compress; do ln -s "$BIN/ndd-$s" "$tmp/bin/ndd-$s"; done
+./run_pipeline.sh --bin "$tmp/bin" -o "$tmp/o" corpus-samples/ 2> "$tmp/err"
+[ $? -eq 2 ] || bad "missing stage: exit not 2"
+grep -q "ndd-self-join" "$tmp/err" || bad "missing stage not named"
+./run_pipeline.sh -k 9 corpus-samples/ 2>/dev/null; [ $? -eq 2 ] || bad "-k 9 accepted"
+./run_pipeline.sh 2>/dev/null; [ $? -eq 2 ] || bad "no input accepted"
+./run_pipeline.sh -o "$tmp/o" "$tmp/no-such-dir" 2>/dev/null; [ $? -eq 2 ] || bad "missing input accepted"
+./run_pipeline.sh --help | grep -q "Usage" || bad "--help"
+exit $fail
