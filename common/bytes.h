@@ -11,6 +11,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* On a little-endian host a field is its memory image: memcpy compiles to
+ * one unaligned load or store.  Elsewhere, bytes are assembled by hand. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NDD_LITTLE_ENDIAN 1
+#else
+#define NDD_LITTLE_ENDIAN 0
+#endif
+
 static inline void put_le16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
@@ -19,12 +27,20 @@ static inline void put_le16(uint8_t *p, uint16_t v)
 
 static inline void put_le32(uint8_t *p, uint32_t v)
 {
+	if (NDD_LITTLE_ENDIAN) {
+		memcpy(p, &v, 4);
+		return;
+	}
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static inline void put_le64(uint8_t *p, uint64_t v)
 {
+	if (NDD_LITTLE_ENDIAN) {
+		memcpy(p, &v, 8);
+		return;
+	}
 	for (int i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
@@ -36,12 +52,22 @@ static inline uint16_t get_le16(const uint8_t *p)
 
 static inline uint32_t get_le32(const uint8_t *p)
 {
+	if (NDD_LITTLE_ENDIAN) {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v;
+	}
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
 }
 
 static inline uint64_t get_le64(const uint8_t *p)
 {
+	if (NDD_LITTLE_ENDIAN) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
 	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
 }
 

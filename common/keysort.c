@@ -1,7 +1,8 @@
 /*
- * keysort.c - see keysort.h.  The bucket pass is a stable counting sort
- * split over threads by contiguous input ranges (each thread gets its own
- * offsets per bucket), which keeps it deterministic.
+ * keysort.c - see keysort.h.  Both radix levels are stable counting
+ * scatters; the top level is split over threads by contiguous input
+ * ranges (each thread gets its own offsets per bucket), which keeps it
+ * deterministic.
  */
 #include "keysort.h"
 
@@ -77,10 +78,12 @@ void keysort_small(struct table_rec *a, size_t n)
 	insertion_sort(a, n);
 }
 
+/* Top-level buckets of ~1000 records: the scatter stays friendly to the
+ * cache and TLB, and each bucket is then sorted in L1/L2. */
 static unsigned bucket_bits(size_t n)
 {
 	unsigned b = 0;
-	while (b < 20 && ((size_t)128 << b) < n)
+	while (b < 16 && ((size_t)1024 << b) < n)
 		b++;
 	return b;
 }
@@ -103,22 +106,55 @@ static int thread_id(void)
 #endif
 }
 
-void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
+/*
+ * Second level: sort one bucket of @n records (their top @done bits are
+ * equal) by a stable counting scatter on the next bits into @tmp, then a
+ * stable insertion sort of each small group.  Stability keeps equal keys
+ * in index order, which is (key, idx) order since records enter in index
+ * order.  A large group (many keys sharing those bits too: copies of one
+ * page) goes to the comparison sort, whose cost cannot blow up.
+ */
+static void sort_bucket(struct table_rec *a, size_t n, unsigned done, struct table_rec *tmp,
+			uint32_t *cnt)
 {
-	unsigned bits = bucket_bits(n);
-	if (bits == 0) {
-		keysort_small(recs, n);
+	if (n <= 32) {
+		insertion_sort(a, n);
 		return;
 	}
-	size_t nb = (size_t)1 << bits;
-	int nt = n_threads();
-	size_t *count = calloc((size_t)nt * nb + nb + 1, sizeof *count);
-	size_t *start = count + (size_t)nt * nb;
-	if (!count) { /* no memory for the counts: sort in place, slower */
-		keysort_small(recs, n);
-		return;
+	unsigned bits = 4;
+	while (bits < 12 && ((size_t)4 << bits) < n)
+		bits++;
+	if (done + bits > 64)
+		bits = 64 - done;
+	const unsigned shift = 64 - done - bits;
+	const uint64_t mask = (1ull << bits) - 1;
+	const size_t nb = (size_t)1 << bits;
+	memset(cnt, 0, (nb + 1) * sizeof *cnt);
+	for (size_t i = 0; i < n; i++)
+		cnt[((a[i].key >> shift) & mask) + 1]++;
+	for (size_t b = 0; b < nb; b++)
+		cnt[b + 1] += cnt[b];
+	for (size_t i = 0; i < n; i++)
+		tmp[cnt[(a[i].key >> shift) & mask]++] = a[i];
+	size_t lo = 0;
+	for (size_t b = 0; b < nb; b++) { /* cnt[b] is now the end of group b */
+		const size_t hi = cnt[b];
+		if (hi - lo > 64 && shift > 0)
+			keysort_small(tmp + lo, hi - lo);
+		else
+			insertion_sort(tmp + lo, hi - lo);
+		lo = hi;
 	}
-	unsigned shift = 64 - bits;
+	memcpy(a, tmp, n * sizeof *a);
+}
+
+/* Stable counting scatter of recs into scratch by the top @bits bits;
+ * start[b] receives the first index of bucket b (start[nb] = n). */
+static void scatter_top(const struct table_rec *recs, struct table_rec *scratch, size_t n,
+			unsigned bits, size_t *start, size_t *count, int nt)
+{
+	const size_t nb = (size_t)1 << bits;
+	const unsigned shift = 64 - bits;
 #pragma omp parallel num_threads(nt)
 	{
 		int t = thread_id();
@@ -143,11 +179,45 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 		for (size_t i = lo; i < hi; i++)
 			scratch[c[recs[i].key >> shift]++] = recs[i];
 	}
-#pragma omp parallel for schedule(dynamic, 64) num_threads(nt)
-	for (size_t b = 0; b < nb; b++) {
-		size_t lo = start[b], len = start[b + 1] - start[b];
-		keysort_small(scratch + lo, len);
-		memcpy(recs + lo, scratch + lo, len * sizeof *recs);
+}
+
+void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
+{
+	unsigned bits = bucket_bits(n);
+	if (bits == 0) {
+		keysort_small(recs, n);
+		return;
+	}
+	const size_t nb = (size_t)1 << bits;
+	int nt = n_threads();
+	size_t *count = calloc((size_t)nt * nb + nb + 1, sizeof *count);
+	if (!count) { /* no memory for the counts: sort in place, slower */
+		keysort_small(recs, n);
+		return;
+	}
+	size_t *start = count + (size_t)nt * nb;
+	scatter_top(recs, scratch, n, bits, start, count, nt);
+	size_t largest = 0;
+	for (size_t b = 0; b < nb; b++)
+		if (start[b + 1] - start[b] > largest)
+			largest = start[b + 1] - start[b];
+	int failed = 0;
+#pragma omp parallel num_threads(nt) reduction(| : failed)
+	{
+		struct table_rec *tmp = malloc((largest + 1) * sizeof *tmp);
+		uint32_t *cnt = malloc(((1u << 12) + 2) * sizeof *cnt);
+		failed = !tmp || !cnt;
+#pragma omp for schedule(dynamic, 256)
+		for (size_t b = 0; b < nb; b++) {
+			const size_t lo = start[b], len = start[b + 1] - start[b];
+			if (failed)
+				keysort_small(scratch + lo, len);
+			else
+				sort_bucket(scratch + lo, len, bits, tmp, cnt);
+			memcpy(recs + lo, scratch + lo, len * sizeof *recs);
+		}
+		free(tmp);
+		free(cnt);
 	}
 	free(count);
 }

@@ -2,10 +2,12 @@
  * keysort.h - sorting of table records (permuted key, document index).
  *
  * One counting pass scatters records into 2^B buckets by the key's top B
- * bits (B chosen from n so buckets hold ~100 records and fit in cache),
- * then every bucket is sorted on its own.  Both passes run in parallel
- * under OpenMP; the result is the same for any thread count because
- * records are ordered by (key, idx), a total order.
+ * bits (B chosen from n so buckets hold ~1000 records and fit in cache),
+ * then every bucket is sorted on its own by a second counting pass on the
+ * next bits and insertion sorts of the tiny groups left.  Both passes run
+ * in parallel under OpenMP.  The result is (key, idx) order for any thread
+ * count; the radix passes are stable, so callers must pass records in
+ * ascending idx order (keysort_small() has no such need).
  */
 #ifndef NDD_KEYSORT_H
 #define NDD_KEYSORT_H

@@ -24,7 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "bytes.h"
 #include "log.h"
@@ -71,16 +71,12 @@ void ndf_block_free(struct ndf_block *b)
 	b->len = b->cap = 0;
 }
 
+/* CRC-32 (the zlib/gzip polynomial, same values as zlib's crc32()), via
+ * libdeflate, which computes it about three times faster here: every byte
+ * of every file between stages goes through it twice. */
 static uint32_t crc(uint32_t c, const void *p, size_t n)
 {
-	const uint8_t *b = p;
-	while (n > 0) { /* zlib's crc32 takes a uInt length */
-		uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		c = (uint32_t)crc32(c, b, chunk);
-		b += chunk;
-		n -= chunk;
-	}
-	return c;
+	return libdeflate_crc32(c, p, n);
 }
 
 static void header_encode(const struct ndf_header *h, uint8_t *out)

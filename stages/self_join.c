@@ -1,13 +1,13 @@
 /*
  * ndd-self-join - tables -> every pair within k -> clusters -> CSV.
  *
- * 1. Catalog pass: which documents have short texts (they may only match
- *    exactly), and the dataset id the tables must carry.
- * 2. Each table in turn is loaded (decoded in parallel) and its runs are
+ * 1. Each table in turn is loaded (decoded in parallel) and its runs are
  *    scanned in parallel; a pair is kept only by the first table whose
  *    leading blocks it agrees on, so it is found once.
- * 3. Pairs -> bounded-radius clusters (cluster.h).
- * 4. Catalog pass for the clustered documents' provenance -> CSV.
+ * 2. One pass over the catalog: the dataset id must match the tables', and
+ *    the documents in pairs get their flags and provenance.
+ * 3. Pairs of short or empty texts are filtered (filter_pairs()), the rest
+ *    become bounded-radius clusters (cluster.h), written as CSV.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -75,10 +75,6 @@ static void parse(struct opts *o, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'c':
-			if (!strcmp(optarg, "-")) {
-				log_error("--catalog must be a file: it is read twice");
-				exit(EXIT_FAILED);
-			}
 			o->catalog[o->n_catalog++] = optarg;
 			break;
 		case 'k': o->k = (int)cli_parse_int("--distance", optarg, 0, DESIGN_MAX_K); break;
@@ -95,38 +91,15 @@ static void parse(struct opts *o, int argc, char **argv)
 		log_error("one table input at a time (got %d)", argc - optind);
 		usage(stderr, EXIT_FAILED);
 	}
+	for (int i = 0; i < o->n_catalog; i++)
+		if (!strcmp(o->catalog[i], "-") && (optind == argc || !strcmp(argv[optind], "-"))) {
+			log_error("the tables and the catalog cannot both come from standard input");
+			exit(EXIT_FAILED);
+		}
 	cli_common_finish(&o->cc);
 }
 
-/* ---- pass 1: short-text and empty documents ---- */
-
-/* Two bits per document: bit 0 short text (exact-text fingerprint),
- * bit 1 no main text at all (never a duplicate of anything by its text). */
-struct shorts {
-	uint8_t *bits;
-	size_t cap;
-};
-
-static int note_short(void *ctx, uint64_t idx, const struct fp_record *r)
-{
-	struct shorts *s = ctx;
-	if (idx / 4 >= s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4096;
-		s->bits = xrealloc(s->bits, cap);
-		memset(s->bits + s->cap, 0, cap - s->cap);
-		s->cap = cap;
-	}
-	unsigned v = (r->flags & FP_SHORT_TEXT ? 1u : 0u) | (r->text_len == 0 ? 2u : 0u);
-	s->bits[idx / 4] |= (uint8_t)(v << (2 * (idx % 4)));
-	return 0;
-}
-
-static unsigned doc_kind(const struct shorts *s, uint32_t idx)
-{
-	return (s->bits[idx / 4] >> (2 * (idx % 4))) & 3u;
-}
-
-/* ---- pass 2: joining the tables ---- */
+/* ---- joining the tables ---- */
 
 struct join_stats {
 	uint64_t comparisons, raw_pairs, tables, records;
@@ -216,26 +189,11 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 	return rc;
 }
 
-/* Short texts carry an exact-text fingerprint: only identical ones match.
- * Pages with no main text at all match nothing: their sameness says only
- * that extraction found no content, not that the pages are copies. */
-static void filter_pairs(struct pair_vec *pv, const struct shorts *s, uint32_t k)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < pv->n; i++) {
-		const struct pair *p = &pv->v[i];
-		unsigned ka = doc_kind(s, p->a), kb = doc_kind(s, p->b);
-		if (p->d > k || ka != kb || (ka & 2) || (ka && p->d != 0))
-			continue;
-		pv->v[w++] = *p;
-	}
-	pv->n = w;
-}
-
-/* ---- pass 3: provenance of the documents in pairs ---- */
+/* ---- the catalog, for the documents in pairs ---- */
 
 struct doc_info {
 	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
+	uint32_t flags, text_len;
 	char *url, *warc_file;
 };
 
@@ -265,15 +223,16 @@ static int note_details(void *ctx, uint64_t idx, const struct fp_record *r)
 	di->text_hash = r->text_hash;
 	di->warc_offset = r->warc_offset;
 	di->doc_id = r->doc_id;
+	di->flags = r->flags;
+	di->text_len = r->text_len;
 	di->url = copy_str(r->url);
 	di->warc_file = copy_str(r->warc_file);
 	return 0;
 }
 
 static int load_details(const struct opts *o, const struct pair_vec *pv, size_t n_docs,
-			struct details *d)
+			struct details *d, struct catalog_info *info)
 {
-	struct catalog_info info;
 	d->n_docs = n_docs;
 	d->slot = xmalloc((n_docs + 1) * sizeof *d->slot);
 	memset(d->slot, 0xff, (n_docs + 1) * sizeof *d->slot);
@@ -284,7 +243,28 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 				d->slot[ab[j]] = (uint32_t)d->n++;
 	}
 	d->info = xcalloc(d->n + 1, sizeof *d->info);
-	return catalog_scan(o->catalog, o->n_catalog, note_details, d, &info);
+	return catalog_scan(o->catalog, o->n_catalog, note_details, d, info);
+}
+
+/*
+ * Short texts carry an exact-text fingerprint: they match only identical
+ * short texts.  Pages with no main text match nothing: that extraction
+ * found no content says nothing about the pages being copies.  Only the
+ * documents of pairs need this, so it is checked after the join, from the
+ * same catalog pass that fetches their provenance.
+ */
+static void filter_pairs(struct pair_vec *pv, const struct details *d)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < pv->n; i++) {
+		const struct pair *p = &pv->v[i];
+		const struct doc_info *a = &d->info[d->slot[p->a]], *b = &d->info[d->slot[p->b]];
+		const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
+		if (a->text_len == 0 || b->text_len == 0 || sa != sb || (sa && p->d != 0))
+			continue;
+		pv->v[w++] = *p;
+	}
+	pv->n = w;
 }
 
 static void free_details(struct details *d)
@@ -381,17 +361,37 @@ static int check_catalog(const struct catalog_info *ci, const struct ndf_header 
 	return 0;
 }
 
+/* Drop pairs beyond @k (tables built for a larger k find more). */
+static void limit_k(struct pair_vec *pv, uint32_t k)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < pv->n; i++)
+		if (pv->v[i].d <= k)
+			pv->v[w++] = pv->v[i];
+	pv->n = w;
+}
+
+static int write_outputs(const struct opts *o, const struct clusters *cl,
+			 const struct details *det, const struct pair_vec *pairs)
+{
+	struct outfile out;
+	if (outfile_open(&out, o->cc.output))
+		return -1;
+	write_csv(out.fp, cl, det);
+	if (outfile_commit(&out))
+		return -1;
+	return o->pairs ? write_pairs(o->pairs, pairs, det) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
-	struct shorts sh = {0};
 	struct catalog_info ci;
 	struct pair_vec pairs = {0};
 	struct join_stats js = {0};
 	struct ndf_header first = {0};
 	struct clusters cl = {0};
 	struct details det = {0};
-	struct outfile out = {0};
 	double t0 = log_wall();
 	int rc;
 
@@ -399,9 +399,6 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	const char *path = optind < argc ? argv[optind] : "-";
 	const char *name = strcmp(path, "-") ? path : "(standard input)";
-	if (catalog_scan(o.catalog, o.n_catalog, note_short, &sh, &ci))
-		return EXIT_FAILED;
-	note_short(&sh, ci.n_records, &(struct fp_record){0}); /* bitmap covers all */
 	FILE *in = cli_open_input(path);
 	if (!in)
 		return EXIT_FAILED;
@@ -412,25 +409,21 @@ int main(int argc, char **argv)
 			  first.k, o.k);
 		rc = -1;
 	}
-	if (!rc)
-		rc = check_catalog(&ci, &first, js.records);
 	uint32_t k = o.k >= 0 ? (uint32_t)o.k : first.k;
 	if (!rc) {
 		js.raw_pairs = pairs.n;
-		filter_pairs(&pairs, &sh, k);
+		limit_k(&pairs, k);
+		rc = load_details(&o, &pairs, js.records, &det, &ci);
+	}
+	if (!rc)
+		rc = check_catalog(&ci, &first, js.records);
+	if (!rc) {
+		filter_pairs(&pairs, &det);
 		pair_vec_sort(&pairs);
 		rc = clusters_build(&pairs, &cl);
 	}
 	if (!rc)
-		rc = load_details(&o, &pairs, js.records, &det);
-	if (!rc)
-		rc = outfile_open(&out, o.cc.output);
-	if (!rc) {
-		write_csv(out.fp, &cl, &det);
-		rc = outfile_commit(&out);
-	}
-	if (!rc && o.pairs)
-		rc = write_pairs(o.pairs, &pairs, &det);
+		rc = write_outputs(&o, &cl, &det, &pairs);
 	if (!rc && o.stats)
 		rc = write_stats(o.stats, &js, &pairs, &cl, k, log_wall() - t0);
 	if (!rc)
@@ -439,13 +432,10 @@ int main(int argc, char **argv)
 			    (unsigned long long)js.records, (unsigned)js.tables,
 			    js.records ? (double)js.comparisons / (double)js.records : 0.0,
 			    pairs.n, cl.n_clusters, cl.largest_cluster);
-	if (rc)
-		outfile_abort(&out);
 	free_details(&det);
 	clusters_free(&cl);
 	pair_vec_free(&pairs);
 	design_free(&js.design);
-	free(sh.bits);
 	free(o.catalog);
 	return rc ? EXIT_FAILED : EXIT_OK;
 }

@@ -118,6 +118,40 @@ static void run_case(const uint64_t *fps, size_t n, unsigned k, uint32_t code,
 	design_free(&d);
 }
 
+static int cmp_rec(const void *x, const void *y)
+{
+	const struct table_rec *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* keysort against qsort: sizes around every threshold, keys with many
+ * exact copies and long shared prefixes (copies of one page). */
+static void test_keysort(uint64_t *rng)
+{
+	static const size_t sizes[] = {0, 1, 2, 31, 33, 64, 65, 1000, 1025, 5000, 70000, 300000};
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		for (int kind = 0; kind < 3; kind++) {
+			size_t n = sizes[s];
+			struct table_rec *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *a);
+			struct table_rec *scratch = malloc((n + 1) * sizeof *a);
+			for (size_t i = 0; i < n; i++) {
+				uint64_t r = test_rand(rng);
+				a[i].key = kind == 0 ? r : kind == 1 ? (r % 7) << 40 : (r & 0xff) | (1ull << 63);
+				a[i].idx = i;
+			}
+			memcpy(b, a, n * sizeof *a);
+			keysort(a, scratch, n);
+			qsort(b, n, sizeof *b, cmp_rec);
+			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
+			free(a);
+			free(b);
+			free(scratch);
+		}
+	}
+}
+
 static void test_designs(void)
 {
 	struct design d;
@@ -139,6 +173,7 @@ int main(void)
 	uint64_t rng = test_seed(20261121);
 	log_set_level(LOG_SILENT);
 	test_designs();
+	test_keysort(&rng);
 	for (unsigned k = 0; k <= 8; k++) {
 		size_t n = 1500;
 		uint64_t *fps = malloc(n * sizeof *fps);
