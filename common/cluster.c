@@ -14,6 +14,7 @@
 struct graph {
 	size_t n;        /* nodes */
 	uint32_t *doc;   /* node -> document index, ascending */
+	uint32_t *node;  /* document index -> node (dense; only docs in pairs set) */
 	size_t *off;     /* CSR offsets, n + 1 */
 	uint32_t *adj;   /* neighbours (nodes) */
 };
@@ -24,50 +25,57 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static uint32_t node_of(const struct graph *g, uint32_t doc)
+/* Nodes are the documents that occur in pairs, numbered in document order
+ * through a dense map (4 bytes per document up to the largest in a pair),
+ * which is cheaper than searching a sorted list for every pair end. */
+static int number_nodes(struct graph *g, const struct pair_vec *pv)
 {
-	size_t lo = 0, hi = g->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (g->doc[mid] < doc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (uint32_t)lo;
+	uint32_t max = 0;
+	for (size_t i = 0; i < pv->n; i++)
+		if (pv->v[i].b > max)
+			max = pv->v[i].b;
+	g->node = malloc(((size_t)max + 1) * sizeof *g->node);
+	if (!g->node)
+		return -1;
+	memset(g->node, 0xff, ((size_t)max + 1) * sizeof *g->node);
+	for (size_t i = 0; i < pv->n; i++)
+		g->node[pv->v[i].a] = g->node[pv->v[i].b] = 0;
+	size_t n = 0;
+	for (uint32_t d = 0; d <= max && pv->n; d++)
+		if (g->node[d] == 0)
+			n++;
+	g->doc = malloc((n + 1) * sizeof *g->doc);
+	if (!g->doc)
+		return -1;
+	for (uint32_t d = 0; d <= max && pv->n; d++)
+		if (g->node[d] == 0) {
+			g->node[d] = (uint32_t)g->n;
+			g->doc[g->n++] = d;
+		}
+	return 0;
 }
 
 static int graph_build(struct graph *g, const struct pair_vec *pv)
 {
 	memset(g, 0, sizeof *g);
-	uint32_t *all = malloc((2 * pv->n + 1) * sizeof *all);
-	if (!all)
+	if (number_nodes(g, pv))
 		return -1;
-	for (size_t i = 0; i < pv->n; i++) {
-		all[2 * i] = pv->v[i].a;
-		all[2 * i + 1] = pv->v[i].b;
-	}
-	qsort(all, 2 * pv->n, sizeof *all, cmp_u32);
-	for (size_t i = 0; i < 2 * pv->n; i++)
-		if (g->n == 0 || all[g->n - 1] != all[i])
-			all[g->n++] = all[i];
-	g->doc = all;
 	g->off = calloc(g->n + 1, sizeof *g->off);
 	g->adj = malloc((2 * pv->n + 1) * sizeof *g->adj);
-	if (!g->off || !g->adj)
+	size_t *fill = malloc((g->n + 1) * sizeof *fill);
+	if (!g->off || !g->adj || !fill) {
+		free(fill);
 		return -1;
+	}
 	for (size_t i = 0; i < pv->n; i++) {
-		g->off[node_of(g, pv->v[i].a) + 1]++;
-		g->off[node_of(g, pv->v[i].b) + 1]++;
+		g->off[g->node[pv->v[i].a] + 1]++;
+		g->off[g->node[pv->v[i].b] + 1]++;
 	}
 	for (size_t i = 0; i < g->n; i++)
 		g->off[i + 1] += g->off[i];
-	size_t *fill = malloc((g->n + 1) * sizeof *fill);
-	if (!fill)
-		return -1;
 	memcpy(fill, g->off, (g->n + 1) * sizeof *fill);
 	for (size_t i = 0; i < pv->n; i++) {
-		uint32_t a = node_of(g, pv->v[i].a), b = node_of(g, pv->v[i].b);
+		uint32_t a = g->node[pv->v[i].a], b = g->node[pv->v[i].b];
 		g->adj[fill[a]++] = b;
 		g->adj[fill[b]++] = a;
 	}
@@ -77,6 +85,7 @@ static int graph_build(struct graph *g, const struct pair_vec *pv)
 
 static void graph_free(struct graph *g)
 {
+	free(g->node);
 	free(g->doc);
 	free(g->off);
 	free(g->adj);

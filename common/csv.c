@@ -22,3 +22,25 @@ void csv_field(FILE *fp, const char *s, size_t len)
 	}
 	putc('"', fp);
 }
+
+void csv_u64(FILE *fp, uint64_t v)
+{
+	char buf[24];
+	size_t i = sizeof buf;
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite(buf + i, 1, sizeof buf - i, fp);
+}
+
+void csv_hex64(FILE *fp, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char buf[16];
+	for (int i = 15; i >= 0; i--) {
+		buf[i] = digits[v & 15];
+		v >>= 4;
+	}
+	fwrite(buf, 1, sizeof buf, fp);
+}

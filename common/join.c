@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "keysort.h"
+
 int pair_vec_push(struct pair_vec *pv, uint32_t a, uint32_t b, uint32_t d)
 {
 	if (pv->n == pv->cap) {
@@ -44,10 +46,32 @@ static int pair_cmp(const void *x, const void *y)
 	return p->b < q->b ? -1 : p->b > q->b;
 }
 
+/* Pairs are packed as (a << 32 | b, d) and radix-sorted: millions of
+ * pairs are common, and keys are unique, so any sort order of equal keys
+ * is moot. */
 void pair_vec_sort(struct pair_vec *pv)
 {
-	if (pv->n > 1)
+	if (pv->n < 2)
+		return;
+	struct table_rec *r = malloc(pv->n * sizeof *r), *tmp = malloc(pv->n * sizeof *tmp);
+	if (!r || !tmp) { /* no memory for the fast way: sort in place */
+		free(r);
+		free(tmp);
 		qsort(pv->v, pv->n, sizeof *pv->v, pair_cmp);
+		return;
+	}
+	for (size_t i = 0; i < pv->n; i++) {
+		r[i].key = (uint64_t)pv->v[i].a << 32 | pv->v[i].b;
+		r[i].idx = pv->v[i].d;
+	}
+	keysort(r, tmp, pv->n);
+	for (size_t i = 0; i < pv->n; i++) {
+		pv->v[i].a = (uint32_t)(r[i].key >> 32);
+		pv->v[i].b = (uint32_t)r[i].key;
+		pv->v[i].d = (uint32_t)r[i].idx;
+	}
+	free(r);
+	free(tmp);
 }
 
 static inline uint64_t lead_of(uint64_t key, uint32_t lead_bits)

@@ -194,7 +194,8 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 struct doc_info {
 	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
 	uint32_t flags, text_len;
-	char *url, *warc_file;
+	uint64_t url, warc_file; /* offsets of the strings in details.arena */
+	uint32_t url_len, warc_file_len;
 };
 
 struct details {
@@ -202,14 +203,19 @@ struct details {
 	size_t n_docs;
 	struct doc_info *info;
 	size_t n;
+	char *arena;    /* all strings, back to back: one allocation, not two per page */
+	size_t arena_len, arena_cap;
 };
 
-static char *copy_str(struct str s)
+static uint64_t keep_str(struct details *d, struct str s)
 {
-	char *p = xmalloc((size_t)s.n + 1);
-	memcpy(p, s.p, s.n);
-	p[s.n] = 0;
-	return p;
+	if (d->arena_len + s.n > d->arena_cap) {
+		d->arena_cap = 2 * (d->arena_len + s.n) + 4096;
+		d->arena = xrealloc(d->arena, d->arena_cap);
+	}
+	memcpy(d->arena + d->arena_len, s.p, s.n);
+	d->arena_len += s.n;
+	return d->arena_len - s.n;
 }
 
 static int note_details(void *ctx, uint64_t idx, const struct fp_record *r)
@@ -225,8 +231,10 @@ static int note_details(void *ctx, uint64_t idx, const struct fp_record *r)
 	di->doc_id = r->doc_id;
 	di->flags = r->flags;
 	di->text_len = r->text_len;
-	di->url = copy_str(r->url);
-	di->warc_file = copy_str(r->warc_file);
+	di->url = keep_str(d, r->url);
+	di->url_len = r->url.n;
+	di->warc_file = keep_str(d, r->warc_file);
+	di->warc_file_len = r->warc_file.n;
 	return 0;
 }
 
@@ -269,10 +277,7 @@ static void filter_pairs(struct pair_vec *pv, const struct details *d)
 
 static void free_details(struct details *d)
 {
-	for (size_t i = 0; i < d->n; i++) {
-		free(d->info[i].url);
-		free(d->info[i].warc_file);
-	}
+	free(d->arena);
 	free(d->info);
 	free(d->slot);
 }
@@ -288,16 +293,24 @@ static const char *match_kind(const struct doc_info *rep, const struct doc_info 
 	return "near";
 }
 
-static void write_row(FILE *fp, size_t cluster, const struct doc_info *rep,
-		      const struct doc_info *m)
+static void write_row(FILE *fp, const struct details *d, size_t cluster,
+		      const struct doc_info *rep, const struct doc_info *m)
 {
-	fprintf(fp, "%zu,", cluster + 1);
-	csv_field(fp, m->url, strlen(m->url));
+	csv_u64(fp, cluster + 1);
 	csv_sep(fp);
-	csv_field(fp, m->warc_file, strlen(m->warc_file));
-	fprintf(fp, ",%llu,%016llx,%d,%d,%s,%llu", (unsigned long long)m->warc_offset,
-		(unsigned long long)m->simhash, __builtin_popcountll(rep->simhash ^ m->simhash),
-		rep == m, match_kind(rep, m), (unsigned long long)m->doc_id);
+	csv_field(fp, d->arena + m->url, m->url_len);
+	csv_sep(fp);
+	csv_field(fp, d->arena + m->warc_file, m->warc_file_len);
+	csv_sep(fp);
+	csv_u64(fp, m->warc_offset);
+	csv_sep(fp);
+	csv_hex64(fp, m->simhash);
+	csv_sep(fp);
+	csv_u64(fp, (uint64_t)__builtin_popcountll(rep->simhash ^ m->simhash));
+	fputs(rep == m ? ",1," : ",0,", fp);
+	fputs(match_kind(rep, m), fp);
+	csv_sep(fp);
+	csv_u64(fp, m->doc_id);
 	csv_end(fp);
 }
 
@@ -308,7 +321,7 @@ static void write_csv(FILE *fp, const struct clusters *cl, const struct details 
 	for (size_t c = 0; c < cl->n_clusters; c++) {
 		const struct doc_info *rep = &d->info[d->slot[cl->doc[cl->start[c]]]];
 		for (uint32_t i = cl->start[c]; i < cl->start[c + 1]; i++)
-			write_row(fp, c, rep, &d->info[d->slot[cl->doc[i]]]);
+			write_row(fp, d, c, rep, &d->info[d->slot[cl->doc[i]]]);
 	}
 }
 
@@ -321,10 +334,12 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct doc_info *a = &d->info[d->slot[pv->v[i].a]];
 		const struct doc_info *b = &d->info[d->slot[pv->v[i].b]];
-		csv_field(out.fp, a->url, strlen(a->url));
+		csv_field(out.fp, d->arena + a->url, a->url_len);
 		csv_sep(out.fp);
-		csv_field(out.fp, b->url, strlen(b->url));
-		fprintf(out.fp, ",%u\r\n", pv->v[i].d);
+		csv_field(out.fp, d->arena + b->url, b->url_len);
+		csv_sep(out.fp);
+		csv_u64(out.fp, pv->v[i].d);
+		csv_end(out.fp);
 	}
 	return outfile_commit(&out);
 }

@@ -90,9 +90,25 @@ static void csv_case(const char *in, const char *want)
 	free(out);
 }
 
+static void test_numbers(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	csv_u64(fp, 0);
+	csv_sep(fp);
+	csv_u64(fp, 18446744073709551615ull);
+	csv_sep(fp);
+	csv_hex64(fp, 0x00ab00cd00ef0012ull);
+	fclose(fp);
+	CHECK(!strcmp(out, "0,18446744073709551615,00ab00cd00ef0012"));
+	free(out);
+}
+
 int main(void)
 {
 	test_docrec();
+	test_numbers();
 	test_fprec();
 	csv_case("plain", "plain");
 	csv_case("", "");
