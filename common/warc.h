@@ -14,6 +14,10 @@
  * sees) and the record carries WARC_REC_OFFSET_UNCOMPRESSED; the reader
  * warns once per file.
  *
+ * Input.  From a FILE (warc_open) or from any byte source through a read
+ * callback (warc_open_read), such as a member of a tar or zip archive;
+ * offsets are then offsets within that source.
+ *
  * Robustness.  A broken record (garbage before it, bad header, wrong
  * Content-Length, corrupt or truncated gzip member, size above the limit)
  * costs that record only: the reader resynchronises on the next gzip
@@ -32,29 +36,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define WARC_DEFAULT_MAX_RECORD (64u << 20)
+#include "warc_header.h"
 
-enum warc_type {
-	WARC_OTHER = 0, /* a type this reader does not know */
-	WARC_WARCINFO,
-	WARC_RESPONSE,
-	WARC_RESOURCE,
-	WARC_REQUEST,
-	WARC_METADATA,
-	WARC_REVISIT,
-	WARC_CONVERSION,
-	WARC_CONTINUATION,
-};
+#define WARC_DEFAULT_MAX_RECORD (64u << 20)
 
 /* Record flags. */
 enum {
 	WARC_REC_OFFSET_UNCOMPRESSED = 1u << 0, /* offset/length are in the inflated stream */
-};
-
-/* One header field; both strings NUL-terminated, continuation lines folded. */
-struct warc_header {
-	const char *name;
-	const char *value;
 };
 
 struct warc_record {
@@ -90,6 +78,12 @@ void warc_stats_add(struct warc_stats *a, const struct warc_stats *b);
 
 struct warc_reader;
 
+/*
+ * A byte source: read up to @n bytes into @buf.  @return bytes read, 0 at
+ * the end, or -1 on an error (errno set).
+ */
+typedef long (*warc_read_fn)(void *ctx, void *buf, size_t n);
+
 /**
  * Start reading @fp (positioned at the start of the WARC data; the caller
  * keeps ownership and closes it).  @name is used in messages.
@@ -98,6 +92,15 @@ struct warc_reader;
  * @return a reader, or NULL on OOM (logged).  Free with warc_close().
  */
 struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
+	__attribute__((warn_unused_result));
+
+/**
+ * As warc_open(), reading through @read(@ctx, ...).  @size: bytes the
+ * source holds if known, else -1 (used only to tell a lying
+ * Content-Length from a huge record).  @ctx must outlive the reader.
+ */
+struct warc_reader *warc_open_read(warc_read_fn read, void *ctx, const char *name,
+				   size_t max_record, int64_t size)
 	__attribute__((warn_unused_result));
 
 /**
@@ -129,8 +132,5 @@ const char *warc_header_get(const struct warc_record *rec, const char *name);
  * returned pointer, or NULL if absent.
  */
 const char *warc_target_uri(const struct warc_record *rec, size_t *len);
-
-/** Type of a WARC-Type value (case-insensitive); WARC_OTHER if unknown. */
-enum warc_type warc_type_from_name(const char *name);
 
 #endif

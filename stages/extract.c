@@ -1,27 +1,28 @@
 /*
- * extract.c - ndd-extract: WARC files -> one document record per HTML
- * response (NDF_KIND_DOCS), or JSON lines with --json.
+ * extract.c - ndd-extract: WARC files and archives of them -> one document
+ * record per HTML response (NDF_KIND_DOCS), or JSON lines with --json.
  *
- * Pipeline per input file, in input order:
- *
- *   read (serial)     warc_next(); response/resource records are copied
- *                     into a batch of items (the reader reuses its buffers)
- *   compute (OpenMP)  per item: HTTP head and body decoding, HTML check,
- *                     charset -> UTF-8, main-text extraction, hashes, and
- *                     the encoded output record, into the item's buffer
+ *   read (serial)     inputs in order (crawl_input.h: a WARC, or the WARC
+ *                     and HTML entries of an archive), records through
+ *                     warc_next(); response/resource records and loose
+ *                     pages are copied into a batch of items
+ *   compute (OpenMP)  per item: webdoc_extract() (HTTP, charset, main
+ *                     text, hashes) and the encoded output record
  *   write (serial)    items in batch order -> ~1 MiB NDF blocks
  *
- * Items are written in the order they were read, whatever thread computed
- * them, so the output is byte-identical for any -t.  Document ids are
- * DOC_ID(file_base + input position, record ordinal in its file): a file
- * processed anywhere gets the same ids.
+ * Two batches alternate: while the team computes batch N, one thread of
+ * it writes batch N-1 and reads (inflates, parses) batch N+1, then joins
+ * the loop, so within one big file the serial inflate overlaps the
+ * parallel extraction.  With -t1 the same steps run one after the other.
+ * Items are written in the order they were read, whatever thread
+ * computed them, so the output is byte-identical for any -t.  Document
+ * ids are DOC_ID(file_base + input position, ordinal in that input): a
+ * file processed anywhere gets the same ids.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
@@ -29,19 +30,17 @@
 #include <omp.h>
 #endif
 
-#include "charset.h"
 #include "cli.h"
+#include "crawl_reader.h"
+#include "docjson.h"
 #include "docrec.h"
-#include "html_text.h"
-#include "http.h"
 #include "log.h"
 #include "ndf.h"
-#include "warc.h"
+#include "webdoc.h"
 
 #define BLOCK_TARGET (1u << 20)
 #define BATCH_ITEMS 256
 #define BATCH_BYTES (32u << 20)
-#define MAX_TITLE 4096
 #define EXTRACT_CONFIG_VERSION 1
 
 struct opts {
@@ -54,23 +53,11 @@ struct opts {
 	int n_inputs;
 };
 
-/* What became of a response or resource record. */
-enum outcome {
-	OUT_DOC,
-	OUT_NON_HTML,    /* filtered: not HTML, or not HTTP */
-	OUT_NON_2XX,     /* filtered */
-	OUT_UNSUPPORTED, /* filtered: a Content-Encoding we cannot decode (br...) */
-	OUT_BAD_HTTP,    /* skipped, bad input: no HTTP status line */
-	OUT_UNDECODABLE, /* skipped, bad input: body does not de-chunk/inflate */
-	OUT_NOMEM,
-};
-
+/* What became of the records (the reader counts what it read and lost). */
 struct counts {
-	uint64_t inputs, records, docs, revisits, other_types, unknown_types;
-	uint64_t empty_inputs; /* inputs in which not one WARC record was found */
+	uint64_t docs, revisits, other_types, unknown_types;
 	uint64_t non_html, non_2xx, unsupported, bad_http, undecodable;
 	uint64_t truncated, text_truncated, lossy;
-	struct warc_stats warc;
 };
 
 struct bytes {
@@ -78,32 +65,27 @@ struct bytes {
 	size_t len, cap;
 };
 
-/* A response/resource record copied out of the reader, and its result. */
+/* A record (or loose page) copied out of the reader, and its result. */
 struct item {
-	struct doc_record d; /* string fields point into raw or the worker */
-	int is_response;
-	const char *ptype, *ctype; /* WARC-Identified-Payload-Type, Content-Type (in raw) */
-	struct bytes raw;          /* strings, NUL-terminated, then the block */
-	size_t block_off, block_len;
-	enum outcome outcome;
-	struct bytes out; /* the encoded record or JSON line */
+	struct doc_record d;       /* string fields point into raw or the worker */
+	struct webdoc_in in;       /* block and type strings point into raw */
+	struct bytes raw;          /* NUL-terminated strings, then the block */
+	enum webdoc_outcome outcome;
+	struct bytes out;          /* the encoded record or JSON line */
 };
 
-/* Per-thread scratch, reused for every item. */
-struct worker {
-	struct http_decoder *http;
-	struct html_text *html;
-	char *u8;
-	size_t u8_len, u8_cap;
+struct batch {
+	struct item *items; /* BATCH_ITEMS */
+	int n;
+	size_t bytes;
 };
 
 struct run {
 	struct opts *o;
 	struct counts c;
-	struct item *items;
-	int n_items;
-	size_t batch_bytes;
-	struct worker *workers;
+	struct crawl_reader *cr;
+	struct batch b[2];
+	struct webdoc **workers;
 	int n_workers;
 	struct outfile of;
 	struct ndf_writer *w;
@@ -111,16 +93,16 @@ struct run {
 	uint32_t block_n;
 	uint64_t block_key;
 	struct progress prog;
-	uint64_t bytes_done;
 };
 
 static void usage(FILE *fp, int status)
 {
 	fprintf(fp,
-		"Usage: ndd-extract [options] [WARC...]\n"
-		"Read WARC files (.warc, .warc.gz; '-' or none for standard input) and\n"
-		"write one document per 2xx HTML response: id, URL, WARC file, record\n"
-		"offset, record id, date, title and main text as UTF-8.\n\n"
+		"Usage: ndd-extract [options] [INPUT...]\n"
+		"Read WARC files (.warc, .warc.gz) and archives of them or of loose HTML\n"
+		"pages (tar, tar.gz, zip); '-' or none reads standard input.  Write one\n"
+		"document per 2xx HTML response: id, URL, WARC file, record offset,\n"
+		"record id, date, title and main text as UTF-8.\n\n"
 		"      --max-record SIZE  skip WARC records with a bigger block (default 64M)\n"
 		"      --max-text SIZE    cut main text longer than this (default 4M)\n"
 		"      --file-base N      number of the first input in document ids (default 0)\n"
@@ -196,95 +178,7 @@ static void bytes_add(struct bytes *b, const void *p, size_t n)
 	b->len += n;
 }
 
-static void bytes_printf(struct bytes *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bytes_printf(struct bytes *b, const char *fmt, ...)
-{
-	char tmp[128];
-	va_list ap;
-	va_start(ap, fmt);
-	const int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	bytes_add(b, tmp, n > 0 ? (size_t)n : 0);
-}
-
-/* Length of the longest prefix of @s no longer than @max that does not
- * end inside a UTF-8 sequence. */
-static size_t utf8_cut(const char *s, size_t n, size_t max)
-{
-	if (n <= max)
-		return n;
-	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	return max;
-}
-
-/* ---- JSON lines ---- */
-
-/* Bytes of the valid UTF-8 sequence at @p, or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-	const unsigned c = p[0];
-	const size_t k = c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3
-		       : c >= 0xf0 && c < 0xf5 ? 4 : 0;
-	if (!k || k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return k;
-}
-
-/* A JSON string; bytes that are not UTF-8 (URLs can hold any) become U+FFFD. */
-static void json_str(struct bytes *b, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	bytes_add(b, "\"", 1);
-	while (p < end) {
-		const unsigned char c = *p;
-		size_t k;
-		if (c == '"' || c == '\\') {
-			const char esc[2] = {'\\', (char)c};
-			bytes_add(b, esc, 2);
-			p++;
-		} else if (c == '\n') {
-			bytes_add(b, "\\n", 2), p++;
-		} else if (c < 0x20 || c == 0x7f) {
-			bytes_printf(b, "\\u%04x", c), p++;
-		} else if (c < 0x80) {
-			bytes_add(b, p++, 1);
-		} else if ((k = utf8_seq(p, (size_t)(end - p))) != 0) {
-			bytes_add(b, p, k), p += k;
-		} else {
-			bytes_add(b, "\\ufffd", 6), p++;
-		}
-	}
-	bytes_add(b, "\"", 1);
-}
-
-static void json_field(struct bytes *b, const char *name, struct str s)
-{
-	bytes_printf(b, ",\"%s\":", name);
-	json_str(b, s.p, s.n);
-}
-
-static void encode_json(struct bytes *b, const struct doc_record *d)
-{
-	b->len = 0;
-	bytes_printf(b, "{\"id\":%llu", (unsigned long long)d->doc_id);
-	json_field(b, "url", d->url);
-	json_field(b, "warc_file", d->warc_file);
-	bytes_printf(b, ",\"warc_offset\":%llu,\"warc_length\":%llu",
-		     (unsigned long long)d->warc_offset, (unsigned long long)d->warc_length);
-	json_field(b, "record_id", d->record_id);
-	json_field(b, "date", d->date);
-	bytes_printf(b, ",\"status\":%u,\"flags\":%u", d->http_status, d->flags);
-	json_field(b, "title", d->title);
-	json_field(b, "text", d->text);
-	bytes_add(b, "}\n", 2);
-}
-
-/* ---- per item: read side ---- */
-
+/* Append @s (@n bytes) and a NUL; @return its offset. */
 static size_t add_cstr(struct bytes *b, const char *s, size_t n)
 {
 	const size_t off = b->len;
@@ -293,132 +187,117 @@ static size_t add_cstr(struct bytes *b, const char *s, size_t n)
 	return off;
 }
 
+/* ---- read side: records into items ---- */
+
+/* Append @s (or nothing if NULL) and a NUL; @return its offset or SIZE_MAX. */
+static size_t add_opt(struct bytes *b, const char *s)
+{
+	return s ? add_cstr(b, s, strlen(s)) : SIZE_MAX;
+}
+
 static struct str str_at(const struct bytes *b, size_t off)
 {
+	if (off == SIZE_MAX)
+		return (struct str){"", 0};
 	const char *p = (const char *)b->p + off;
 	return (struct str){p, (uint32_t)strlen(p)};
 }
 
-/* Copy what the compute step needs out of @rec (the reader reuses it). */
-static void item_fill(struct item *it, const struct warc_record *rec, uint64_t id, const char *file)
+/* Copy what the compute step needs out of @rec (the reader reuses it);
+ * the item's pointers are set once raw has stopped growing. */
+static void item_fill(struct item *it, const struct crawl_record *rec, const struct opts *o)
 {
-	const char *names[4] = {"WARC-Record-ID", "WARC-Date", "WARC-Identified-Payload-Type",
-				"Content-Type"};
-	size_t off[5], ul = 0;
-	const char *u = warc_target_uri(rec, &ul);
+	enum { S_URL, S_FILE, S_ID, S_DATE, S_PTYPE, S_CTYPE, N_STR };
+	size_t off[N_STR];
 	it->raw.len = 0;
-	off[0] = add_cstr(&it->raw, u ? u : "", u ? ul : 0);
-	for (int i = 0; i < 4; i++) {
-		const char *v = warc_header_get(rec, names[i]);
-		off[i + 1] = v ? add_cstr(&it->raw, v, strlen(v)) : SIZE_MAX;
-	}
-	it->block_off = it->raw.len;
-	it->block_len = rec->block_len;
+	off[S_URL] = add_cstr(&it->raw, rec->url, rec->url_len);
+	off[S_FILE] = add_opt(&it->raw, rec->file);
+	off[S_ID] = add_opt(&it->raw, rec->record_id);
+	off[S_DATE] = add_opt(&it->raw, rec->date);
+	off[S_PTYPE] = add_opt(&it->raw, rec->ptype);
+	off[S_CTYPE] = add_opt(&it->raw, rec->ctype);
+	const size_t block_off = it->raw.len;
 	bytes_add(&it->raw, rec->block, rec->block_len);
 	memset(&it->d, 0, sizeof it->d);
-	it->d.doc_id = id;
+	it->d.doc_id = rec->doc_id;
+	it->d.flags = rec->doc_flags;
 	it->d.warc_offset = rec->offset;
 	it->d.warc_length = rec->length;
-	it->d.url = str_at(&it->raw, off[0]);
-	it->d.warc_file = (struct str){file, (uint32_t)strlen(file)};
-	it->d.record_id = off[1] != SIZE_MAX ? str_at(&it->raw, off[1]) : (struct str){"", 0};
-	it->d.date = off[2] != SIZE_MAX ? str_at(&it->raw, off[2]) : (struct str){"", 0};
-	it->ptype = off[3] != SIZE_MAX ? (const char *)it->raw.p + off[3] : NULL;
-	it->ctype = off[4] != SIZE_MAX ? (const char *)it->raw.p + off[4] : NULL;
-	it->is_response = rec->type == WARC_RESPONSE;
-	if (warc_header_get(rec, "WARC-Truncated"))
-		it->d.flags |= DOC_TRUNCATED;
-	if (rec->flags & WARC_REC_OFFSET_UNCOMPRESSED)
-		it->d.flags |= DOC_OFFSET_UNCOMPRESSED;
+	it->d.url = str_at(&it->raw, off[S_URL]);
+	it->d.warc_file = str_at(&it->raw, off[S_FILE]);
+	it->d.record_id = str_at(&it->raw, off[S_ID]);
+	it->d.date = str_at(&it->raw, off[S_DATE]);
+	it->in = (struct webdoc_in){
+		.block = it->raw.p + block_off,
+		.len = rec->block_len,
+		.http = rec->type == WARC_RESPONSE,
+		.ptype = off[S_PTYPE] != SIZE_MAX ? (const char *)it->raw.p + off[S_PTYPE] : NULL,
+		.ctype = off[S_CTYPE] != SIZE_MAX ? (const char *)it->raw.p + off[S_CTYPE] : NULL,
+		.max_body = o->max_record,
+		.max_text = o->max_text,
+	};
 }
 
-/* ---- per item: compute side (runs in parallel) ---- */
-
-static int generic_type(const char *t)
+static int batch_full(const struct batch *b)
 {
-	while (*t == ' ')
-		t++;
-	return !*t || !strncasecmp(t, "application/octet-stream", 24) ||
-	       !strncasecmp(t, "unknown", 7) || !strncasecmp(t, "application/unknown", 19);
+	return b->n >= BATCH_ITEMS || b->bytes >= BATCH_BYTES;
 }
 
-/* The crawler's payload identification, then the declared type, then a
- * look at the first bytes. */
-static int is_html(const char *ptype, const char *ct, const uint8_t *body, size_t n)
+/* Fill @b from the inputs: response and resource records become items,
+ * other types are counted.  @return items read (0 = all inputs done), -1. */
+static long fill_batch(struct run *r, struct batch *b)
 {
-	if (ptype && !generic_type(ptype))
-		return http_type_is_html(ptype);
-	if (ct && !generic_type(ct))
-		return http_type_is_html(ct);
-	return http_sniff_html(body, n);
-}
-
-static enum outcome make_doc(struct worker *w, struct item *it, const struct opts *o,
-			     const uint8_t *body, size_t n, const char *ct)
-{
-	int lossy = 0;
-	size_t tl, ml;
-	if (charset_to_utf8((const char *)body, n, ct, &w->u8, &w->u8_len, &w->u8_cap, &lossy) ||
-	    html_text_extract(w->html, w->u8, w->u8_len))
-		return OUT_NOMEM;
-	if (lossy)
-		it->d.flags |= DOC_CHARSET_LOSSY;
-	const char *title = html_text_title(w->html, &tl);
-	const char *text = html_text_main(w->html, &ml);
-	tl = utf8_cut(title, tl, MAX_TITLE);
-	if (ml > o->max_text) {
-		ml = utf8_cut(text, ml, o->max_text);
-		it->d.flags |= DOC_TEXT_TRUNCATED;
+	struct crawl_record rec;
+	int rc = 0;
+	b->n = 0;
+	b->bytes = 0;
+	while (!batch_full(b) && (rc = crawl_reader_next(r->cr, &rec)) == 1) {
+		switch (rec.type) {
+		case WARC_RESPONSE:
+		case WARC_RESOURCE:
+			item_fill(&b->items[b->n++], &rec, r->o);
+			b->bytes += rec.block_len;
+			break;
+		case WARC_REVISIT: r->c.revisits++; break;
+		case WARC_OTHER: r->c.unknown_types++; break;
+		default: r->c.other_types++; break;
+		}
 	}
-	it->d.payload_hash = XXH3_64bits(body, n);
-	it->d.text_hash = XXH3_64bits(text, ml);
-	it->d.title = (struct str){title, (uint32_t)tl};
-	it->d.text = (struct str){text, (uint32_t)ml};
+	return rc < 0 ? -1 : b->n;
+}
+
+/* ---- compute side (runs in parallel) ---- */
+
+static void item_compute(struct webdoc *w, struct item *it, const struct opts *o)
+{
+	it->outcome = webdoc_extract(w, &it->in, &it->d);
+	if (it->outcome != WEBDOC_OK)
+		return;
+	it->out.len = 0;
 	if (o->json) {
-		encode_json(&it->out, &it->d);
+		bytes_reserve(&it->out, docjson_size(&it->d));
+		it->out.len = docjson_encode(&it->d, (char *)it->out.p);
 	} else {
-		it->out.len = 0;
 		bytes_reserve(&it->out, docrec_size(&it->d));
 		it->out.len = docrec_encode(&it->d, it->out.p);
 	}
-	return OUT_DOC;
 }
 
-static enum outcome http_outcome(int rc)
+/* A worksharing loop over @b's items: called inside a parallel region
+ * (or serially), each thread using its own webdoc context. */
+static void compute_batch(struct run *r, struct batch *b)
 {
-	switch (rc) {
-	case HTTP_ERR_NOMEM: return OUT_NOMEM;
-	case HTTP_ERR_FORMAT: return OUT_BAD_HTTP;
-	case HTTP_ERR_ENCODING: return OUT_UNSUPPORTED;
-	default: return OUT_UNDECODABLE;
+	const int n = b->n;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic)
+#endif
+	for (int i = 0; i < n; i++) {
+		int t = 0;
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		item_compute(r->workers[t], &b->items[i], r->o);
 	}
-}
-
-static enum outcome item_compute(struct worker *w, struct item *it, const struct opts *o)
-{
-	const uint8_t *body = it->raw.p + it->block_off;
-	size_t n = it->block_len;
-	const char *ct = it->ctype;
-	if (it->is_response) {
-		const char *t = ct ? ct + strspn(ct, " ") : NULL;
-		if (t && strncasecmp(t, "application/http", 16))
-			return OUT_NON_HTML; /* dns:, ftp: and the like */
-		struct http_response resp;
-		const int rc = http_parse_response(w->http, body, n, o->max_record, &resp);
-		if (rc < 0)
-			return http_outcome(rc);
-		it->d.http_status = (uint32_t)resp.status;
-		if (resp.status < 200 || resp.status > 299)
-			return OUT_NON_2XX;
-		if (resp.flags & (HTTP_BODY_TRUNCATED | HTTP_BODY_PARTIAL))
-			it->d.flags |= DOC_TRUNCATED;
-		body = resp.body;
-		n = resp.body_len;
-		ct = resp.content_type;
-	}
-	if (!is_html(it->ptype, ct, body, n))
-		return OUT_NON_HTML;
-	return make_doc(w, it, o, body, n, ct);
 }
 
 /* ---- write side (serial, in input order) ---- */
@@ -463,117 +342,84 @@ static int account(struct run *r, const struct item *it)
 {
 	struct counts *c = &r->c;
 	switch (it->outcome) {
-	case OUT_DOC:
+	case WEBDOC_OK:
 		c->docs++;
 		c->truncated += !!(it->d.flags & DOC_TRUNCATED);
 		c->text_truncated += !!(it->d.flags & DOC_TEXT_TRUNCATED);
 		c->lossy += !!(it->d.flags & DOC_CHARSET_LOSSY);
 		return emit(r, it);
-	case OUT_NON_HTML: c->non_html++; return 0;
-	case OUT_NON_2XX: c->non_2xx++; return 0;
-	case OUT_UNSUPPORTED: c->unsupported++; return 0;
-	case OUT_BAD_HTTP:
+	case WEBDOC_NON_HTML: c->non_html++; return 0;
+	case WEBDOC_NON_2XX: c->non_2xx++; return 0;
+	case WEBDOC_UNSUPPORTED: c->unsupported++; return 0;
+	case WEBDOC_BAD_HTTP:
 		c->bad_http++;
 		warn_item(it, "no HTTP status line");
 		return 0;
-	case OUT_UNDECODABLE:
+	case WEBDOC_UNDECODABLE:
 		c->undecodable++;
 		warn_item(it, "HTTP body does not decode");
 		return 0;
-	case OUT_NOMEM:
+	case WEBDOC_NOMEM:
 		break;
 	}
 	log_error("out of memory extracting text");
 	return -1;
 }
 
-static int process_batch(struct run *r)
+static int write_batch(struct run *r, const struct batch *b)
 {
-	const int n = r->n_items;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic) if (r->n_workers > 1)
-#endif
-	for (int i = 0; i < n; i++) {
-		int t = 0;
-#ifdef _OPENMP
-		t = omp_get_thread_num();
-#endif
-		r->items[i].outcome = item_compute(&r->workers[t], &r->items[i], r->o);
-	}
-	r->n_items = 0;
-	r->batch_bytes = 0;
-	for (int i = 0; i < n; i++)
-		if (account(r, &r->items[i]))
+	for (int i = 0; i < b->n; i++)
+		if (account(r, &b->items[i]))
 			return -1;
 	return 0;
 }
 
-/* ---- inputs ---- */
+/* ---- the pipeline ---- */
 
-static int add_item(struct run *r, const struct warc_record *rec, uint64_t id, const char *file)
+/*
+ * The serial half of a step: write batch @io (if @have_done, it holds
+ * computed items), then refill it from the inputs.
+ * @return items read (0 = inputs done), or -1 (logged).
+ */
+static long io_step(struct run *r, struct batch *io, int have_done)
 {
-	item_fill(&r->items[r->n_items++], rec, id, file);
-	r->batch_bytes += rec->block_len;
-	if (r->n_items < BATCH_ITEMS && r->batch_bytes < BATCH_BYTES)
-		return 0;
-	return process_batch(r);
+	if (have_done && write_batch(r, io))
+		return -1;
+	const long n = fill_batch(r, io);
+	struct crawl_reader_stats rs;
+	crawl_reader_get_stats(r->cr, &rs);
+	progress_update(&r->prog, rs.records, rs.bytes_in);
+	return n;
 }
 
-static int classify(struct run *r, const struct warc_record *rec, uint64_t id, const char *file)
+static int run_inputs(struct run *r)
 {
-	switch (rec->type) {
-	case WARC_RESPONSE:
-	case WARC_RESOURCE:
-		return add_item(r, rec, id, file);
-	case WARC_REVISIT:
-		r->c.revisits++;
-		return 0;
-	case WARC_OTHER:
-		r->c.unknown_types++;
-		return 0;
-	default:
-		r->c.other_types++;
-		return 0;
-	}
-}
-
-/* Read one input; @return 0, or -1 on a fatal error (logged). */
-static int do_input(struct run *r, const char *path, uint64_t file_no)
-{
-	FILE *fp = cli_open_input(path);
-	if (!fp)
-		return -1;
-	struct warc_reader *wr = warc_open(fp, path, r->o->max_record);
-	if (!wr) {
-		cli_close_input(fp);
-		return -1;
-	}
-	struct warc_record rec;
-	uint64_t ord = 0;
-	int rc;
-	const char *name = strcmp(path, "-") ? path : "(standard input)";
-	r->c.inputs++;
-	while ((rc = warc_next(wr, &rec)) == 1) {
-		r->c.records++;
-		if (classify(r, &rec, DOC_ID(file_no, ord++), path)) {
-			rc = -1;
-			break;
+	struct batch *cur = &r->b[0], *other = &r->b[1];
+	long n = io_step(r, cur, 0);
+	int have_done = 0;
+	while (n > 0) {
+		long n_next = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(r->n_workers) if (r->n_workers > 1)
+#endif
+		{
+#ifdef _OPENMP
+#pragma omp single nowait
+#endif
+			n_next = io_step(r, other, have_done);
+			compute_batch(r, cur);
 		}
-		progress_update(&r->prog, r->c.records, r->bytes_done + warc_reader_stats(wr)->bytes_in);
+		if (n_next < 0)
+			return -1;
+		struct batch *const t = cur;
+		cur = other;
+		other = t; /* computed, not yet written */
+		have_done = 1;
+		n = n_next;
 	}
-	if (rc == 0 && process_batch(r))
-		rc = -1;
-	if (rc == 0 && ord == 0) {
-		/* Not a crawl archive at all (or empty): worth an error, though
-		 * the other inputs of the night still go through. */
-		log_error("'%s': no WARC record found: empty, or not a WARC file", name);
-		r->c.empty_inputs++;
-	}
-	warc_stats_add(&r->c.warc, warc_reader_stats(wr));
-	r->bytes_done += warc_reader_stats(wr)->bytes_in;
-	warc_close(wr);
-	cli_close_input(fp);
-	return rc < 0 ? -1 : 0;
+	if (n < 0 || (have_done && write_batch(r, other)))
+		return -1;
+	return 0;
 }
 
 static uint64_t total_input_bytes(const struct opts *o)
@@ -588,9 +434,9 @@ static uint64_t total_input_bytes(const struct opts *o)
 
 /* ---- statistics, setup, main ---- */
 
-static uint64_t skipped_bad(const struct counts *c)
+static uint64_t skipped_bad(const struct counts *c, const struct crawl_reader_stats *rs)
 {
-	return warc_stats_skipped(&c->warc) + c->bad_http + c->undecodable;
+	return warc_stats_skipped(&rs->warc) + rs->arc.bad_archive + c->bad_http + c->undecodable;
 }
 
 static uint64_t filtered(const struct counts *c)
@@ -599,33 +445,33 @@ static uint64_t filtered(const struct counts *c)
 	       c->unknown_types;
 }
 
-static void write_stats_json(FILE *fp, const struct counts *c)
+#define U(x) ((unsigned long long)(x))
+
+static void write_stats_json(FILE *fp, const struct counts *c,
+			     const struct crawl_reader_stats *rs)
 {
-	const struct warc_stats *w = &c->warc;
+	const struct warc_stats *w = &rs->warc;
 	fprintf(fp,
 		"{\n  \"stage\": \"extract\",\n  \"inputs\": %llu,\n"
 		"  \"inputs_without_records\": %llu,\n  \"bytes_in\": %llu,\n"
+		"  \"archives\": {\"inputs\": %llu, \"members_read\": %llu, "
+		"\"members_passed_over\": %llu, \"html_pages\": %llu},\n"
 		"  \"records_read\": %llu,\n  \"documents_written\": %llu,\n"
 		"  \"skipped\": {\"total\": %llu, \"garbage\": %llu, \"bad_header\": %llu, "
 		"\"bad_length\": %llu, \"huge\": %llu, \"truncated\": %llu, \"corrupt_gzip\": %llu, "
-		"\"bad_http\": %llu, \"undecodable_body\": %llu},\n"
+		"\"bad_http\": %llu, \"undecodable_body\": %llu, \"bad_archive\": %llu},\n"
 		"  \"filtered\": {\"non_html\": %llu, \"non_2xx\": %llu, "
 		"\"unsupported_encoding\": %llu, \"revisit\": %llu, \"other_record_types\": %llu, "
 		"\"unknown_record_types\": %llu},\n"
 		"  \"documents_flagged\": {\"truncated\": %llu, \"text_truncated\": %llu, "
 		"\"charset_lossy\": %llu}\n}\n",
-		(unsigned long long)c->inputs, (unsigned long long)c->empty_inputs,
-		(unsigned long long)w->bytes_in,
-		(unsigned long long)c->records, (unsigned long long)c->docs,
-		(unsigned long long)skipped_bad(c), (unsigned long long)w->garbage,
-		(unsigned long long)w->bad_header, (unsigned long long)w->bad_length,
-		(unsigned long long)w->huge, (unsigned long long)w->truncated,
-		(unsigned long long)w->corrupt_gzip, (unsigned long long)c->bad_http,
-		(unsigned long long)c->undecodable, (unsigned long long)c->non_html,
-		(unsigned long long)c->non_2xx, (unsigned long long)c->unsupported,
-		(unsigned long long)c->revisits, (unsigned long long)c->other_types,
-		(unsigned long long)c->unknown_types, (unsigned long long)c->truncated,
-		(unsigned long long)c->text_truncated, (unsigned long long)c->lossy);
+		U(rs->inputs), U(rs->empty_inputs), U(rs->bytes_in), U(rs->arc.archives),
+		U(rs->arc.members_used), U(rs->arc.members_other), U(rs->pages),
+		U(rs->records), U(c->docs), U(skipped_bad(c, rs)), U(w->garbage), U(w->bad_header),
+		U(w->bad_length), U(w->huge), U(w->truncated), U(w->corrupt_gzip),
+		U(c->bad_http), U(c->undecodable), U(rs->arc.bad_archive), U(c->non_html),
+		U(c->non_2xx), U(c->unsupported), U(c->revisits), U(c->other_types),
+		U(c->unknown_types), U(c->truncated), U(c->text_truncated), U(c->lossy));
 }
 
 /* What changes the text of a document: stored in the header so later
@@ -634,7 +480,7 @@ static uint64_t feature_config(const struct opts *o)
 {
 	char cfg[128];
 	const int n = snprintf(cfg, sizeof cfg, "ndd-extract/%d max-text=%zu title=%d",
-			       EXTRACT_CONFIG_VERSION, o->max_text, MAX_TITLE);
+			       EXTRACT_CONFIG_VERSION, o->max_text, WEBDOC_MAX_TITLE);
 	return XXH3_64bits(cfg, (size_t)n);
 }
 
@@ -654,7 +500,7 @@ static int output_start(struct run *r)
 }
 
 /* Finish the section, write the statistics, then publish both. */
-static int output_finish(struct run *r)
+static int output_finish(struct run *r, const struct crawl_reader_stats *rs)
 {
 	struct outfile st = {0};
 	if (!r->o->json) {
@@ -666,7 +512,7 @@ static int output_finish(struct run *r)
 	if (r->o->stats_path) {
 		if (outfile_open(&st, r->o->stats_path))
 			return -1;
-		write_stats_json(st.fp, &r->c);
+		write_stats_json(st.fp, &r->c, rs);
 	}
 	if (outfile_commit(&r->of)) {
 		outfile_abort(&st);
@@ -677,70 +523,59 @@ static int output_finish(struct run *r)
 
 static void workers_init(struct run *r)
 {
-	r->n_workers = r->o->cc.threads;
-#ifdef _OPENMP
-	if (omp_get_max_threads() > r->n_workers)
-		r->n_workers = omp_get_max_threads();
-#endif
+	r->n_workers = r->o->cc.threads > 0 ? r->o->cc.threads : 1;
 	r->workers = xcalloc((size_t)r->n_workers, sizeof *r->workers);
 	for (int i = 0; i < r->n_workers; i++) {
-		r->workers[i].http = http_decoder_new();
-		r->workers[i].html = html_text_new();
-		if (!r->workers[i].http || !r->workers[i].html) {
+		r->workers[i] = webdoc_new();
+		if (!r->workers[i]) {
 			log_error("out of memory");
 			exit(EXIT_FAILED);
 		}
 	}
-	r->items = xcalloc(BATCH_ITEMS, sizeof *r->items);
+	for (int k = 0; k < 2; k++)
+		r->b[k].items = xcalloc(BATCH_ITEMS, sizeof *r->b[k].items);
 }
 
 static void run_free(struct run *r)
 {
-	for (int i = 0; i < r->n_workers; i++) {
-		http_decoder_free(r->workers[i].http);
-		html_text_free(r->workers[i].html);
-		free(r->workers[i].u8);
-	}
-	for (int i = 0; i < BATCH_ITEMS; i++) {
-		free(r->items[i].raw.p);
-		free(r->items[i].out.p);
+	crawl_reader_close(r->cr);
+	for (int i = 0; i < r->n_workers; i++)
+		webdoc_free(r->workers[i]);
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; r->b[k].items && i < BATCH_ITEMS; i++) {
+			free(r->b[k].items[i].raw.p);
+			free(r->b[k].items[i].out.p);
+		}
+		free(r->b[k].items);
 	}
 	free(r->workers);
-	free(r->items);
 	free(r->block.p);
-}
-
-static int run_inputs(struct run *r)
-{
-	const struct opts *o = r->o;
-	if (o->n_inputs == 0)
-		return do_input(r, "-", o->file_base);
-	for (int i = 0; i < o->n_inputs; i++)
-		if (do_input(r, o->inputs[i], o->file_base + (uint64_t)i))
-			return -1;
-	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static struct opts o;
 	static struct run r;
+	struct crawl_reader_stats rs;
 	log_init("ndd-extract");
 	parse(&o, argc, argv);
 	r.o = &o;
 	workers_init(&r);
-	int rc = output_start(&r);
+	r.cr = crawl_reader_open(o.inputs, o.n_inputs, o.file_base, o.max_record);
+	int rc = r.cr ? output_start(&r) : -1;
 	if (rc == 0) {
 		progress_start(&r.prog, "records", total_input_bytes(&o));
 		rc = run_inputs(&r);
 		progress_end(&r.prog);
 	}
-	if (rc == 0 && r.c.empty_inputs == r.c.inputs) {
+	if (r.cr)
+		crawl_reader_get_stats(r.cr, &rs);
+	if (rc == 0 && rs.empty_inputs == rs.inputs) {
 		log_error("no input held a WARC record; nothing written");
 		rc = -1;
 	}
 	if (rc == 0)
-		rc = output_finish(&r);
+		rc = output_finish(&r, &rs);
 	if (rc) {
 		ndf_writer_abort(r.w);
 		outfile_abort(&r.of);
@@ -748,10 +583,9 @@ int main(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	cli_summary("%llu records, %llu documents, %llu skipped, %llu filtered, %.1f MB in",
-		    (unsigned long long)r.c.records, (unsigned long long)r.c.docs,
-		    (unsigned long long)skipped_bad(&r.c), (unsigned long long)filtered(&r.c),
-		    (double)r.c.warc.bytes_in / 1e6);
-	const int status = skipped_bad(&r.c) || r.c.empty_inputs ? EXIT_SKIPPED : EXIT_OK;
+		    U(rs.records), U(r.c.docs), U(skipped_bad(&r.c, &rs)), U(filtered(&r.c)),
+		    (double)rs.bytes_in / 1e6);
+	const int status = skipped_bad(&r.c, &rs) || rs.empty_inputs ? EXIT_SKIPPED : EXIT_OK;
 	run_free(&r);
 	return status;
 }
