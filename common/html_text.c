@@ -10,20 +10,10 @@
  * change, so each block is homogeneous.  At EOF the blocks are classified
  * (classify_*) and the content blocks are joined into h->main.
  *
- * Classifier, in the spirit of jusText (Pomikálek) and boilerpipe
- * (Kohlschütter), without language-specific stopword lists:
- *   words   = Latin-script words + 0.6 x CJK characters (Han, kana), since
- *             Chinese and Japanese are written without spaces;
- *   links   = share of the block's non-space bytes inside <a>.
- *   BAD      links > 1/3, or a copyright/legal block under 100 words;
- *   SHORT    words < 10;
- *   GOOD     links <= 0.2 and (words >= 40, or words >= 15 and the block
- *            has sentence punctuation);
- *   NEARGOOD anything else.
- * Then context: NEARGOOD becomes GOOD unless both nearest GOOD/BAD
- * neighbours are BAD; SHORT becomes GOOD only between two GOOD blocks;
- * a heading directly followed by GOOD content is GOOD.  If <article>,
- * <main> or role=main holds GOOD or NEARGOOD blocks, only those count.
+ * Where a nav, header, footer or aside element (or one whose class/id
+ * names chrome) starts, an empty "mark" block is left: the classifier
+ * (html_blocks.h) reads it as the edge of the content.  An <a> counts as
+ * a link only with an href: <a name=x>Heading</a> is an anchor.
  *
  * Dropping by class/id/role and by <form> is "soft": such blocks are kept
  * aside, and only if the page has no content without them are forms, then
@@ -32,6 +22,7 @@
  */
 #include "html_text.h"
 
+#include "html_blocks.h"
 #include "html_entities.h"
 #include "html_tokenizer.h"
 
@@ -46,11 +37,6 @@ enum {
 };
 #define EF(x) (1u << (x))
 
-/* Flags of a block. */
-enum { B_SOFT = 1, B_FORM = 2, B_MAIN = 4, B_HEADING = 8, B_SENTENCE = 16, B_COPYRIGHT = 32 };
-
-enum cls { C_BAD, C_SHORT, C_NEARGOOD, C_GOOD, C_HIDDEN };
-
 /* How far an end tag or an implicit close looks down the stack. */
 #define END_TAG_SEARCH 1024
 #define IMPLICIT_SEARCH 64
@@ -64,16 +50,6 @@ struct elem {
 };
 #define UNKNOWN_KEY 0x80000000u
 
-struct block {
-	size_t off;         /* in h->text */
-	uint32_t len;       /* bytes */
-	uint32_t ns_bytes;  /* non-space bytes */
-	uint32_t link_bytes;
-	uint32_t words10;   /* words x 10 */
-	uint8_t flags, cls;
-	uint8_t next_cls;   /* scratch of classify_context() */
-};
-
 struct buf {
 	char *p;
 	size_t len, cap;
@@ -81,7 +57,7 @@ struct buf {
 
 struct html_text {
 	struct buf text, title, main;
-	struct block *blocks;
+	struct hblock *blocks;
 	size_t n_blocks, cap_blocks;
 	struct elem *stack;
 	size_t depth, cap_stack;
@@ -173,109 +149,30 @@ static long append_collapsed(struct buf *b, size_t from, int *pending, const cha
 
 /* ---- blocks ---- */
 
-static int is_cjk(uint32_t cp)
+/* Append a block at the end of the text with @flags; NULL if out of memory. */
+static struct hblock *new_block(struct html_text *h, uint8_t flags)
 {
-	return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-	       (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-	       (cp >= 0x20000 && cp <= 0x2FFFF);
-}
-
-static int is_sentence_end(uint32_t cp)
-{
-	return cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 ||
-	       cp == 0xFF1F || cp == 0x2026;
-}
-
-/* Decode one UTF-8 character of valid input (the text buffer is valid or
- * holds the caller's bytes as they were: a stray byte counts as itself). */
-static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
-{
-	const unsigned char *p = *pp;
-	uint32_t cp = *p++;
-	int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
-	if (more)
-		cp &= 0x3Fu >> more;
-	while (more-- > 0 && p < end && (*p & 0xC0) == 0x80)
-		cp = cp << 6 | (*p++ & 0x3Fu);
-	*pp = p;
-	return cp;
-}
-
-#define COPYRIGHT_MAX_WORDS10 1000 /* 100 words */
-
-/* "©", "copyright", "all rights reserved" (ASCII case-insensitive), or
- * the Chinese "版权所有" / "版權所有" ("all rights reserved"). */
-static int has_copyright(const char *s, size_t n)
-{
-	if (memmem(s, n, "\xe7\x89\x88\xe6\x9d\x83\xe6\x89\x80\xe6\x9c\x89", 12) ||
-	    memmem(s, n, "\xe7\x89\x88\xe6\xac\x8a\xe6\x89\x80\xe6\x9c\x89", 12))
-		return 1;
-	for (size_t i = 0; i + 1 < n; i++) {
-		const int c = (unsigned char)s[i] | 0x20;
-		if ((unsigned char)s[i] == 0xC2 && (unsigned char)s[i + 1] == 0xA9)
-			return 1;
-		if (c == 'c' && n - i >= 9 && !strncasecmp(s + i, "copyright", 9))
-			return 1;
-		if (c == 'a' && n - i >= 19 && !strncasecmp(s + i, "all rights reserved", 19))
-			return 1;
+	if (grow((void **)&h->blocks, &h->cap_blocks, h->n_blocks + 1, sizeof(struct hblock))) {
+		h->oom = 1;
+		return NULL;
 	}
-	return 0;
-}
-
-/* Word measure, non-space bytes and punctuation of a finished block. */
-static void block_stats(struct block *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s, *const end = p + b->len;
-	uint32_t words10 = 0, spaces = 0;
-	int in_word = 0;
-	while (p < end) {
-		if (*p < 0x80) { /* ASCII without decoding */
-			const unsigned char c = *p++;
-			if (c == ' ') {
-				spaces++;
-				in_word = 0;
-				continue;
-			}
-			words10 += in_word ? 0 : 10;
-			in_word = 1;
-			if (c == '.' || c == '!' || c == '?')
-				b->flags |= B_SENTENCE;
-			continue;
-		}
-		const uint32_t cp = next_cp(&p, end);
-		if (is_cjk(cp)) {
-			words10 += 6;
-			in_word = 0;
-		} else {
-			words10 += in_word ? 0 : 10;
-			in_word = 1;
-		}
-		if (is_sentence_end(cp))
-			b->flags |= B_SENTENCE;
-	}
-	b->words10 = words10;
-	b->ns_bytes = b->len - spaces;
-	/* Legal footers (rights, syndication terms, licence numbers) run to a
-	 * paragraph; an article that merely mentions copyright is longer. */
-	if (words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
-		b->flags |= B_COPYRIGHT;
+	struct hblock *const b = &h->blocks[h->n_blocks++];
+	memset(b, 0, sizeof(*b));
+	b->off = h->block_start;
+	b->flags = flags;
+	return b;
 }
 
 /* End the current block, if it holds text. */
 static void flush_block(struct html_text *h)
 {
 	if (h->text.len > h->block_start && !h->oom) {
-		if (grow((void **)&h->blocks, &h->cap_blocks, h->n_blocks + 1, sizeof(struct block))) {
-			h->oom = 1;
+		struct hblock *const b = new_block(h, h->block_flags);
+		if (!b)
 			return;
-		}
-		struct block *const b = &h->blocks[h->n_blocks++];
-		b->off = h->block_start;
 		b->len = (uint32_t)(h->text.len - h->block_start);
 		b->link_bytes = h->block_link;
-		b->flags = h->block_flags;
-		b->cls = C_BAD;
-		block_stats(b, h->text.p + b->off);
+		hblock_measure(b, h->text.p + b->off);
 	}
 	h->block_start = h->text.len;
 	h->block_link = 0;
@@ -285,8 +182,8 @@ static void flush_block(struct html_text *h)
 /* Block flags the open elements give to text appended now. */
 static uint8_t current_block_flags(const struct html_text *h)
 {
-	return (uint8_t)((h->cnt[E_SOFT] ? B_SOFT : 0) | (h->cnt[E_FORM] ? B_FORM : 0) |
-			 (h->cnt[E_MAIN] ? B_MAIN : 0) | (h->cnt[E_HEADING] ? B_HEADING : 0));
+	return (uint8_t)((h->cnt[E_SOFT] ? HB_SOFT : 0) | (h->cnt[E_FORM] ? HB_FORM : 0) |
+			 (h->cnt[E_MAIN] ? HB_MAIN : 0) | (h->cnt[E_HEADING] ? HB_HEADING : 0));
 }
 
 static void add_text(struct html_text *h, const char *s, size_t n, int decode)
@@ -481,6 +378,22 @@ static uint16_t attr_flags(const struct htok_token *tok)
 
 /* ---- tags ---- */
 
+static int has_attr(const struct htok_token *tok, const char *lower_name)
+{
+	for (int i = 0; i < tok->n_attrs; i++)
+		if (htok_attr_is(&tok->attrs[i], lower_name))
+			return 1;
+	return 0;
+}
+
+/* An empty block where page chrome starts: the edge of the content. */
+static void add_mark(struct html_text *h)
+{
+	struct hblock *const b = new_block(h, (uint8_t)(current_block_flags(h) | HB_MARK));
+	if (b)
+		b->cls = HB_BAD;
+}
+
 static uint16_t elem_flags(const struct htok_token *tok, unsigned props)
 {
 	const enum htag tag = tok->tag;
@@ -492,7 +405,7 @@ static uint16_t elem_flags(const struct htok_token *tok, unsigned props)
 		f |= EF(E_DROP);
 	if (props & HP_FORM)
 		f |= EF(E_FORM);
-	if (props & HP_LINK)
+	if ((props & HP_LINK) && has_attr(tok, "href"))
 		f |= EF(E_LINK);
 	if (props & HP_MAIN)
 		f |= EF(E_MAIN);
@@ -519,6 +432,8 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 		implicit_closes(h, tag, props);
 		if (props & HP_BLOCK)
 			flush_block(h);
+		if ((props & HP_BOILER) && !h->cnt[E_DROP])
+			add_mark(h);
 	}
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
@@ -550,113 +465,11 @@ static void text_token(struct html_text *h, const struct htok_token *tok)
 		add_text(h, tok->p, tok->n, 0); /* xmp, plaintext; script etc. are E_DROP */
 }
 
-/* ---- classification ---- */
-
-/* Class of a block from its own evidence. */
-static enum cls classify_block(const struct block *b)
-{
-	const uint64_t ns = b->ns_bytes ? b->ns_bytes : 1;
-	if (b->link_bytes * 3 > ns)
-		return C_BAD;
-	if (b->flags & B_COPYRIGHT)
-		return C_BAD;
-	if (b->words10 < 100)
-		return C_SHORT;
-	if (b->link_bytes * 5 <= ns &&
-	    (b->words10 >= 400 || (b->words10 >= 150 && (b->flags & B_SENTENCE))))
-		return C_GOOD;
-	return C_NEARGOOD;
-}
-
-/* Blocks visible at @tier: 0 = no soft-dropped, 1 = forms too, 2 = all. */
-static int visible(const struct block *b, int tier)
-{
-	if (tier == 0)
-		return !(b->flags & (B_SOFT | B_FORM));
-	if (tier == 1)
-		return !(b->flags & B_SOFT);
-	return 1;
-}
-
-/* Initial classes at @tier, restricted to main content when it has any. */
-static void classify_initial(struct html_text *h, int tier)
-{
-	int main_has_content = 0;
-	for (size_t i = 0; i < h->n_blocks; i++) {
-		struct block *const b = &h->blocks[i];
-		b->cls = visible(b, tier) ? (uint8_t)classify_block(b) : C_HIDDEN;
-		if ((b->flags & B_MAIN) && (b->cls == C_GOOD || b->cls == C_NEARGOOD))
-			main_has_content = 1;
-	}
-	if (main_has_content)
-		for (size_t i = 0; i < h->n_blocks; i++)
-			if (!(h->blocks[i].flags & B_MAIN))
-				h->blocks[i].cls = C_HIDDEN;
-}
-
-/*
- * Resolve blocks of class @from by their nearest GOOD or BAD neighbours
- * on each side (hidden blocks are skipped, the document's edges count as
- * BAD): GOOD if both are GOOD (@need_both) or either is.  Two sweeps keep
- * it linear; neighbours are judged by their class before this pass.
- */
-static void classify_context(struct html_text *h, enum cls from, int need_both)
-{
-	uint8_t next = C_BAD;
-	for (size_t i = h->n_blocks; i-- > 0;) {
-		struct block *const b = &h->blocks[i];
-		b->next_cls = next;
-		if (b->cls == C_GOOD || b->cls == C_BAD)
-			next = b->cls;
-	}
-	uint8_t prev = C_BAD;
-	for (size_t i = 0; i < h->n_blocks; i++) {
-		struct block *const b = &h->blocks[i];
-		const uint8_t c = b->cls;
-		if (c == from) {
-			const int p = prev == C_GOOD, n = b->next_cls == C_GOOD;
-			b->cls = (need_both ? p && n : p || n) ? C_GOOD : C_BAD;
-		}
-		if (c == C_GOOD || c == C_BAD)
-			prev = c;
-	}
-}
-
-/* A heading (not a link list) right before content introduces it. */
-static void classify_headings(struct html_text *h)
-{
-	for (size_t i = h->n_blocks; i-- > 0;) {
-		struct block *const b = &h->blocks[i];
-		if (!(b->flags & B_HEADING) || b->cls != C_BAD)
-			continue;
-		if (b->link_bytes * 3 > b->ns_bytes || (b->flags & B_COPYRIGHT))
-			continue;
-		size_t j = i + 1;
-		while (j < h->n_blocks && h->blocks[j].cls == C_HIDDEN)
-			j++;
-		if (j < h->n_blocks && h->blocks[j].cls == C_GOOD)
-			b->cls = C_GOOD;
-	}
-}
-
-/* Classify at @tier; @return the number of GOOD blocks. */
-static size_t classify(struct html_text *h, int tier)
-{
-	classify_initial(h, tier);
-	classify_context(h, C_NEARGOOD, 0);
-	classify_context(h, C_SHORT, 1);
-	classify_headings(h);
-	size_t good = 0;
-	for (size_t i = 0; i < h->n_blocks; i++)
-		good += h->blocks[i].cls == C_GOOD;
-	return good;
-}
-
 static int build_main(struct html_text *h)
 {
 	for (size_t i = 0; i < h->n_blocks; i++) {
-		const struct block *const b = &h->blocks[i];
-		if (b->cls != C_GOOD)
+		const struct hblock *const b = &h->blocks[i];
+		if (b->cls != HB_GOOD)
 			continue;
 		if (buf_reserve(&h->main, (size_t)b->len + 1))
 			return -1;
@@ -704,9 +517,8 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 			end_tag(h, &tok);
 	}
 	flush_block(h);
-	for (int tier = 0; tier < 3 && !h->oom; tier++)
-		if (classify(h, tier))
-			break;
+	if (!h->oom)
+		hblocks_classify(h->blocks, h->n_blocks);
 	if (h->oom || build_main(h)) {
 		h->title.len = h->main.len = 0;
 		if (h->title.p)

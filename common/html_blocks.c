@@ -1,0 +1,294 @@
+/*
+ * html_blocks.c - measuring and classifying text blocks (see html_blocks.h).
+ *
+ * Classification runs at up to three visibility tiers (0: without
+ * class-marked blocks and forms, 1: forms let in, 2: everything) and
+ * stops at the first that finds content; only if none does is the
+ * no-prose fallback tried, tier by tier again.  Every pass is linear.
+ *
+ * Blocks hidden at a tier for being chrome (class-marked, forms) act as
+ * BAD boundaries for the context rules, like the marks html_text leaves
+ * where it dropped nav/header/footer/aside: text next to removed chrome
+ * is at the edge of the content, not in its middle.  Blocks hidden for
+ * lying outside the declared main content are simply skipped.
+ */
+#include "html_blocks.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* Class used only during classification: never content, a BAD boundary. */
+#define HB_CHROME 5
+
+#define SHORT_WORDS10 100      /* 10 words */
+#define GOOD_WORDS10 400       /* 40 words */
+#define SENTENCE_WORDS10 150   /* 15 words with a sentence end */
+#define COPYRIGHT_MAX_WORDS10 1000
+#define FALLBACK_WORDS10 150   /* a no-prose page keeps a run of >= 15 words */
+
+/* ---- measuring ---- */
+
+static int is_cjk(uint32_t cp)
+{
+	return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+	       (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+	       (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
+static int is_sentence_end(uint32_t cp)
+{
+	return cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 ||
+	       cp == 0xFF1F || cp == 0x2026;
+}
+
+/* Decode one UTF-8 character of valid input (the text buffer is valid or
+ * holds the caller's bytes as they were: a stray byte counts as itself). */
+static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
+{
+	const unsigned char *p = *pp;
+	uint32_t cp = *p++;
+	int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
+	if (more)
+		cp &= 0x3Fu >> more;
+	while (more-- > 0 && p < end && (*p & 0xC0) == 0x80)
+		cp = cp << 6 | (*p++ & 0x3Fu);
+	*pp = p;
+	return cp;
+}
+
+/* "©", "copyright", "all rights reserved" (ASCII case-insensitive), or
+ * the Chinese "版权所有" / "版權所有" ("all rights reserved"). */
+static int has_copyright(const char *s, size_t n)
+{
+	if (memmem(s, n, "\xe7\x89\x88\xe6\x9d\x83\xe6\x89\x80\xe6\x9c\x89", 12) ||
+	    memmem(s, n, "\xe7\x89\x88\xe6\xac\x8a\xe6\x89\x80\xe6\x9c\x89", 12))
+		return 1;
+	for (size_t i = 0; i + 1 < n; i++) {
+		const int c = (unsigned char)s[i] | 0x20;
+		if ((unsigned char)s[i] == 0xC2 && (unsigned char)s[i + 1] == 0xA9)
+			return 1;
+		if (c == 'c' && n - i >= 9 && !strncasecmp(s + i, "copyright", 9))
+			return 1;
+		if (c == 'a' && n - i >= 19 && !strncasecmp(s + i, "all rights reserved", 19))
+			return 1;
+	}
+	return 0;
+}
+
+void hblock_measure(struct hblock *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *const end = p + b->len;
+	uint32_t words10 = 0, spaces = 0;
+	int in_word = 0;
+	while (p < end) {
+		if (*p < 0x80) { /* ASCII without decoding */
+			const unsigned char c = *p++;
+			if (c == ' ') {
+				spaces++;
+				in_word = 0;
+				continue;
+			}
+			words10 += in_word ? 0 : 10;
+			in_word = 1;
+			if (c == '.' || c == '!' || c == '?')
+				b->flags |= HB_SENTENCE;
+			continue;
+		}
+		const uint32_t cp = next_cp(&p, end);
+		if (is_cjk(cp)) {
+			words10 += 6;
+			in_word = 0;
+		} else {
+			words10 += in_word ? 0 : 10;
+			in_word = 1;
+		}
+		if (is_sentence_end(cp))
+			b->flags |= HB_SENTENCE;
+	}
+	b->words10 = words10;
+	b->ns_bytes = b->len - spaces;
+	/* Legal footers (rights, syndication terms, licence numbers) run to a
+	 * paragraph; an article that merely mentions copyright is longer. */
+	if (words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
+		b->flags |= HB_COPYRIGHT;
+}
+
+/* ---- classifying ---- */
+
+static int link_dense(const struct hblock *b)
+{
+	return (uint64_t)b->link_bytes * 3 > (b->ns_bytes ? b->ns_bytes : 1);
+}
+
+/* Class of a block from its own evidence. */
+static enum hb_cls classify_block(const struct hblock *b)
+{
+	const uint64_t ns = b->ns_bytes ? b->ns_bytes : 1;
+	if ((b->flags & HB_COPYRIGHT) || link_dense(b))
+		return HB_BAD;
+	if (b->words10 < SHORT_WORDS10)
+		return HB_SHORT;
+	if (b->link_bytes * 5 <= ns &&
+	    (b->words10 >= GOOD_WORDS10 || (b->words10 >= SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
+		return HB_GOOD;
+	return HB_NEARGOOD;
+}
+
+/* Is @b shown at @tier (0 = no soft-dropped, 1 = forms too, 2 = all)? */
+static int visible(const struct hblock *b, int tier)
+{
+	if (tier == 0)
+		return !(b->flags & (HB_SOFT | HB_FORM));
+	if (tier == 1)
+		return !(b->flags & HB_SOFT);
+	return 1;
+}
+
+/* A link line, unlike a link list, has no link-dense neighbour: it is
+ * part of the text around it ("Returns a GTimer.") and only SHORT. */
+static int lone_link_line(const struct hblock *b, size_t n, size_t i)
+{
+	const struct hblock *const x = &b[i];
+	if (x->cls != HB_BAD || (x->flags & HB_COPYRIGHT) || x->words10 >= SHORT_WORDS10)
+		return 0;
+	size_t j = i;
+	while (j > 0 && b[j - 1].cls == HB_HIDDEN)
+		j--;
+	if (j > 0 && (b[j - 1].cls == HB_CHROME || link_dense(&b[j - 1])))
+		return 0;
+	for (j = i + 1; j < n && b[j].cls == HB_HIDDEN; j++)
+		;
+	return !(j < n && (b[j].cls == HB_CHROME || link_dense(&b[j])));
+}
+
+/* Initial classes at @tier; @return whether declared main content has text. */
+static int classify_initial(struct hblock *b, size_t n, int tier)
+{
+	int main_has_content = 0;
+	for (size_t i = 0; i < n; i++) {
+		const int shown = visible(&b[i], tier) && !(b[i].flags & HB_MARK);
+		b[i].cls = shown ? (uint8_t)classify_block(&b[i]) : HB_CHROME;
+		if ((b[i].flags & HB_MAIN) && (b[i].cls == HB_GOOD || b[i].cls == HB_NEARGOOD))
+			main_has_content = 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		b[i].ctx = lone_link_line(b, n, i) ? HB_SHORT : b[i].cls;
+	for (size_t i = 0; i < n; i++)
+		b[i].cls = b[i].ctx;
+	return main_has_content;
+}
+
+/* Only declared main content counts, and in it all but link lists and
+ * legal lines is content. */
+static void classify_main(struct hblock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(b[i].flags & HB_MAIN))
+			b[i].cls = HB_HIDDEN;
+		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD)
+			b[i].cls = HB_GOOD;
+	}
+}
+
+static int is_edge(uint8_t c)
+{
+	return c == HB_GOOD || c == HB_BAD || c == HB_CHROME;
+}
+
+/*
+ * Resolve blocks of class @from by their nearest GOOD or BAD neighbours
+ * on each side (hidden blocks are skipped; chrome and the document's edges
+ * count as BAD): GOOD if both are GOOD (@need_both) or either is.  Two
+ * sweeps keep it linear; neighbours are judged by their class before this pass.
+ */
+static void classify_context(struct hblock *b, size_t n, enum hb_cls from, int need_both)
+{
+	uint8_t next = HB_BAD;
+	for (size_t i = n; i-- > 0;) {
+		b[i].ctx = next;
+		if (is_edge(b[i].cls))
+			next = b[i].cls;
+	}
+	uint8_t prev = HB_BAD;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t c = b[i].cls;
+		if (c == from) {
+			const int p = prev == HB_GOOD, q = b[i].ctx == HB_GOOD;
+			b[i].cls = (need_both ? p && q : p || q) ? HB_GOOD : HB_BAD;
+		}
+		if (is_edge(c))
+			prev = c;
+	}
+}
+
+/* A heading (not a link list) right before content introduces it. */
+static void classify_headings(struct hblock *b, size_t n)
+{
+	for (size_t i = n; i-- > 0;) {
+		if (!(b[i].flags & HB_HEADING) || b[i].cls != HB_BAD)
+			continue;
+		if (link_dense(&b[i]) || (b[i].flags & HB_COPYRIGHT))
+			continue;
+		size_t j = i + 1;
+		while (j < n && b[j].cls == HB_HIDDEN)
+			j++;
+		if (j < n && b[j].cls == HB_GOOD)
+			b[i].cls = HB_GOOD;
+	}
+}
+
+static size_t count_good(const struct hblock *b, size_t n)
+{
+	size_t good = 0;
+	for (size_t i = 0; i < n; i++)
+		good += b[i].cls == HB_GOOD;
+	return good;
+}
+
+/* Classify at @tier; @return the number of GOOD blocks. */
+static size_t classify_tier(struct hblock *b, size_t n, int tier)
+{
+	if (classify_initial(b, n, tier))
+		classify_main(b, n);
+	classify_context(b, n, HB_NEARGOOD, 0);
+	classify_context(b, n, HB_SHORT, 1);
+	classify_headings(b, n);
+	return count_good(b, n);
+}
+
+/*
+ * No prose anywhere (an API reference, a table): the largest run of
+ * SHORT/NEARGOOD blocks between BAD ones or chrome is the content, if
+ * it has FALLBACK_WORDS10.  @return the number of GOOD blocks.
+ */
+static size_t classify_fallback(struct hblock *b, size_t n, int tier)
+{
+	size_t best_start = 0, best_end = 0, start = 0;
+	uint64_t best = 0, run = 0;
+	classify_initial(b, n, tier);
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || b[i].cls == HB_BAD || b[i].cls == HB_CHROME) {
+			if (run > best)
+				best = run, best_start = start, best_end = i;
+			run = 0;
+			start = i + 1;
+		} else if (b[i].cls != HB_HIDDEN) {
+			run += b[i].words10;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const int in = best >= FALLBACK_WORDS10 && i >= best_start && i < best_end;
+		b[i].cls = in && b[i].cls != HB_HIDDEN ? HB_GOOD : HB_BAD;
+	}
+	return count_good(b, n);
+}
+
+size_t hblocks_classify(struct hblock *b, size_t n)
+{
+	size_t good = 0;
+	for (int tier = 0; tier < 3 && !good; tier++)
+		good = classify_tier(b, n, tier);
+	for (int tier = 0; tier < 3 && !good; tier++)
+		good = classify_fallback(b, n, tier);
+	return good;
+}

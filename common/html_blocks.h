@@ -1,0 +1,81 @@
+/*
+ * html_blocks.h - the text-block classifier behind html_text (internal).
+ *
+ * html_text cuts a page into blocks of collapsed text at block-level
+ * elements; this module measures each block and decides which are the
+ * main content.  A block is BAD, SHORT, NEARGOOD or GOOD by its own
+ * evidence (in the spirit of jusText and boilerpipe, without stopword
+ * lists), then by its neighbours, then by where it sits:
+ *
+ *   words    Latin-script words + 0.6 x CJK characters (Han, kana): Chinese
+ *            and Japanese are written without spaces;
+ *   links    share of the block's non-space bytes inside <a href>;
+ *   BAD      links > 1/3 (but a short link line alone among text is only
+ *            SHORT: "a GTimer.", "See PEP 8"), or a copyright/legal block
+ *            under 100 words, or a chrome mark (where html_text dropped
+ *            nav/header/footer/aside or a class-marked element: the edge
+ *            of the page's chrome);
+ *   SHORT    words < 10;
+ *   GOOD     links <= 0.2 and (words >= 40, or >= 15 with sentence
+ *            punctuation);
+ *   NEARGOOD anything else.
+ *
+ * Context: NEARGOOD becomes GOOD unless both nearest GOOD/BAD neighbours
+ * are BAD; SHORT becomes GOOD only between two GOOD blocks (a short line
+ * at the edge of the content is more often a byline, a share label or a
+ * footer); a heading directly followed by content is GOOD.
+ *
+ * Declared main content (<main>, <article>, role=main) that holds
+ * NEARGOOD or GOOD text is trusted: blocks outside it are dropped and,
+ * inside it, every block but link lists and legal lines is content (the
+ * author said so: a table cell, a code line or a caption there is content
+ * even when short).  A page with no GOOD block at all (API references,
+ * tables) keeps its largest run of SHORT/NEARGOOD blocks between BAD ones,
+ * if that run has at least 15 words.
+ */
+#ifndef NDD_HTML_BLOCKS_H
+#define NDD_HTML_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Flags of a block (set by html_text, except HB_SENTENCE/HB_COPYRIGHT). */
+enum {
+	HB_SOFT = 1 << 0,      /* inside a class/id/role-marked element: chrome unless nothing else */
+	HB_FORM = 1 << 1,      /* inside a <form> */
+	HB_MAIN = 1 << 2,      /* inside <main>, <article> or role=main */
+	HB_HEADING = 1 << 3,   /* inside h1..h6 */
+	HB_SENTENCE = 1 << 4,  /* has sentence-ending punctuation */
+	HB_COPYRIGHT = 1 << 5, /* a short legal line */
+	HB_MARK = 1 << 6,      /* no text: here chrome was dropped */
+};
+
+/* Classes, in order of merit. */
+enum hb_cls { HB_BAD, HB_SHORT, HB_NEARGOOD, HB_GOOD, HB_HIDDEN };
+
+struct hblock {
+	size_t off;         /* in the caller's text buffer */
+	uint32_t len;       /* bytes */
+	uint32_t ns_bytes;  /* non-space bytes */
+	uint32_t link_bytes;
+	uint32_t words10;   /* words x 10 */
+	uint8_t flags, cls;
+	uint8_t ctx;        /* scratch of the context passes */
+};
+
+/**
+ * Measure a finished block: words10, ns_bytes, HB_SENTENCE and
+ * HB_COPYRIGHT from its @b->len bytes of text at @s (collapsed UTF-8,
+ * single spaces).  off, link_bytes and the other flags are the caller's.
+ */
+void hblock_measure(struct hblock *b, const char *s);
+
+/**
+ * Classify @n blocks in place (cls = HB_GOOD for main content) and
+ * @return the number of GOOD blocks.  Blocks marked HB_SOFT or HB_FORM
+ * count only if the page has no content without them: forms are let back
+ * in first (an ASP.NET page lives in one big form), then everything soft.
+ */
+size_t hblocks_classify(struct hblock *b, size_t n);
+
+#endif
