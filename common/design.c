@@ -1,20 +1,25 @@
 /*
  * design.c - see design.h.  Tables are the (r - k)-subsets of the r
- * blocks in lexicographic order; the key holds the leading blocks first,
- * then the others, each block keeping its internal bit order, so a
- * permutation is a handful of shift-and-mask moves, not 64 bit moves.
+ * blocks in lexicographic order (for nested designs, each level-1 subset
+ * followed by every level-2 subset of the bits it leaves).  A table is
+ * first written as its key order, the list of fingerprint bits from the
+ * key's top; runs of consecutive bits in that list become shift-and-mask
+ * moves, so a permutation costs a handful of operations, not 64 bit moves.
  */
 #include "design.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 
-/* Cost of one record in one table (permute, sort, compress, scan),
- * in units of one popcount comparison.  Measured roughly; see README. */
-#define COST_PER_RECORD 16.0
+/* Cost of one record in one table (permute, sort, code, decode, scan), in
+ * units of one popcount comparison inside a run.  Measured at 10M
+ * fingerprints: ~40 ns per record and table for the stages together
+ * against ~1 ns per comparison. */
+#define COST_PER_RECORD 40.0
 
 static uint64_t binomial(uint32_t n, uint32_t k)
 {
@@ -29,52 +34,48 @@ static uint64_t binomial(uint32_t n, uint32_t k)
 	return c;
 }
 
-/* Blocks as even as possible, larger ones first: 64 = 13+13+13+13+12. */
-static void split_blocks(struct design *d)
+/* Split @n bits into @r parts as even as possible, larger ones first:
+ * 64 = 13+13+13+13+12. */
+static void split(uint32_t n, uint32_t r, uint8_t *width)
 {
-	uint32_t base = 64 / d->n_blocks, extra = 64 % d->n_blocks;
-	for (uint32_t b = 0; b < d->n_blocks; b++)
-		d->block_width[b] = (uint8_t)(base + (b < extra));
+	for (uint32_t b = 0; b < r; b++)
+		width[b] = (uint8_t)(n / r + (b < n % r));
 }
 
-/* Bit offset (from the top) of block b in the fingerprint. */
-static uint32_t block_top(const struct design *d, uint32_t b)
+/* Moves from perm[]: runs of consecutive source bits become one move. */
+static void derive_moves(struct design_table *t)
 {
-	uint32_t top = 0;
-	for (uint32_t i = 0; i < b; i++)
-		top += d->block_width[i];
-	return top;
-}
-
-static void fill_table(const struct design *d, struct design_table *t, const uint8_t *lead)
-{
-	uint32_t order[64], n = 0, key_top = 0;
-	for (uint32_t b = 0; b < d->n_blocks; b++)
-		if (lead[b])
-			order[n++] = b;
-	for (uint32_t b = 0; b < d->n_blocks; b++)
-		if (!lead[b])
-			order[n++] = b;
-	memset(t, 0, sizeof *t);
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = order[i], w = d->block_width[b], src_top = block_top(d, b);
+	t->n_moves = 0;
+	for (uint32_t i = 0; i < 64;) {
+		uint32_t j = i + 1;
+		while (j < 64 && t->perm[j] + 1 == t->perm[j - 1])
+			j++;
 		struct design_move *m = &t->moves[t->n_moves++];
-		m->width = (uint8_t)w;
-		m->src_shift = (uint8_t)(64 - src_top - w);
-		m->dst_shift = (uint8_t)(64 - key_top - w);
-		for (uint32_t j = 0; j < w; j++)
-			t->perm[key_top + j] = (uint8_t)(63 - (src_top + j));
-		if (lead[b]) {
-			t->lead_bits += w;
-			uint64_t mask = w == 64 ? ~0ull : ((1ull << w) - 1);
-			t->lead_mask |= mask << m->src_shift;
-		}
-		key_top += w;
+		m->width = (uint8_t)(j - i);
+		m->src_shift = t->perm[j - 1];
+		m->dst_shift = (uint8_t)(64 - j);
+		i = j;
 	}
 }
 
-/* Advance @lead to the next (r-k)-subset in lexicographic order of the
- * chosen block numbers; @return 0 after the last one. */
+/*
+ * A table from its key order: @order[0..64) are fingerprint bit numbers
+ * counted from the top (0 = most significant), leading bits first.
+ */
+static void fill_table(struct design_table *t, const uint8_t *order, uint32_t lead_bits)
+{
+	memset(t, 0, sizeof *t);
+	t->lead_bits = lead_bits;
+	for (uint32_t i = 0; i < 64; i++) {
+		t->perm[i] = (uint8_t)(63 - order[i]);
+		if (i < lead_bits)
+			t->lead_mask |= 1ull << t->perm[i];
+	}
+	derive_moves(t);
+}
+
+/* Advance @lead (flags per block) to the next @m-subset of @r blocks in
+ * lexicographic order of block numbers; @return 0 after the last one. */
 static int next_subset(uint8_t *lead, uint32_t r, uint32_t m)
 {
 	uint32_t idx[64], n = 0;
@@ -95,43 +96,132 @@ static int next_subset(uint8_t *lead, uint32_t r, uint32_t m)
 	return 1;
 }
 
+/* The bits of @bits[0..n) (top-counted bit numbers, in order) cut into @r
+ * blocks; append the chosen blocks' bits to @out (at *@len), and the
+ * others to @rest (at *@rlen). */
+static void take_blocks(const uint8_t *bits, uint32_t n, uint32_t r, const uint8_t *lead,
+			uint8_t *out, uint32_t *len, uint8_t *rest, uint32_t *rlen)
+{
+	uint8_t width[64];
+	split(n, r, width);
+	for (uint32_t b = 0, at = 0; b < r; at += width[b], b++)
+		for (uint32_t j = 0; j < width[b]; j++) {
+			if (lead[b])
+				out[(*len)++] = bits[at + j];
+			else
+				rest[(*rlen)++] = bits[at + j];
+		}
+}
+
+static int valid_code(uint32_t k, uint32_t code)
+{
+	uint32_t r1 = code & 0xff, r2 = code >> 8;
+	if (k > DESIGN_MAX_K || r1 <= k || r1 > 64 || r2 > 64)
+		return 0;
+	if (r2 == 0)
+		return 1;
+	/* Level 2 splits the bits of the k blocks left by level 1. */
+	uint8_t width[64];
+	split(64, r1, width);
+	uint32_t left = 0;
+	for (uint32_t b = r1 - k; b < r1; b++)
+		left += width[b];
+	return r2 > k && r2 <= left;
+}
+
+static uint64_t tables_of(uint32_t k, uint32_t code)
+{
+	uint32_t r2 = code >> 8;
+	return binomial(code & 0xff, k) * (r2 ? binomial(r2, k) : 1);
+}
+
+/* Level-2 tables under one level-1 choice. */
+static void fill_level2(struct design *d, uint32_t *t, const uint8_t *head, uint32_t hlen,
+			const uint8_t *rest, uint32_t rlen)
+{
+	uint32_t r2 = d->n_blocks2, k = d->k, m2 = r2 - k;
+	uint8_t lead2[64] = {0};
+	memset(lead2, 1, m2);
+	do {
+		uint8_t order[64], tail[64];
+		uint32_t len = hlen, tlen = 0;
+		memcpy(order, head, hlen);
+		take_blocks(rest, rlen, r2, lead2, order, &len, tail, &tlen);
+		uint32_t lead_bits = len;
+		memcpy(order + len, tail, tlen);
+		fill_table(&d->tables[(*t)++], order, lead_bits);
+	} while (next_subset(lead2, r2, m2));
+}
+
 int design_make(struct design *d, uint32_t k, uint32_t code)
 {
 	memset(d, 0, sizeof *d);
-	if (k > DESIGN_MAX_K || code <= k || code > 64) {
-		log_error("no table design %u for k = %u (need k < blocks <= 64, k <= %d)",
-			  code, k, DESIGN_MAX_K);
+	char name[16];
+	design_name(code, name, sizeof name);
+	if (!valid_code(k, code)) {
+		log_error("no table design %s for k = %u", name, k);
 		return -1;
 	}
-	uint64_t n_tables = binomial(code, k);
+	uint64_t n_tables = tables_of(k, code);
 	if (n_tables > DESIGN_MAX_TABLES) {
-		log_error("table design %u for k = %u needs %llu tables (limit %d)", code, k,
+		log_error("table design %s for k = %u needs %llu tables (limit %d)", name, k,
 			  (unsigned long long)n_tables, DESIGN_MAX_TABLES);
 		return -1;
 	}
 	d->k = k;
-	d->code = d->n_blocks = code;
+	d->code = code;
+	d->n_blocks = code & 0xff;
+	d->n_blocks2 = code >> 8;
 	d->n_tables = (uint32_t)n_tables;
-	split_blocks(d);
-	d->tables = calloc(n_tables, sizeof *d->tables);
-	if (!d->tables) {
+	split(64, d->n_blocks, d->block_width);
+	if (!(d->tables = calloc(n_tables, sizeof *d->tables))) {
 		log_error("out of memory building table design");
 		return -1;
 	}
-	uint8_t lead[64] = {0};
-	uint32_t m = code - k;
+	uint8_t all[64], lead[64] = {0};
+	for (uint32_t i = 0; i < 64; i++)
+		all[i] = (uint8_t)i;
+	const uint32_t m = d->n_blocks - k;
 	memset(lead, 1, m);
-	for (uint32_t t = 0; t < d->n_tables; t++) {
-		fill_table(d, &d->tables[t], lead);
-		next_subset(lead, code, m);
-	}
+	uint32_t t = 0;
+	do {
+		uint8_t order[64], rest[64];
+		uint32_t len = 0, rlen = 0;
+		take_blocks(all, 64, d->n_blocks, lead, order, &len, rest, &rlen);
+		if (d->n_blocks2) {
+			fill_level2(d, &t, order, len, rest, rlen);
+		} else {
+			memcpy(order + len, rest, rlen);
+			fill_table(&d->tables[t++], order, len);
+		}
+	} while (next_subset(lead, d->n_blocks, m));
 	return 0;
 }
 
-static double lead_bits_of(uint32_t k, uint32_t r)
+int design_parse(const char *s, uint32_t *code)
 {
-	/* The leading blocks of the first table are the widest ones. */
-	return floor(64.0 * (r - k) / r);
+	char *end;
+	unsigned long r1 = strtoul(s, &end, 10), r2 = 0;
+	if (end == s || r1 == 0 || r1 > 64)
+		return -1;
+	if (*end == 'x' || *end == 'X') {
+		const char *p = end + 1;
+		r2 = strtoul(p, &end, 10);
+		if (end == p || r2 == 0 || r2 > 64)
+			return -1;
+	}
+	if (*end)
+		return -1;
+	*code = (uint32_t)(r1 | r2 << 8);
+	return 0;
+}
+
+void design_name(uint32_t code, char *buf, size_t n)
+{
+	if (code >> 8)
+		snprintf(buf, n, "%ux%u", code & 0xff, code >> 8);
+	else
+		snprintf(buf, n, "%u", code);
 }
 
 double design_comparisons(const struct design *d, uint64_t n)
@@ -142,21 +232,36 @@ double design_comparisons(const struct design *d, uint64_t n)
 	return c;
 }
 
+static double cost_of(uint32_t k, uint32_t code, uint64_t n)
+{
+	struct design d;
+	int level = log_get_level();
+	log_set_level(LOG_SILENT); /* candidates that do not exist are normal here */
+	int bad = design_make(&d, k, code);
+	log_set_level(level);
+	if (bad)
+		return INFINITY;
+	double cost = (double)d.n_tables * COST_PER_RECORD + design_comparisons(&d, n);
+	design_free(&d);
+	return cost;
+}
+
 uint32_t design_choose(uint32_t k, uint64_t n)
 {
 	uint32_t best = k + 1;
 	double best_cost = INFINITY;
-	if (k == 0)
-		return 1;
-	for (uint32_t r = k + 1; r <= 64; r++) {
-		uint64_t tables = binomial(r, k);
-		if (tables > DESIGN_MAX_TABLES)
+	for (uint32_t r1 = k + 1; r1 <= 64; r1++) {
+		if (binomial(r1, k) > DESIGN_MAX_TABLES)
 			break;
-		double runs = (double)n / ldexp(1.0, (int)lead_bits_of(k, r));
-		double cost = (double)tables * (COST_PER_RECORD + runs);
-		if (cost < best_cost) {
-			best_cost = cost;
-			best = r;
+		for (uint32_t r2 = 0; r2 <= 64; r2 = r2 ? r2 + 1 : k + 1) {
+			uint32_t code = r1 | r2 << 8;
+			if (tables_of(k, code) > DESIGN_MAX_TABLES)
+				break;
+			double c = cost_of(k, code, n);
+			if (c < best_cost) {
+				best_cost = c;
+				best = code;
+			}
 		}
 	}
 	return best;

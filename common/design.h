@@ -9,13 +9,22 @@
  * key, so the pair has equal top bits (lead_bits of them) in that table
  * and is found by comparing only records with equal top bits (a "run").
  *
+ * Nested designs (the paper's 16 tables = 4 x 4 for k = 3): the leading
+ * blocks of a first split into r1 blocks are chosen as above; the bits
+ * left (the k blocks not chosen, which hold all of the at most k
+ * differences) are split again into r2 blocks, of which r2 - k more lead.
+ * C(r1, k) * C(r2, k) tables, longer runs of leading bits for the same
+ * number of tables than a flat design can reach.
+ *
  * design_code identifies a design for a given k and is stored in every
- * table's header: code = r for these flat designs.  Codes are stable:
- * the same (k, code) always gives the same tables in the same order.
+ * table's header: code = r for flat designs, r1 | r2 << 8 for nested ones
+ * (printed "r1xr2").  Codes are stable: the same (k, code) always gives
+ * the same tables in the same order.
  */
 #ifndef NDD_DESIGN_H
 #define NDD_DESIGN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define DESIGN_MAX_K 16
@@ -38,25 +47,35 @@ struct design_table {
 
 struct design {
 	uint32_t k;
-	uint32_t code;      /* r, the number of blocks */
-	uint32_t n_blocks;
+	uint32_t code;      /* r, or r1 | r2 << 8 for a nested design */
+	uint32_t n_blocks;  /* r, or r1 of a nested design */
+	uint32_t n_blocks2; /* r2 of a nested design, else 0 */
 	uint32_t n_tables;
 	uint8_t block_width[64]; /* block 0 holds the top bits of the fingerprint */
 	struct design_table *tables;
 };
 
 /**
- * Build design @code (= r blocks, k < r <= 64) for radius @k (0..16).
+ * Build design @code for radius @k (0..16): flat, r blocks with
+ * k < r <= 64; nested, r1 | r2 << 8 with k < r1, k < r2 and at least r2
+ * bits left after the first level.
  * @return 0, or -1 if (k, code) is not a valid design or it would need
  * more than DESIGN_MAX_TABLES tables (logged).  Free with design_free().
  */
 int design_make(struct design *d, uint32_t k, uint32_t code);
 
+/** Parse "R" or "R1xR2" into a design code; @return 0 or -1. */
+int design_parse(const char *s, uint32_t *code);
+
+/** Write the design's name ("5" or "4x4") into @buf of @n bytes. */
+void design_name(uint32_t code, char *buf, size_t n);
+
 /**
- * Choose the design for @n fingerprints at radius @k by the cost model
- * (per table: a fixed cost per record for permuting, sorting and storing,
- * plus the expected comparisons n / 2^lead_bits per record).
- * @return the design code.
+ * Choose the design for @n fingerprints at radius @k by the cost model:
+ * per table, a fixed cost per record for permuting, sorting, coding and
+ * scanning (DESIGN_COST_PER_RECORD popcount comparisons' worth, measured),
+ * plus the expected comparisons n / 2^lead_bits per record; flat and
+ * nested designs compete.  @return the design code.
  */
 uint32_t design_choose(uint32_t k, uint64_t n);
 

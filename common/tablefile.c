@@ -53,6 +53,8 @@ int tablefile_design(const struct ndf_header *h, const char *name, struct design
 		log_error("'%s': unknown table design %u for k = %u", name, h->design_code, h->k);
 		return NDF_ERR_PARAMS;
 	}
+	/* The permutation is rebuilt from the design code and must match the
+	 * one recorded: a reader of another version must not misjoin. */
 	if (d->n_tables != h->n_tables || h->table_index >= d->n_tables ||
 	    memcmp(d->tables[h->table_index].perm, h->perm, 64) ||
 	    d->tables[h->table_index].lead_bits != h->lead_bits) {

@@ -23,7 +23,7 @@
 struct opts {
 	struct cli_common cc;
 	int k;
-	int design;     /* 0 = choose */
+	uint32_t design; /* 0 = choose */
 	int plan;
 	long long plan_count; /* --count: plan for N without reading */
 };
@@ -36,7 +36,8 @@ static void usage(FILE *fp, int status)
 		"files (ndd-fingerprint output; '-' or none = standard input).  Writes one\n"
 		"table section per table, in order, to the output.\n\n"
 		"  -k, --distance K   find pairs within K bits (0..%d, default 3)\n"
-		"      --design R     force the design with R blocks (C(R,K) tables)\n"
+		"      --design R     force the design with R blocks (C(R,K) tables), or\n"
+		"                     R1xR2 for a nested one (C(R1,K)*C(R2,K) tables)\n"
 		"      --plan         print the chosen design with memory, disk and time\n"
 		"                     estimates, then exit without writing tables\n"
 		"      --count N      with --plan: plan for N fingerprints, read nothing\n"
@@ -63,7 +64,12 @@ static void parse(struct opts *o, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'k': o->k = (int)cli_parse_int("--distance", optarg, 0, DESIGN_MAX_K); break;
-		case OPT_DESIGN: o->design = (int)cli_parse_int("--design", optarg, 1, 64); break;
+		case OPT_DESIGN:
+			if (design_parse(optarg, &o->design)) {
+				log_error("invalid --design '%s' (expected R or R1xR2, e.g. 5 or 4x4)", optarg);
+				exit(EXIT_FAILED);
+			}
+			break;
 		case OPT_PLAN: o->plan = 1; break;
 		case OPT_COUNT: o->plan_count = cli_parse_int("--count", optarg, 0, 1ll << 40); break;
 		default: usage(stderr, EXIT_FAILED);
@@ -96,11 +102,14 @@ static void print_plan(const struct design *d, uint64_t n)
 	double bits = 2 + 64 - (n > 1 ? log2((double)n) : 0) + ceil(log2((double)n + 1));
 	printf("fingerprints:      %llu\n", (unsigned long long)n);
 	printf("distance k:        %u\n", d->k);
-	printf("design:            %u blocks, %u tables (C(%u,%u))\n", d->code, d->n_tables,
-	       d->code, d->k);
+	char name[16];
+	design_name(d->code, name, sizeof name);
+	printf("design:            %s: %u tables\n", name, d->n_tables);
 	printf("block widths:     ");
 	for (uint32_t b = 0; b < d->n_blocks; b++)
 		printf(" %u", d->block_width[b]);
+	if (d->n_blocks2)
+		printf(" (then %u blocks of the bits left)", d->n_blocks2);
 	printf("\nleading bits:      %u (table 0) .. %u (table %u)\n", d->tables[0].lead_bits,
 	       d->tables[d->n_tables - 1].lead_bits, d->n_tables - 1);
 	printf("comparisons/fp:    %.3g (expected, all tables)\n", design_comparisons(d, n));
@@ -185,7 +194,7 @@ int main(int argc, char **argv)
 	int n_inputs = optind < argc ? argc - optind : 1;
 
 	if (o.plan && o.plan_count) {
-		if (design_make(&d, (uint32_t)o.k, o.design ? (uint32_t)o.design
+		if (design_make(&d, (uint32_t)o.k, o.design ? o.design
 				: design_choose((uint32_t)o.k, (uint64_t)o.plan_count)))
 			return EXIT_FAILED;
 		print_plan(&d, (uint64_t)o.plan_count);
@@ -198,7 +207,7 @@ int main(int argc, char **argv)
 		log_error("%zu fingerprints: more than one table can index (2^32 - 1)", f.n);
 		return EXIT_FAILED;
 	}
-	uint32_t code = o.design ? (uint32_t)o.design : design_choose((uint32_t)o.k, f.n);
+	uint32_t code = o.design ? o.design : design_choose((uint32_t)o.k, f.n);
 	if (design_make(&d, (uint32_t)o.k, code))
 		return EXIT_FAILED;
 	if (o.plan) {
@@ -218,8 +227,10 @@ int main(int argc, char **argv)
 		free(f.v);
 		return EXIT_FAILED;
 	}
-	cli_summary("%zu fingerprints, k = %d, design %u: %u tables of %u+ leading bits", f.n,
-		    o.k, d.code, d.n_tables, d.tables[d.n_tables - 1].lead_bits);
+	char name[16];
+	design_name(d.code, name, sizeof name);
+	cli_summary("%zu fingerprints, k = %d, design %s: %u tables of %u+ leading bits", f.n,
+		    o.k, name, d.n_tables, d.tables[d.n_tables - 1].lead_bits);
 	design_free(&d);
 	free(f.v);
 	return EXIT_OK;
