@@ -75,9 +75,11 @@ static int has_copyright(const char *s, size_t n)
 	return 0;
 }
 
-void hblock_measure(struct hblock *b, const char *s)
+/* Word measure of [s, s+n); *spaces and *sentence (if not NULL) get the
+ * count of spaces and whether sentence punctuation occurs. */
+static uint32_t measure(const char *s, size_t n, uint32_t *spaces_out, int *sentence)
 {
-	const unsigned char *p = (const unsigned char *)s, *const end = p + b->len;
+	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
 	uint32_t words10 = 0, spaces = 0;
 	int in_word = 0;
 	while (p < end) {
@@ -91,7 +93,7 @@ void hblock_measure(struct hblock *b, const char *s)
 			words10 += in_word ? 0 : 10;
 			in_word = 1;
 			if (c == '.' || c == '!' || c == '?')
-				b->flags |= HB_SENTENCE;
+				*sentence = 1;
 			continue;
 		}
 		const uint32_t cp = next_cp(&p, end);
@@ -103,13 +105,30 @@ void hblock_measure(struct hblock *b, const char *s)
 			in_word = 1;
 		}
 		if (is_sentence_end(cp))
-			b->flags |= HB_SENTENCE;
+			*sentence = 1;
 	}
-	b->words10 = words10;
+	*spaces_out = spaces;
+	return words10;
+}
+
+uint32_t hblock_words10(const char *s, size_t n)
+{
+	uint32_t spaces;
+	int sentence;
+	return measure(s, n, &spaces, &sentence);
+}
+
+void hblock_measure(struct hblock *b, const char *s)
+{
+	uint32_t spaces;
+	int sentence = 0;
+	b->words10 = measure(s, b->len, &spaces, &sentence);
 	b->ns_bytes = b->len - spaces;
+	if (sentence)
+		b->flags |= HB_SENTENCE;
 	/* Legal footers (rights, syndication terms, licence numbers) run to a
 	 * paragraph; an article that merely mentions copyright is longer. */
-	if (words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
+	if (b->words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
 		b->flags |= HB_COPYRIGHT;
 }
 
@@ -117,18 +136,17 @@ void hblock_measure(struct hblock *b, const char *s)
 
 static int link_dense(const struct hblock *b)
 {
-	return (uint64_t)b->link_bytes * 3 > (b->ns_bytes ? b->ns_bytes : 1);
+	return (uint64_t)b->link_words10 * 3 > b->words10;
 }
 
 /* Class of a block from its own evidence. */
 static enum hb_cls classify_block(const struct hblock *b)
 {
-	const uint64_t ns = b->ns_bytes ? b->ns_bytes : 1;
 	if ((b->flags & HB_COPYRIGHT) || link_dense(b))
 		return HB_BAD;
 	if (b->words10 < SHORT_WORDS10)
 		return HB_SHORT;
-	if (b->link_bytes * 5 <= ns &&
+	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
 	    (b->words10 >= GOOD_WORDS10 || (b->words10 >= SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
 		return HB_GOOD;
 	return HB_NEARGOOD;
@@ -144,21 +162,35 @@ static int visible(const struct hblock *b, int tier)
 	return 1;
 }
 
-/* A link line, unlike a link list, has no link-dense neighbour: it is
- * part of the text around it ("Returns a GTimer.") and only SHORT. */
+/*
+ * A link line, unlike a link list, sits between text blocks: it is part
+ * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
+ * function name in an API table) and only SHORT.  A list is 3 or more
+ * link-dense blocks in a row, or link blocks next to chrome or an edge.
+ */
 static int lone_link_line(const struct hblock *b, size_t n, size_t i)
 {
 	const struct hblock *const x = &b[i];
 	if (x->cls != HB_BAD || (x->flags & HB_COPYRIGHT) || x->words10 >= SHORT_WORDS10)
 		return 0;
-	size_t j = i;
-	while (j > 0 && b[j - 1].cls == HB_HIDDEN)
-		j--;
-	if (j > 0 && (b[j - 1].cls == HB_CHROME || link_dense(&b[j - 1])))
-		return 0;
-	for (j = i + 1; j < n && b[j].cls == HB_HIDDEN; j++)
-		;
-	return !(j < n && (b[j].cls == HB_CHROME || link_dense(&b[j])));
+	size_t lo = i, hi = i, links = 1;
+	/* Runs before classify_main(): no block is HB_HIDDEN yet. */
+	for (;;) { /* widen [lo, hi] over link-dense short blocks */
+		if (lo == 0 || b[lo - 1].cls == HB_CHROME)
+			return 0;
+		if (!link_dense(&b[lo - 1]))
+			break;
+		if (++links > 2 || b[--lo].words10 >= SHORT_WORDS10)
+			return 0;
+	}
+	for (;;) {
+		if (hi + 1 == n || b[hi + 1].cls == HB_CHROME)
+			return 0;
+		if (!link_dense(&b[hi + 1]))
+			return 1;
+		if (++links > 2 || b[++hi].words10 >= SHORT_WORDS10)
+			return 0;
+	}
 }
 
 /* Initial classes at @tier; @return whether declared main content has text. */

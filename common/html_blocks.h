@@ -9,7 +9,9 @@
  *
  *   words    Latin-script words + 0.6 x CJK characters (Han, kana): Chinese
  *            and Japanese are written without spaces;
- *   links    share of the block's non-space bytes inside <a href>;
+ *   links    share of the block's words inside <a href> (by words, as
+ *            boilerpipe counts: a sentence that links two long identifiers
+ *            is still a sentence, a menu is links through and through);
  *   BAD      links > 1/3 (but a short link line alone among text is only
  *            SHORT: "a GTimer.", "See PEP 8"), or a copyright/legal block
  *            under 100 words, or a chrome mark (where html_text dropped
@@ -57,7 +59,7 @@ struct hblock {
 	size_t off;         /* in the caller's text buffer */
 	uint32_t len;       /* bytes */
 	uint32_t ns_bytes;  /* non-space bytes */
-	uint32_t link_bytes;
+	uint32_t link_words10; /* words x 10 inside <a href> */
 	uint32_t words10;   /* words x 10 */
 	uint8_t flags, cls;
 	uint8_t ctx;        /* scratch of the context passes */
@@ -66,9 +68,12 @@ struct hblock {
 /**
  * Measure a finished block: words10, ns_bytes, HB_SENTENCE and
  * HB_COPYRIGHT from its @b->len bytes of text at @s (collapsed UTF-8,
- * single spaces).  off, link_bytes and the other flags are the caller's.
+ * single spaces).  off, link_words10 and the other flags are the caller's.
  */
 void hblock_measure(struct hblock *b, const char *s);
+
+/** The word measure (x 10) of @n bytes of collapsed UTF-8 text at @s. */
+uint32_t hblock_words10(const char *s, size_t n);
 
 /**
  * Classify @n blocks in place (cls = HB_GOOD for main content) and

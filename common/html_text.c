@@ -33,7 +33,8 @@
 
 /* Flags of an open element; each has a counter in h->cnt. */
 enum {
-	E_DROP, E_SOFT, E_FORM, E_LINK, E_MAIN, E_HEADING, E_HEAD, E_FOREIGN, E_BLOCK, E_NFLAGS
+	E_DROP, E_SOFT, E_FORM, E_LINK, E_MAIN, E_HEADING, E_HEAD, E_FOREIGN, E_BLOCK, E_CODE,
+	E_NFLAGS
 };
 #define EF(x) (1u << (x))
 
@@ -64,7 +65,7 @@ struct html_text {
 	uint32_t cnt[E_NFLAGS];
 	uint32_t slot_cnt[HTAG_COUNT + HASH_SLOTS];
 	size_t block_start;       /* offset of the current block in text */
-	uint32_t block_link;      /* its link bytes so far */
+	uint32_t block_link;      /* its words x 10 inside links so far */
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
 };
@@ -171,7 +172,7 @@ static void flush_block(struct html_text *h)
 		if (!b)
 			return;
 		b->len = (uint32_t)(h->text.len - h->block_start);
-		b->link_bytes = h->block_link;
+		b->link_words10 = h->block_link;
 		hblock_measure(b, h->text.p + b->off);
 	}
 	h->block_start = h->text.len;
@@ -195,11 +196,11 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 		flush_block(h);
 		h->block_flags = f;
 	}
-	const long ns = append_collapsed(&h->text, h->block_start, &h->pending_space, s, n, decode);
-	if (ns < 0)
+	const size_t old = h->text.len;
+	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n, decode) < 0)
 		h->oom = 1;
 	else if (h->cnt[E_LINK])
-		h->block_link += (uint32_t)ns;
+		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
 }
 
 static void add_title(struct html_text *h, const char *s, size_t n)
@@ -417,6 +418,8 @@ static uint16_t elem_flags(const struct htok_token *tok, unsigned props)
 		f |= EF(E_BLOCK);
 	if (tag == HTAG_HEAD)
 		f |= EF(E_HEAD);
+	if (tag == HTAG_PRE || tag == HTAG_CODE)
+		f |= EF(E_CODE);
 	return f;
 }
 
@@ -426,6 +429,10 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 	const unsigned props = htag_props(tag);
 	const int foreign = h->cnt[E_FOREIGN] != 0;
 	uint16_t flags = elem_flags(tok, props);
+	/* Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
+	 * class words describe the code, not the page. */
+	if (h->cnt[E_CODE] || (flags & EF(E_CODE)))
+		flags &= (uint16_t)~EF(E_SOFT);
 	if (foreign) {
 		flags &= (uint16_t)~EF(E_BLOCK); /* an svg <title> or <p> is a drawing */
 	} else {
