@@ -1,23 +1,32 @@
 /*
  * ndd-permute-sort - fingerprints -> the sorted permuted tables of a design.
  *
- * Reads every fingerprint of the catalog (8 bytes each in memory), picks
- * the table design for k and N (or the one forced by --design), then for
- * each table in turn permutes all fingerprints, sorts (key, doc index)
- * and writes the table as one NDF section.  Tables are produced one at a
- * time so memory is one table (plus the fingerprints), not all of them.
+ * Reads every fingerprint of the catalog, picks the table design for k
+ * and N (or the one forced by --design), then for each table in turn
+ * permutes all fingerprints, sorts (key, doc index) and writes the table
+ * as one NDF section.  Tables are produced one at a time, so memory is one
+ * table plus the fingerprints, not all tables.
+ *
+ * Memory budget (--memory): fingerprints stay in memory while they take at
+ * most half of it, else they go to a temporary file; a table that does not
+ * fit in what is left is sorted in runs that fit, spilled, and merged.  The
+ * output is the same bytes either way: records are ordered by (key, idx).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bytes.h"
 #include "catalog.h"
 #include "cli.h"
 #include "design.h"
 #include "keysort.h"
 #include "log.h"
 #include "ndf.h"
+#include "spill.h"
 #include "tablefile.h"
 
 struct opts {
@@ -26,7 +35,20 @@ struct opts {
 	uint32_t design; /* 0 = choose */
 	int plan;
 	long long plan_count; /* --count: plan for N without reading */
+	uint64_t memory;      /* budget in bytes */
+	const char *tmpdir;
 };
+
+/* Per record while a table is built: the record and its sort scratch. */
+#define BYTES_PER_RECORD (2 * sizeof(struct table_rec))
+
+static uint64_t default_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || size <= 0)
+		return 4ull << 30;
+	return (uint64_t)pages * (uint64_t)size / 2;
+}
 
 static void usage(FILE *fp, int status)
 {
@@ -38,6 +60,9 @@ static void usage(FILE *fp, int status)
 		"  -k, --distance K   find pairs within K bits (0..%d, default 3)\n"
 		"      --design R     force the design with R blocks (C(R,K) tables), or\n"
 		"                     R1xR2 for a nested one (C(R1,K)*C(R2,K) tables)\n"
+		"  -m, --memory SIZE  memory budget, e.g. 512M, 8G (default: half of RAM);\n"
+		"                     beyond it, sorted runs are spilled and merged\n"
+		"  -T, --tmpdir DIR   where spilled runs go (default: $TMPDIR or /tmp)\n"
 		"      --plan         print the chosen design with memory, disk and time\n"
 		"                     estimates, then exit without writing tables\n"
 		"      --count N      with --plan: plan for N fingerprints, read nothing\n"
@@ -53,17 +78,22 @@ static void parse(struct opts *o, int argc, char **argv)
 		CLI_COMMON_LONGOPTS,
 		{"distance", required_argument, NULL, 'k'},
 		{"design", required_argument, NULL, OPT_DESIGN},
+		{"memory", required_argument, NULL, 'm'},
+		{"tmpdir", required_argument, NULL, 'T'},
 		{"plan", no_argument, NULL, OPT_PLAN},
 		{"count", required_argument, NULL, OPT_COUNT},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	o->k = 3;
-	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "k:", longopts, NULL)) != -1) {
+	o->memory = default_memory();
+	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "k:m:T:", longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))
 			continue;
 		switch (c) {
 		case 'k': o->k = (int)cli_parse_int("--distance", optarg, 0, DESIGN_MAX_K); break;
+		case 'm': o->memory = cli_parse_size("--memory", optarg); break;
+		case 'T': o->tmpdir = optarg; break;
 		case OPT_DESIGN:
 			if (design_parse(optarg, &o->design)) {
 				log_error("invalid --design '%s' (expected R or R1xR2, e.g. 5 or 4x4)", optarg);
@@ -75,35 +105,234 @@ static void parse(struct opts *o, int argc, char **argv)
 		default: usage(stderr, EXIT_FAILED);
 		}
 	}
+	if (o->memory < (1u << 20)) {
+		log_error("--memory must be at least 1M");
+		exit(EXIT_FAILED);
+	}
 	cli_common_finish(&o->cc);
 }
 
+/* ---- the fingerprints: in memory, or on a temporary file ---- */
+
 struct fps {
-	uint64_t *v;
-	size_t n, cap;
+	uint64_t *v;     /* in memory: all of them; spilled: a buffer */
+	size_t n_mem, cap, limit;
+	size_t n;        /* all fingerprints */
+	FILE *spill;     /* set once they exceeded @limit */
+	const char *tmpdir;
 };
+
+static int flush_fps(struct fps *f)
+{
+	uint8_t buf[8 * 1024];
+	if (!f->spill && !(f->spill = spill_tmpfile(f->tmpdir)))
+		return -1;
+	for (size_t i = 0; i < f->n_mem; i += 1024) {
+		size_t m = f->n_mem - i < 1024 ? f->n_mem - i : 1024;
+		for (size_t j = 0; j < m; j++)
+			put_le64(buf + 8 * j, f->v[i + j]);
+		if (fwrite(buf, 8, m, f->spill) != m) {
+			log_error("cannot write a temporary file: %s", strerror(errno));
+			return -1;
+		}
+	}
+	f->n_mem = 0;
+	return 0;
+}
 
 static int collect(void *ctx, uint64_t idx, const struct fp_record *r)
 {
 	struct fps *f = ctx;
 	(void)idx;
-	if (f->n == f->cap) {
+	if (f->n_mem == f->limit && flush_fps(f))
+		return -1;
+	if (f->n_mem == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 1 << 16;
+		if (f->cap > f->limit)
+			f->cap = f->limit;
 		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
 	}
-	f->v[f->n++] = r->simhash;
+	f->v[f->n_mem++] = r->simhash;
+	f->n++;
 	return 0;
 }
 
-static void print_plan(const struct design *d, uint64_t n)
+/* Fingerprints [start, start + n) into @out. */
+static int fps_range(const struct fps *f, size_t start, size_t n, uint64_t *out)
 {
-	double mem = (double)n * (8 + 2 * sizeof(struct table_rec));
+	if (!f->spill) {
+		memcpy(out, f->v + start, n * sizeof *out);
+		return 0;
+	}
+	uint8_t buf[8 * 1024];
+	if (fseeko(f->spill, (off_t)start * 8, SEEK_SET))
+		goto fail;
+	for (size_t i = 0; i < n; i += 1024) {
+		size_t m = n - i < 1024 ? n - i : 1024;
+		if (fread(buf, 8, m, f->spill) != m)
+			goto fail;
+		for (size_t j = 0; j < m; j++)
+			out[i + j] = get_le64(buf + 8 * j);
+	}
+	return 0;
+fail:
+	log_error("cannot read back the fingerprints' temporary file: %s", strerror(errno));
+	return -1;
+}
+
+/* ---- writing one table ---- */
+
+struct table_out {
+	struct ndf_writer *w;
+	uint8_t *buf;
+	size_t n;
+	uint64_t first_key;
+};
+
+static int tout_add(void *ctx, const struct table_rec *recs, size_t n)
+{
+	struct table_out *to = ctx;
+	for (size_t i = 0; i < n; i++) {
+		if (to->n == 0)
+			to->first_key = recs[i].key;
+		uint8_t *p = to->buf + to->n * TABLE_RAW_RECORD;
+		put_le64(p, recs[i].key);
+		put_le32(p + 8, (uint32_t)recs[i].idx);
+		if (++to->n == TABLE_RAW_BLOCK_RECORDS) {
+			if (ndf_write_block(to->w, (uint32_t)to->n, NDF_CODEC_RAW, to->first_key,
+					    to->buf, to->n * TABLE_RAW_RECORD))
+				return -1;
+			to->n = 0;
+		}
+	}
+	return 0;
+}
+
+static int tout_open(struct table_out *to, struct outfile *out, const struct design *d,
+		     uint32_t t, const struct catalog_info *info)
+{
+	struct ndf_header h;
+	tablefile_header(&h, NDF_KIND_TABLE, d, t, info->feature_config, info->dataset_id);
+	memset(to, 0, sizeof *to);
+	to->w = ndf_writer_open(out->fp, out->display, &h);
+	to->buf = xmalloc((size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD);
+	return to->w ? 0 : -1;
+}
+
+static int tout_close(struct table_out *to, int rc)
+{
+	if (!rc && to->n)
+		rc = ndf_write_block(to->w, (uint32_t)to->n, NDF_CODEC_RAW, to->first_key, to->buf,
+				     to->n * TABLE_RAW_RECORD);
+	if (rc)
+		ndf_writer_abort(to->w);
+	else
+		rc = ndf_writer_finish(to->w) ? -1 : 0;
+	free(to->buf);
+	return rc;
+}
+
+/* ---- building the tables ---- */
+
+struct builder {
+	const struct opts *o;
+	const struct fps *f;
+	const struct design *d;
+	const struct catalog_info *info;
+	struct outfile *out;
+	size_t chunk;           /* records sorted at once */
+	struct table_rec *recs, *scratch;
+	uint64_t *fp_buf;       /* a chunk of fingerprints, when they are spilled */
+	size_t runs;            /* spilled runs, for the summary */
+};
+
+/* Permute and sort fingerprints [start, start + n) of table @t into recs. */
+static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
+{
+	const struct design_table *tab = &b->d->tables[t];
+	const uint64_t *src = b->f->v + start;
+	if (b->f->spill) {
+		if (fps_range(b->f, start, n, b->fp_buf))
+			return -1;
+		src = b->fp_buf;
+	}
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < n; i++) {
+		b->recs[i].key = design_permute(tab, src[i]);
+		b->recs[i].idx = start + i;
+	}
+	keysort(b->recs, b->scratch, n);
+	return 0;
+}
+
+static int build_table(struct builder *b, uint32_t t)
+{
+	struct table_out to;
+	const size_t n = b->f->n;
+	int rc = tout_open(&to, b->out, b->d, t, b->info);
+	if (!rc && n <= b->chunk) {
+		rc = sort_chunk(b, t, 0, n);
+		if (!rc)
+			rc = tout_add(&to, b->recs, n);
+	} else if (!rc) {
+		struct spill_runs *runs = spill_runs_new(b->o->tmpdir);
+		rc = runs ? 0 : -1;
+		for (size_t start = 0; !rc && start < n; start += b->chunk) {
+			size_t m = n - start < b->chunk ? n - start : b->chunk;
+			rc = sort_chunk(b, t, start, m);
+			if (!rc)
+				rc = spill_runs_add(runs, b->recs, m);
+		}
+		if (!rc) {
+			b->runs += spill_runs_count(runs);
+			rc = spill_runs_merge(runs, 4096, tout_add, &to);
+		}
+		spill_runs_free(runs);
+	}
+	return tout_close(&to, rc);
+}
+
+/* Records that fit in the budget left after the fingerprints. */
+static size_t chunk_records(const struct opts *o, const struct fps *f)
+{
+	uint64_t used = f->spill ? 0 : (uint64_t)f->n * sizeof(uint64_t);
+	uint64_t per = BYTES_PER_RECORD + (f->spill ? sizeof(uint64_t) : 0);
+	uint64_t left = o->memory > used ? o->memory - used : 0;
+	uint64_t c = left / per;
+	if (c < 4096)
+		c = 4096;
+	return c > f->n ? (f->n ? f->n : 1) : (size_t)c;
+}
+
+static int build_tables(struct builder *b)
+{
+	struct progress pr;
+	int rc = 0;
+	b->chunk = chunk_records(b->o, b->f);
+	b->recs = xmalloc(b->chunk * sizeof *b->recs);
+	b->scratch = xmalloc(b->chunk * sizeof *b->scratch);
+	b->fp_buf = b->f->spill ? xmalloc(b->chunk * sizeof *b->fp_buf) : NULL;
+	progress_start(&pr, "tables", 0);
+	for (uint32_t t = 0; t < b->d->n_tables && !rc; t++) {
+		rc = build_table(b, t);
+		progress_update(&pr, t + 1, (uint64_t)(t + 1) * b->f->n * TABLE_RAW_RECORD);
+	}
+	progress_end(&pr);
+	free(b->recs);
+	free(b->scratch);
+	free(b->fp_buf);
+	return rc;
+}
+
+static void print_plan(const struct opts *o, const struct design *d, uint64_t n)
+{
+	double need = (double)n * (8 + BYTES_PER_RECORD);
 	double raw = (double)d->n_tables * (double)n * TABLE_RAW_RECORD;
 	double bits = 2 + 64 - (n > 1 ? log2((double)n) : 0) + ceil(log2((double)n + 1));
-	printf("fingerprints:      %llu\n", (unsigned long long)n);
-	printf("distance k:        %u\n", d->k);
 	char name[16];
 	design_name(d->code, name, sizeof name);
+	printf("fingerprints:      %llu\n", (unsigned long long)n);
+	printf("distance k:        %u\n", d->k);
 	printf("design:            %s: %u tables\n", name, d->n_tables);
 	printf("block widths:     ");
 	for (uint32_t b = 0; b < d->n_blocks; b++)
@@ -113,70 +342,22 @@ static void print_plan(const struct design *d, uint64_t n)
 	printf("\nleading bits:      %u (table 0) .. %u (table %u)\n", d->tables[0].lead_bits,
 	       d->tables[d->n_tables - 1].lead_bits, d->n_tables - 1);
 	printf("comparisons/fp:    %.3g (expected, all tables)\n", design_comparisons(d, n));
-	printf("memory:            %.1f MB (permute-and-sort peak)\n", mem / 1e6);
+	printf("memory:            %.1f MB to sort in memory; budget %.1f MB%s\n", need / 1e6,
+	       (double)o->memory / 1e6,
+	       need > (double)o->memory ? ": runs will be spilled and merged" : "");
 	printf("disk, raw tables:  %.1f MB\n", raw / 1e6);
 	printf("disk, compressed:  %.1f MB (about %.0f bits per record)\n",
 	       (double)d->n_tables * (double)n * bits / 8e6, bits);
 }
 
-static int write_table(FILE *out, const char *name, const struct design *d, uint32_t t,
-		       const struct table_rec *recs, size_t n, uint64_t config, uint64_t dataset)
+static int plan_only(const struct opts *o, uint64_t n)
 {
-	struct ndf_header h;
-	tablefile_header(&h, NDF_KIND_TABLE, d, t, config, dataset);
-	struct ndf_writer *w = ndf_writer_open(out, name, &h);
-	if (!w)
-		return -1;
-	uint8_t *buf = xmalloc((size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD);
-	uint64_t keys[256];
-	uint32_t idx[256];
-	int err = 0;
-	for (size_t i = 0; i < n && !err; i += TABLE_RAW_BLOCK_RECORDS) {
-		size_t m = n - i < TABLE_RAW_BLOCK_RECORDS ? n - i : TABLE_RAW_BLOCK_RECORDS;
-		for (size_t j = 0; j < m; j += 256) {
-			size_t c = m - j < 256 ? m - j : 256;
-			for (size_t u = 0; u < c; u++) {
-				keys[u] = recs[i + j + u].key;
-				idx[u] = (uint32_t)recs[i + j + u].idx;
-			}
-			tablefile_encode_raw(buf + j * TABLE_RAW_RECORD, c, keys, idx);
-		}
-		err = ndf_write_block(w, (uint32_t)m, NDF_CODEC_RAW, recs[i].key, buf,
-				      m * TABLE_RAW_RECORD);
-	}
-	free(buf);
-	if (err) {
-		ndf_writer_abort(w);
-		return -1;
-	}
-	return ndf_writer_finish(w) ? -1 : 0;
-}
-
-static int build_tables(const struct opts *o, const struct fps *f, const struct design *d,
-			const struct catalog_info *info, struct outfile *out)
-{
-	struct table_rec *recs = xmalloc(f->n * sizeof *recs + 1);
-	struct table_rec *scratch = xmalloc(f->n * sizeof *recs + 1);
-	struct progress pr;
-	int rc = 0;
-	(void)o;
-	progress_start(&pr, "tables", 0);
-	for (uint32_t t = 0; t < d->n_tables && !rc; t++) {
-		const struct design_table *tab = &d->tables[t];
-#pragma omp parallel for schedule(static)
-		for (size_t i = 0; i < f->n; i++) {
-			recs[i].key = design_permute(tab, f->v[i]);
-			recs[i].idx = i;
-		}
-		keysort(recs, scratch, f->n);
-		rc = write_table(out->fp, out->display, d, t, recs, f->n, info->feature_config,
-				 info->dataset_id);
-		progress_update(&pr, t + 1, (uint64_t)(t + 1) * f->n * TABLE_RAW_RECORD);
-	}
-	progress_end(&pr);
-	free(recs);
-	free(scratch);
-	return rc;
+	struct design d;
+	if (design_make(&d, (uint32_t)o->k, o->design ? o->design : design_choose((uint32_t)o->k, n)))
+		return EXIT_FAILED;
+	print_plan(o, &d, n);
+	design_free(&d);
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -192,46 +373,40 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	const char *const *inputs = optind < argc ? (const char *const *)argv + optind : stdin_only;
 	int n_inputs = optind < argc ? argc - optind : 1;
+	if (o.plan && o.plan_count)
+		return plan_only(&o, (uint64_t)o.plan_count);
 
-	if (o.plan && o.plan_count) {
-		if (design_make(&d, (uint32_t)o.k, o.design ? o.design
-				: design_choose((uint32_t)o.k, (uint64_t)o.plan_count)))
-			return EXIT_FAILED;
-		print_plan(&d, (uint64_t)o.plan_count);
-		design_free(&d);
-		return EXIT_OK;
-	}
-	if (catalog_scan(inputs, n_inputs, collect, &f, &info))
+	f.limit = o.memory / 2 / sizeof(uint64_t);
+	f.tmpdir = o.tmpdir;
+	if (catalog_scan(inputs, n_inputs, collect, &f, &info) || (f.spill && flush_fps(&f)))
 		return EXIT_FAILED;
 	if (f.n >= UINT32_MAX) {
 		log_error("%zu fingerprints: more than one table can index (2^32 - 1)", f.n);
 		return EXIT_FAILED;
 	}
-	uint32_t code = o.design ? o.design : design_choose((uint32_t)o.k, f.n);
-	if (design_make(&d, (uint32_t)o.k, code))
-		return EXIT_FAILED;
 	if (o.plan) {
-		print_plan(&d, f.n);
-		design_free(&d);
 		free(f.v);
-		return EXIT_OK;
+		return plan_only(&o, f.n);
 	}
+	if (design_make(&d, (uint32_t)o.k, o.design ? o.design : design_choose((uint32_t)o.k, f.n)))
+		return EXIT_FAILED;
 	if (outfile_open(&out, o.cc.output))
 		return EXIT_FAILED;
-	log_debug("design %u: %u tables, %u leading bits", d.code, d.n_tables,
-		  d.tables[0].lead_bits);
-	int rc = build_tables(&o, &f, &d, &info, &out);
+	struct builder b = {&o, &f, &d, &info, &out, 0, NULL, NULL, NULL, 0};
+	int rc = build_tables(&b);
 	if (rc || outfile_commit(&out)) {
 		outfile_abort(&out);
-		design_free(&d);
-		free(f.v);
-		return EXIT_FAILED;
+		rc = -1;
+	} else {
+		char name[16];
+		design_name(d.code, name, sizeof name);
+		cli_summary("%zu fingerprints, k = %d, design %s: %u tables of %u+ leading bits, "
+			    "%zu spilled runs", f.n, o.k, name, d.n_tables,
+			    d.tables[d.n_tables - 1].lead_bits, b.runs);
 	}
-	char name[16];
-	design_name(d.code, name, sizeof name);
-	cli_summary("%zu fingerprints, k = %d, design %s: %u tables of %u+ leading bits", f.n,
-		    o.k, name, d.n_tables, d.tables[d.n_tables - 1].lead_bits);
 	design_free(&d);
 	free(f.v);
-	return EXIT_OK;
+	if (f.spill)
+		fclose(f.spill);
+	return rc ? EXIT_FAILED : EXIT_OK;
 }

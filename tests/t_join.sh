@@ -39,6 +39,19 @@ cmp -s "$tmp/j1.csv" "$tmp/j2.csv" || bad "self-join -t1 and -t2 differ"
 cmp -s "$tmp/j1.csv" "$tmp/j3.csv" || bad "raw and compressed tables join differently"
 [ "$(wc -l < "$tmp/j1.csv")" -gt 100 ] || bad "too few clustered rows"
 
+# A memory budget far below the data: sorted runs are spilled and merged,
+# the fingerprints go to a temporary file, and the tables are the same bytes.
+"$GEN" -n 100000 -s 5 -k 3 -o "$tmp/fps100k.ndf"
+"$BIN/ndd-permute-sort" -q -k 3 -o "$tmp/t-mem.ndf" "$tmp/fps100k.ndf" || bad "permute-sort 100k"
+"$BIN/ndd-permute-sort" -k 3 -m 1M -T "$tmp" -o "$tmp/t-spill.ndf" "$tmp/fps100k.ndf" 2> "$tmp/err" ||
+	bad "permute-sort --memory 1M"
+cmp -s "$tmp/t-mem.ndf" "$tmp/t-spill.ndf" || bad "--memory 1M: tables differ from the in-memory sort"
+runs=$(sed -n 's/.*, \([0-9]*\) spilled runs.*/\1/p' "$tmp/err")
+[ "${runs:-0}" -ge 8 ] || bad "--memory 1M spilled only '${runs:-0}' runs"
+ls "$tmp" | grep -q ndd-spill && bad "spill files left behind"
+rm -f "$tmp/t-mem.ndf" "$tmp/t-spill.ndf"
+"$BIN/ndd-permute-sort" --plan -m 1M -k 3 "$tmp/fps100k.ndf" | grep -q "spilled" || bad "--plan does not say it will spill"
+
 # Every member within k of its representative; one representative each.
 awk -F, 'NR > 1 { if ($6 > 3) bad = 1; reps[$1] += $7 } END {
 	for (c in reps) if (reps[c] != 1) bad = 1; exit bad }' "$tmp/j1.csv" ||
