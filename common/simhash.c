@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+/* Header-only XXH3: most features are a few bytes long, where the call
+ * into the shared library costs as much as the hash itself. */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "bytes.h"
@@ -27,8 +30,10 @@
 #include "log.h"
 #include "textnorm.h"
 
-/* Weights of small term frequencies, precomputed; larger ones use log(). */
-#define WTAB_SIZE 256
+/* Weights of fixed-point counts below this, precomputed: line weights make
+ * most counts fractional, and log() per feature was a tenth of the time.
+ * Larger counts use log(), with the same rounding. */
+#define WTAB_SIZE (32 * SIMHASH_WEIGHT_ONE)
 
 /* 32-bit lanes take this many adds of at most SIMHASH_MAX_WEIGHT safely. */
 #define ACC_DRAIN_EVERY (UINT32_MAX / SIMHASH_MAX_WEIGHT)
@@ -51,10 +56,12 @@ struct simhash_ctx {
 	struct textnorm tn;
 	struct tf_table tf;
 	struct simhash_acc acc;
-	uint32_t wtab[WTAB_SIZE];
+	uint16_t wtab[WTAB_SIZE];
 	size_t last_features;
 	size_t norm_len;  /* normalised bytes of the last document */
 	uint32_t line_w;  /* weight of one occurrence on the current line */
+	uint64_t ring[SIMHASH_MAX_SHINGLE]; /* hashes of the last words */
+	size_t words;     /* words of the document so far */
 };
 
 /*
@@ -261,15 +268,20 @@ static void tf_clear(struct tf_table *t)
 
 /* 1 + ln(tf) for tf >= 1, and tf itself below 1 (continuous at 1): a word
  * seen once on a short line counts as much as that line is worth. */
-static uint32_t weight_of(const struct simhash_ctx *ctx, uint64_t count)
+static uint32_t weight_formula(uint64_t count)
 {
 	const uint64_t one = SIMHASH_WEIGHT_ONE;
 	if (count <= one)
 		return (uint32_t)(count ? count : 1);
-	if (count % one == 0 && count / one < WTAB_SIZE)
-		return ctx->wtab[count / one];
 	double w = (double)one * (1.0 + log((double)count / (double)one));
 	return w > SIMHASH_MAX_WEIGHT ? SIMHASH_MAX_WEIGHT : (uint32_t)lround(w);
+}
+
+static uint32_t weight_of(const struct simhash_ctx *ctx, uint64_t count)
+{
+	if (count < WTAB_SIZE)
+		return ctx->wtab[count];
+	return weight_formula(count);
 }
 
 static uint32_t line_weight(size_t len)
@@ -295,12 +307,18 @@ static uint64_t shingle_hash(const uint64_t *ring, int n, int start, int size)
 	return XXH3_64bits_withSeed(buf, 8 * (size_t)n, SIMHASH_SEED);
 }
 
+/*
+ * Word shingles run across line ends: the text is one sequence, so moving
+ * a paragraph changes the shingles at its two edges, and the fingerprint
+ * sees order as the Jaccard truth of the evaluation does.  A shingle
+ * weighs what the line it ends on weighs.
+ */
 static int word_features(struct simhash_ctx *ctx)
 {
 	const struct textnorm *tn = &ctx->tn;
 	const int n = ctx->cfg.shingle;
-	uint64_t ring[SIMHASH_MAX_SHINGLE];
-	size_t words = 0;
+	uint64_t *const ring = ctx->ring;
+	size_t words = ctx->words;
 	for (size_t k = 0; k < tn->n_tok; k++) {
 		const struct textnorm_token *t = &tn->tok[k];
 		if ((t->kind & TN_KIND_MASK) != TN_WORD)
@@ -317,8 +335,16 @@ static int word_features(struct simhash_ctx *ctx)
 		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w))
 			return -1;
 	}
-	if (n > 1 && words > 0 && words < (size_t)n)
-		return tf_add(&ctx->tf, shingle_hash(ring, (int)words, 0, n), ctx->line_w);
+	ctx->words = words;
+	return 0;
+}
+
+/* A text with fewer words than a shingle: one shingle of all of them. */
+static int short_shingle(struct simhash_ctx *ctx)
+{
+	const int n = ctx->cfg.shingle;
+	if (n > 1 && ctx->words > 0 && ctx->words < (size_t)n)
+		return tf_add(&ctx->tf, shingle_hash(ctx->ring, (int)ctx->words, 0, n), ctx->line_w);
 	return 0;
 }
 
@@ -384,8 +410,8 @@ struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
 		return NULL;
 	}
 	ctx->cfg = *c;
-	for (uint32_t tf = 1; tf < WTAB_SIZE; tf++)
-		ctx->wtab[tf] = (uint32_t)lround(SIMHASH_WEIGHT_ONE * (1.0 + log((double)tf)));
+	for (uint32_t n = 0; n < WTAB_SIZE; n++)
+		ctx->wtab[n] = (uint16_t)weight_formula(n);
 	return ctx;
 }
 
@@ -404,6 +430,7 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 {
 	const char *p = text, *const end = text + len;
 	*norm = 0;
+	ctx->words = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
@@ -412,12 +439,14 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 		if (ctx->tn.len) {
 			*norm += ctx->tn.len + (*norm ? 1 : 0);
 			ctx->line_w = line_weight(ctx->tn.len);
-			if (word_features(ctx) || cjk_features(ctx))
+			/* Each pass walks every token: skip the one with nothing to do. */
+			if ((ctx->tn.n_cjk < ctx->tn.n_tok && word_features(ctx)) ||
+			    (ctx->tn.n_cjk && cjk_features(ctx)))
 				return -1;
 		}
 		p = eol + 1;
 	}
-	return 0;
+	return short_shingle(ctx);
 }
 
 int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t *fp,

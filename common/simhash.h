@@ -11,8 +11,9 @@
  * Features (all hashed with XXH3-64, seed SIMHASH_SEED):
  *  - Words: shingles of @shingle consecutive TN_WORD tokens (1 = single
  *    words, the default; 2 or 3 make the fingerprint sensitive to word
- *    order).  A text with fewer words than @shingle gives one shingle of
- *    all of them.  A shingle's hash is XXH3 of the little-endian array of
+ *    order).  Shingles run across line ends (the text is one sequence,
+ *    so a moved paragraph changes the shingles at its edges).  A text
+ *    with fewer words than @shingle gives one shingle of all of them.  A shingle's hash is XXH3 of the little-endian array of
  *    its words' hashes, so it never depends on the host.
  *  - CJK runs (scripts without spaces): character n-grams of @cjk_ngram
  *    characters inside each run (default 2, bigrams: the usual
@@ -53,7 +54,7 @@
 #include <stdint.h>
 
 /* Bump when the feature or weighting scheme changes. */
-#define SIMHASH_VERSION 2
+#define SIMHASH_VERSION 3 /* 3: word shingles run across line ends */
 #define SIMHASH_SEED 0x6e64642d73696d31ull /* "ndd-sim1" */
 #define SIMHASH_WEIGHT_ONE 64             /* fixed-point weight 1.0 */
 

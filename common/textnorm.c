@@ -355,6 +355,7 @@ static int add_char(struct textnorm *tn, struct pass *s, uint32_t cp,
 			return -1;
 		s->o += encode_utf8(cp, tn->text + s->o);
 		tn->tok[tn->n_tok - 1].len = (uint32_t)(s->o - tn->tok[tn->n_tok - 1].off);
+		tn->n_cjk++;
 		s->prev_cjk = 1;
 		return 0;
 	}
@@ -381,6 +382,7 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 		len = UINT32_MAX - 1;
 	tn->len = 0;
 	tn->n_tok = 0;
+	tn->n_cjk = 0;
 	if (reserve_text(tn, len + 1))
 		return -1;
 	struct pass s = {0, 0, 0, 0};
@@ -392,6 +394,16 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 			s.in_word = 1;
 			s.prev_cjk = 0;
 			p = ascii_word(tn, &s, p, end);
+			continue;
+		}
+		if (*p < 0x80) {
+			/* ASCII separators (spaces, punctuation): a third of English
+			 * text, so they skip decoding and the class lookup. */
+			close_word(tn, &s);
+			s.pending_sep = s.o > 0;
+			s.prev_cjk = 0;
+			while (++p < end && *p < 0x80 && !ascii_map[*p])
+				;
 			continue;
 		}
 		if (*p >= 0xE4 && *p <= 0xE9 && end - p >= 3 && is_cont(p[1]) && is_cont(p[2])) {

@@ -81,6 +81,7 @@ struct textnorm {
 	size_t cap;
 	struct textnorm_token *tok;
 	size_t n_tok;
+	size_t n_cjk;   /* tokens of kind TN_CJK among them */
 	size_t tok_cap;
 };
 

@@ -45,6 +45,7 @@ struct opts {
 	struct simhash_config cfg;
 	const char *import;
 	const char *input;
+	int dry_run;
 };
 
 static void usage(FILE *fp, int status)
@@ -60,6 +61,8 @@ static void usage(FILE *fp, int status)
 		"                         exact text and flag it short (default 200)\n"
 		"      --import-text FILE read fingerprints instead, one per line:\n"
 		"                         16 hex digits, optionally ',' and a key (URL)\n"
+		"      --dry-run          read, check and decode the documents, compute and\n"
+		"                         write nothing: the I/O floor for benchmarks\n"
 		CLI_COMMON_HELP,
 		SIMHASH_MAX_SHINGLE, SIMHASH_MAX_CJK_NGRAM);
 	exit(status);
@@ -67,13 +70,14 @@ static void usage(FILE *fp, int status)
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT };
+	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"shingle", required_argument, NULL, OPT_SHINGLE},
 		{"cjk-ngram", required_argument, NULL, OPT_CJK},
 		{"min-text", required_argument, NULL, OPT_MIN_TEXT},
 		{"import-text", required_argument, NULL, OPT_IMPORT},
+		{"dry-run", no_argument, NULL, OPT_DRY},
 		{NULL, 0, NULL, 0},
 	};
 	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
@@ -91,6 +95,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->cfg.min_text = (size_t)cli_parse_int("--min-text", optarg, 0, 1 << 30);
 		else if (c == OPT_IMPORT)
 			o->import = optarg;
+		else if (c == OPT_DRY)
+			o->dry_run = 1;
 		else
 			usage(stderr, EXIT_FAILED);
 	}
@@ -311,7 +317,9 @@ static int compute_docs(struct batch *b, struct simhash_ctx **ctx)
 #endif
 		const struct doc_record *d = &b->doc[i];
 		b->flags[i] = d->flags;
-		failed |= simhash_text(ctx[tid], d->text.p, d->text.n, &b->fp[i], &b->flags[i]) != 0;
+		b->fp[i] = 0;
+		if (ctx[tid]) /* NULL: --dry-run */
+			failed |= simhash_text(ctx[tid], d->text.p, d->text.n, &b->fp[i], &b->flags[i]) != 0;
 	}
 	return failed ? -1 : 0;
 }
@@ -331,7 +339,7 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 			.url = d->url,
 			.warc_file = d->warc_file,
 		};
-		if (out_record(o, &r))
+		if (o->w && out_record(o, &r)) /* no writer: --dry-run */
 			return -1;
 		st->shorts += (b->flags[i] & FP_SHORT_TEXT) != 0;
 		st->text_bytes += d->text.n;
@@ -440,7 +448,7 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 		b[k].max_blk = (size_t)threads * BLOCKS_PER_THREAD;
 		b[k].blk = xcalloc(b[k].max_blk, sizeof *b[k].blk);
 	}
-	for (int t = 0; t < threads && !rc; t++)
+	for (int t = 0; t < threads && !rc && !opt->dry_run; t++)
 		rc = (ctx[t] = simhash_ctx_new(&opt->cfg)) ? 0 : -1;
 	progress_start(&pr, "documents", st->total_bytes);
 	while (!rc) {
@@ -450,13 +458,13 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 			break;
 		}
 		st->sections++;
-		rc = (o->w || !out_start(o, simhash_config_hash(&opt->cfg))) ? 0 : -1;
+		rc = (o->w || opt->dry_run || !out_start(o, simhash_config_hash(&opt->cfg))) ? 0 : -1;
 		if (!rc)
 			rc = run_section(&j);
 		ndf_reader_close(j.r);
 	}
 	progress_end(&pr);
-	if (!rc && !o->w) /* empty input: still a valid, empty output */
+	if (!rc && !o->w && !opt->dry_run) /* empty input: still a valid, empty output */
 		rc = out_start(o, simhash_config_hash(&opt->cfg));
 	for (int t = 0; t < threads; t++)
 		simhash_ctx_free(ctx[t]);
@@ -513,7 +521,11 @@ static long run_import(const char *path, struct out *o, struct stats *st)
 			line[--n] = '\0';
 		if (n == 0 || (n == 1 && line[0] == '\r'))
 			continue;
-		struct fp_record r = {.doc_id = DOC_ID(0, st->docs), .warc_file = {"", 0}};
+		/* No text: its length is unknown, not 0 (self-join never pairs
+		 * empty texts), and no two imports claim the same payload. */
+		const uint64_t id = DOC_ID(0, st->docs);
+		struct fp_record r = {.doc_id = id, .payload_hash = ~id, .text_hash = ~id,
+				      .text_len = UINT32_MAX, .warc_file = {"", 0}};
 		if (parse_line(line, (size_t)n, &r.simhash, &r.url)) {
 			log_warn("%s:%zu: not a fingerprint line (16 hex digits [,key]); skipped",
 				 path, lineno);
@@ -565,6 +577,13 @@ int main(int argc, char **argv)
 	int rc = 0;
 	if (!opt.import && !(in = cli_open_input(opt.input)))
 		return EXIT_FAILED;
+	if (opt.dry_run && !opt.import) {
+		st.total_bytes = input_size(in);
+		rc = run_docs(&opt, in, opt.input, &o, &st);
+		cli_close_input(in);
+		summary(&st, log_wall() - t0, 0);
+		return rc ? EXIT_FAILED : EXIT_OK;
+	}
 	if (outfile_open(&o.of, opt.cc.output)) {
 		cli_close_input(in);
 		return EXIT_FAILED;

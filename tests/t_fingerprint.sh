@@ -62,6 +62,24 @@ grep -q 'feature config [0-9a-f]\{16\}' "$T/err" || bad "-v shows the config has
 "$FP" --shingle 2 -o "$T/s2.fps" "$T/docs.ndf" 2>"$T/err"
 cmp -s "$T/t1.fps" "$T/s2.fps" && bad "--shingle 2 changes the output" || ok "--shingle 2"
 
+# --dry-run reads and decodes everything and writes nothing.
+expect 0 "--dry-run" "$FP" --dry-run -o "$T/dry.fps" "$T/docs.ndf"
+grep -q '2200 documents' "$T/err" || bad "--dry-run counts 2200 documents"
+if ls "$T"/dry.fps* >"$T/ls" 2>&1; then bad "--dry-run wrote an output"; fi
+
+# Header parameters are enforced: fingerprints made with another feature
+# configuration are refused by the table stages, with a message.
+if [ -x "$BIN/ndd-permute-sort" ] && [ -x "$BIN/ndd-self-join" ]; then
+	expect 2 "permute-sort refuses mixed --shingle" "$BIN/ndd-permute-sort" -k 3 \
+		-o "$T/mixed.tab" "$T/t1.fps" "$T/s2.fps"
+	grep -q 'configuration' "$T/err" || bad "mixed configurations: the message says why"
+	if ls "$T"/mixed.tab* >"$T/ls" 2>&1; then bad "mixed configurations left an output"; fi
+	"$BIN/ndd-permute-sort" -q -k 3 -o "$T/s2.tab" "$T/s2.fps" 2>"$T/err"
+	expect 2 "self-join refuses a catalog of another --shingle" "$BIN/ndd-self-join" \
+		-c "$T/t1.fps" -o "$T/mixed.csv" "$T/s2.tab"
+	grep -q 'catalog' "$T/err" || bad "catalog mismatch: the message says why"
+fi
+
 # A fingerprint file is not a documents file; a truncated stream is corrupt.
 expect 2 "FPS as input exits 2" "$FP" -o "$T/x.fps" "$T/t1.fps"
 head -c 100000 "$T/docs.ndf" >"$T/trunc.ndf"
@@ -88,6 +106,18 @@ expect 0 "--import-text 5000 lines" "$FP" --import-text "$T/many.txt" -o "$T/man
 grep -q '5000 documents' "$T/err" || bad "5000 fingerprints imported"
 "$FP" -t1 --import-text "$T/many.txt" -o "$T/many1.fps" 2>"$T/err"
 cmp -s "$T/many.fps" "$T/many1.fps" && ok "--import-text deterministic" || bad "--import-text differs"
+
+# Imported fingerprints join like computed ones (their text length is
+# unknown, not empty): two equal and one 2 bits away form one cluster.
+printf '0123456789abcdef,a\n0123456789abcdef,b\n0123456789abcdec,c\nfedcba9876543210,d\n' >"$T/near.txt"
+if "$FP" -q --import-text "$T/near.txt" -o "$T/near.fps" &&
+	"$BIN/ndd-permute-sort" -q -k 3 -o "$T/near.tab" "$T/near.fps" &&
+	"$BIN/ndd-self-join" -q -c "$T/near.fps" --pairs "$T/near.pairs" -o "$T/near.csv" "$T/near.tab"; then
+	n=$(grep -c ',[0-9][0-9]*.$' "$T/near.pairs")
+	[ "$n" -eq 3 ] && ok "--import-text fingerprints join" || bad "--import-text: want 3 pairs, got $n"
+else
+	bad "--import-text fingerprints through the table stages"
+fi
 
 # End to end from a WARC, when the extract stage is built.
 if [ -x "$BIN/ndd-extract" ]; then

@@ -124,6 +124,9 @@ static void test_normalise(void)
 	CHECK(norm_is("v2.3.1 costs $19.99", "v2 3 1 costs 19 99"));
 	CHECK(norm_is("中\xE3\x80\x80文", "中 文"));
 	CHECK(norm_is("iPhone手机", "iphone手机"));
+	/* Mixed scripts in one word run stay one word; full-width digits join it. */
+	CHECK(norm_is("Straße２０２４ ΣΟΦΙΑ", "straße2024 σοφια"));
+	CHECK(norm_is("a\x01" "b\x7f", "a b"));
 }
 
 static void test_cjk_tokens(void)
@@ -133,6 +136,7 @@ static void test_cjk_tokens(void)
 	CHECK(textnorm_run(&g_tn, s, strlen(s)) == 0);
 	CHECK(!strcmp(g_tn.text, "iphone手机 价格 5999元"));
 	CHECK(g_tn.n_tok == 7);
+	CHECK(g_tn.n_cjk == 5);
 	if (g_tn.n_tok != 7)
 		return;
 	static const char *const want[] = {"iphone", "手", "机", "价", "格", "5999", "元"};
