@@ -10,6 +10,12 @@
  * Decoding steps write into two buffers of the decoder in turn (chunked
  * into one, inflate from it into the other), so a body is decoded with
  * no allocation once the buffers have grown to the usual page size.
+ *
+ * A gzip body lies whole in memory and its trailer says how big it
+ * inflates (ISIZE), so it is inflated in one call by libdeflate, about
+ * twice as fast as zlib; zlib takes anything libdeflate refuses (a cut or
+ * damaged body, a trailer that lies, deflate and zlib wrappers) and keeps
+ * whatever part of it inflates.
  */
 #include "http.h"
 
@@ -17,6 +23,12 @@
 #include <string.h>
 #include <strings.h>
 #include <zlib.h>
+
+#ifndef NDD_NO_LIBDEFLATE
+#include <libdeflate.h>
+#else
+struct libdeflate_decompressor;
+#endif
 
 #define CT_MAX 256
 #define CS_MAX 64
@@ -29,6 +41,7 @@ struct dbuf {
 
 struct http_decoder {
 	struct dbuf buf[2];
+	struct libdeflate_decompressor *ld; /* gzip fast path, or NULL */
 	char content_type[CT_MAX];
 	char charset[CS_MAX];
 };
@@ -42,7 +55,12 @@ struct http_meta {
 
 struct http_decoder *http_decoder_new(void)
 {
-	return calloc(1, sizeof(struct http_decoder));
+	struct http_decoder *d = calloc(1, sizeof *d);
+#ifndef NDD_NO_LIBDEFLATE
+	if (d)
+		d->ld = libdeflate_alloc_decompressor(); /* NULL: zlib does it all */
+#endif
+	return d;
 }
 
 void http_decoder_free(struct http_decoder *d)
@@ -51,6 +69,10 @@ void http_decoder_free(struct http_decoder *d)
 		return;
 	free(d->buf[0].p);
 	free(d->buf[1].p);
+#ifndef NDD_NO_LIBDEFLATE
+	if (d->ld)
+		libdeflate_free_decompressor(d->ld);
+#endif
 	free(d);
 }
 
@@ -345,6 +367,34 @@ static int inflate_body(const uint8_t *p, size_t n, int wbits, struct dbuf *out,
 	return 0;
 }
 
+/*
+ * One-call gzip inflate into @out, sized by the trailer's ISIZE.  A
+ * trailer bigger than @cap or than deflate's best ratio (1032:1) allows
+ * is not believed.  @return 0 done, -1 not done (zlib's turn), -2 OOM.
+ */
+static int gunzip_whole(struct libdeflate_decompressor *ld, const uint8_t *p, size_t n,
+			struct dbuf *out, size_t cap)
+{
+#ifdef NDD_NO_LIBDEFLATE
+	(void)ld, (void)p, (void)n, (void)out, (void)cap;
+	return -1;
+#else
+	if (!ld || n < 18 || p[0] != 0x1f || p[1] != 0x8b)
+		return -1;
+	const size_t isize = (size_t)p[n - 4] | (size_t)p[n - 3] << 8 |
+			     (size_t)p[n - 2] << 16 | (size_t)p[n - 1] << 24;
+	if (isize == 0 || isize > cap || isize / 1032 > n)
+		return -1;
+	if (dbuf_reserve(out, isize))
+		return -2;
+	size_t used = 0, got = 0;
+	if (libdeflate_gzip_decompress_ex(ld, p, n, out->p, isize, &used, &got) != LIBDEFLATE_SUCCESS)
+		return -1;
+	out->len = got;
+	return 0;
+#endif
+}
+
 /* A body under a Content-Encoding header that is plainly not encoded. */
 static int looks_decoded(const uint8_t *p, size_t n)
 {
@@ -355,15 +405,17 @@ static int looks_decoded(const uint8_t *p, size_t n)
 }
 
 /* Undo one content coding: @*body/@*n are replaced by the decoded bytes. */
-static int decode_one(const char *coding, struct dbuf *ob, const uint8_t **body,
-		      size_t *n, size_t cap, uint32_t *flags)
+static int decode_one(struct libdeflate_decompressor *ld, const char *coding, struct dbuf *ob,
+		      const uint8_t **body, size_t *n, size_t cap, uint32_t *flags)
 {
 	const int is_deflate = !strcasecmp(coding, "deflate");
 	if (!is_deflate && strcasecmp(coding, "gzip") && strcasecmp(coding, "x-gzip"))
 		return HTTP_ERR_ENCODING;
 	/* 47 = 15 + 32: zlib or gzip wrapper, detected; servers mix them up,
 	 * and some send "deflate" as a raw deflate stream. */
-	int rc = inflate_body(*body, *n, 47, ob, cap, flags);
+	int rc = gunzip_whole(ld, *body, *n, ob, cap);
+	if (rc == -1)
+		rc = inflate_body(*body, *n, 47, ob, cap, flags);
 	if (rc == -1 && is_deflate)
 		rc = inflate_body(*body, *n, -15, ob, cap, flags);
 	if (rc == -2)
@@ -404,7 +456,7 @@ int http_parse_response(struct http_decoder *d, const uint8_t *block, size_t len
 	for (int i = m.n_codings - 1; i >= 0; i--) {
 		if (!strcasecmp(m.codings[i], "identity"))
 			continue;
-		const int rc = decode_one(m.codings[i], &d->buf[which], &body, &n,
+		const int rc = decode_one(d->ld, m.codings[i], &d->buf[which], &body, &n,
 					 max_body, &out->flags);
 		if (rc < 0)
 			return rc;
