@@ -7,6 +7,11 @@
  *
  *   gen_fps -n 1000000 -s 42 -k 3 -o fps.ndf
  *   gen_fps -n 3000 -k 3 --brute pairs.txt -o fps.ndf
+ *   gen_fps -n 3000 --split 2000 --rest new.ndf -o old.ndf   (batch-query tests)
+ *
+ * With --split M, fingerprints 0..M-1 go to -o and the rest to --rest, both
+ * keeping their names doc-<i> from the whole set, so brute-force pairs
+ * across the split are what a batch query of --rest against -o must find.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -54,7 +59,7 @@ static void generate(uint64_t *fp, size_t n, unsigned k, uint64_t seed)
 	}
 }
 
-static int write_fps(const char *path, const uint64_t *fp, size_t n)
+static int write_fps(const char *path, const uint64_t *fp, size_t base, size_t n)
 {
 	struct outfile out;
 	struct ndf_header h = {0};
@@ -71,10 +76,10 @@ static int write_fps(const char *path, const uint64_t *fp, size_t n)
 		char url[32];
 		struct fp_record r = {0};
 		r.simhash = fp[i];
-		r.doc_id = DOC_ID(0, i);
-		r.payload_hash = r.text_hash = i;
+		r.doc_id = DOC_ID(0, base + i);
+		r.payload_hash = r.text_hash = base + i;
 		r.text_len = 1000;
-		snprintf(url, sizeof url, "doc-%zu", i);
+		snprintf(url, sizeof url, "doc-%zu", base + i);
 		r.url = (struct str){url, (uint32_t)strlen(url)};
 		r.warc_file = (struct str){"synthetic", 9};
 		used += fprec_encode(&r, buf + used);
@@ -114,12 +119,15 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"brute", required_argument, NULL, 'b'},
+		{"split", required_argument, NULL, 'S'},
+		{"rest", required_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0},
 	};
 	size_t n = 1000;
 	unsigned k = 3;
 	uint64_t seed = 1;
-	const char *out = NULL, *brute_path = NULL;
+	const char *out = NULL, *brute_path = NULL, *rest = NULL;
+	size_t split = 0;
 	int c;
 	log_init("gen_fps");
 	while ((c = getopt_long(argc, argv, "n:s:k:o:", longopts, NULL)) != -1) {
@@ -129,14 +137,20 @@ int main(int argc, char **argv)
 		case 'k': k = (unsigned)cli_parse_int("-k", optarg, 0, 16); break;
 		case 'o': out = optarg; break;
 		case 'b': brute_path = optarg; break;
+		case 'S': split = (size_t)cli_parse_int("--split", optarg, 1, 1ll << 32); break;
+		case 'R': rest = optarg; break;
 		default:
-			fprintf(stderr, "usage: gen_fps [-n N] [-s SEED] [-k K] [--brute PAIRS] -o FILE\n");
+			fprintf(stderr, "usage: gen_fps [-n N] [-s SEED] [-k K] [--brute PAIRS] "
+				"[--split M --rest FILE] -o FILE\n");
 			return EXIT_FAILED;
 		}
 	}
 	uint64_t *fp = xmalloc(n * sizeof *fp);
 	generate(fp, n, k, seed);
-	if (write_fps(out, fp, n) || (brute_path && brute(brute_path, fp, n, k)))
+	size_t first_part = split && rest && split < n ? split : n;
+	if (write_fps(out, fp, 0, first_part) ||
+	    (first_part < n && write_fps(rest, fp + first_part, first_part, n - first_part)) ||
+	    (brute_path && brute(brute_path, fp, n, k)))
 		return EXIT_FAILED;
 	free(fp);
 	return EXIT_OK;

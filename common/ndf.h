@@ -202,6 +202,38 @@ void ndf_reader_close(struct ndf_reader *r);
 int ndf_verify_section(FILE *fp, const char *name, struct ndf_header *out)
 	__attribute__((warn_unused_result));
 
+/* ---- random access (seekable files written with known sizes) ---- */
+
+struct ndf_section;
+
+/**
+ * Open the section at byte @offset of the seekable @fp: read and check its
+ * header, then its footer (magic, footer CRC, totals against the header)
+ * and block index, without reading the blocks.  The section must not be
+ * STREAMED (its size must be in the header).
+ * @return 0 and *@out, or a negative ndf_err (logged with @name).
+ */
+int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_section **out)
+	__attribute__((warn_unused_result));
+
+const struct ndf_header *ndf_section_header(const struct ndf_section *s);
+
+/** The block index: *@n entries. */
+const struct ndf_index_entry *ndf_section_index(const struct ndf_section *s, uint64_t *n);
+
+/** Offset of the byte after the section (where a next section starts). */
+uint64_t ndf_section_end(const struct ndf_section *s);
+
+/**
+ * Read block @i into @b (buffer grown and reused) and check its CRC and
+ * that it is where the index says.  @return 0, or a negative ndf_err.
+ */
+int ndf_section_read_block(struct ndf_section *s, uint64_t i, struct ndf_block *b)
+	__attribute__((warn_unused_result));
+
+/** NULL is a no-op. */
+void ndf_section_close(struct ndf_section *s);
+
 /** Name of a kind, e.g. "documents". */
 const char *ndf_kind_name(uint32_t kind);
 

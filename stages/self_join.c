@@ -21,6 +21,7 @@
 #include "join.h"
 #include "log.h"
 #include "ndf.h"
+#include "provenance.h"
 #include "tablefile.h"
 #include "tableread.h"
 
@@ -191,67 +192,16 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 
 /* ---- the catalog, for the documents in pairs ---- */
 
-struct doc_info {
-	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
-	uint32_t flags, text_len;
-	uint64_t url, warc_file; /* offsets of the strings in details.arena */
-	uint32_t url_len, warc_file_len;
-};
-
-struct details {
-	uint32_t *slot; /* document index -> slot, UINT32_MAX = not needed */
-	size_t n_docs;
-	struct doc_info *info;
-	size_t n;
-	char *arena;    /* all strings, back to back: one allocation, not two per page */
-	size_t arena_len, arena_cap;
-};
-
-static uint64_t keep_str(struct details *d, struct str s)
-{
-	if (d->arena_len + s.n > d->arena_cap) {
-		d->arena_cap = 2 * (d->arena_len + s.n) + 4096;
-		d->arena = xrealloc(d->arena, d->arena_cap);
-	}
-	memcpy(d->arena + d->arena_len, s.p, s.n);
-	d->arena_len += s.n;
-	return d->arena_len - s.n;
-}
-
-static int note_details(void *ctx, uint64_t idx, const struct fp_record *r)
-{
-	struct details *d = ctx;
-	if (idx >= d->n_docs || d->slot[idx] == UINT32_MAX)
-		return 0;
-	struct doc_info *di = &d->info[d->slot[idx]];
-	di->simhash = r->simhash;
-	di->payload_hash = r->payload_hash;
-	di->text_hash = r->text_hash;
-	di->warc_offset = r->warc_offset;
-	di->doc_id = r->doc_id;
-	di->flags = r->flags;
-	di->text_len = r->text_len;
-	di->url = keep_str(d, r->url);
-	di->url_len = r->url.n;
-	di->warc_file = keep_str(d, r->warc_file);
-	di->warc_file_len = r->warc_file.n;
-	return 0;
-}
-
 static int load_details(const struct opts *o, const struct pair_vec *pv, size_t n_docs,
-			struct details *d, struct catalog_info *info)
+			struct provenance *d, struct catalog_info *info)
 {
-	d->n_docs = n_docs;
-	d->slot = xmalloc((n_docs + 1) * sizeof *d->slot);
-	memset(d->slot, 0xff, (n_docs + 1) * sizeof *d->slot);
+	if (prov_init(d, n_docs))
+		return -1;
 	for (size_t i = 0; i < pv->n; i++) {
-		uint32_t ab[2] = {pv->v[i].a, pv->v[i].b};
-		for (int j = 0; j < 2; j++)
-			if (d->slot[ab[j]] == UINT32_MAX)
-				d->slot[ab[j]] = (uint32_t)d->n++;
+		prov_mark(d, pv->v[i].a);
+		prov_mark(d, pv->v[i].b);
 	}
-	d->info = xcalloc(d->n + 1, sizeof *d->info);
-	return catalog_scan(o->catalog, o->n_catalog, note_details, d, info);
+	return prov_load(d, o->catalog, o->n_catalog, info);
 }
 
 /*
@@ -261,28 +211,24 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
  * documents of pairs need this, so it is checked after the join, from the
  * same catalog pass that fetches their provenance.
  */
-static void filter_pairs(struct pair_vec *pv, const struct details *d)
+static int pair_allowed(const struct prov_doc *a, const struct prov_doc *b, uint32_t d)
+{
+	const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
+	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
+}
+
+static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct pair *p = &pv->v[i];
-		const struct doc_info *a = &d->info[d->slot[p->a]], *b = &d->info[d->slot[p->b]];
-		const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
-		if (a->text_len == 0 || b->text_len == 0 || sa != sb || (sa && p->d != 0))
-			continue;
-		pv->v[w++] = *p;
+		if (pair_allowed(prov_get(d, p->a), prov_get(d, p->b), p->d))
+			pv->v[w++] = *p;
 	}
 	pv->n = w;
 }
 
-static void free_details(struct details *d)
-{
-	free(d->arena);
-	free(d->info);
-	free(d->slot);
-}
-
-static const char *match_kind(const struct doc_info *rep, const struct doc_info *m)
+static const char *match_kind(const struct prov_doc *rep, const struct prov_doc *m)
 {
 	if (rep == m)
 		return "rep";
@@ -293,14 +239,14 @@ static const char *match_kind(const struct doc_info *rep, const struct doc_info 
 	return "near";
 }
 
-static void write_row(FILE *fp, const struct details *d, size_t cluster,
-		      const struct doc_info *rep, const struct doc_info *m)
+static void write_row(FILE *fp, const struct provenance *d, size_t cluster,
+		      const struct prov_doc *rep, const struct prov_doc *m)
 {
 	csv_u64(fp, cluster + 1);
 	csv_sep(fp);
-	csv_field(fp, d->arena + m->url, m->url_len);
+	csv_field(fp, prov_str(d, m->url), m->url_len);
 	csv_sep(fp);
-	csv_field(fp, d->arena + m->warc_file, m->warc_file_len);
+	csv_field(fp, prov_str(d, m->warc_file), m->warc_file_len);
 	csv_sep(fp);
 	csv_u64(fp, m->warc_offset);
 	csv_sep(fp);
@@ -314,29 +260,28 @@ static void write_row(FILE *fp, const struct details *d, size_t cluster,
 	csv_end(fp);
 }
 
-static void write_csv(FILE *fp, const struct clusters *cl, const struct details *d)
+static void write_csv(FILE *fp, const struct clusters *cl, const struct provenance *d)
 {
 	fputs("cluster_id,url,warc_file,warc_offset,simhash,distance,is_representative,"
 	      "match,doc_id\r\n", fp);
 	for (size_t c = 0; c < cl->n_clusters; c++) {
-		const struct doc_info *rep = &d->info[d->slot[cl->doc[cl->start[c]]]];
+		const struct prov_doc *rep = prov_get(d, cl->doc[cl->start[c]]);
 		for (uint32_t i = cl->start[c]; i < cl->start[c + 1]; i++)
-			write_row(fp, d, c, rep, &d->info[d->slot[cl->doc[i]]]);
+			write_row(fp, d, c, rep, prov_get(d, cl->doc[i]));
 	}
 }
 
-static int write_pairs(const char *path, const struct pair_vec *pv, const struct details *d)
+static int write_pairs(const char *path, const struct pair_vec *pv, const struct provenance *d)
 {
 	struct outfile out;
 	if (outfile_open(&out, path))
 		return -1;
 	fputs("key_a,key_b,distance\r\n", out.fp);
 	for (size_t i = 0; i < pv->n; i++) {
-		const struct doc_info *a = &d->info[d->slot[pv->v[i].a]];
-		const struct doc_info *b = &d->info[d->slot[pv->v[i].b]];
-		csv_field(out.fp, d->arena + a->url, a->url_len);
+		const struct prov_doc *a = prov_get(d, pv->v[i].a), *b = prov_get(d, pv->v[i].b);
+		csv_field(out.fp, prov_str(d, a->url), a->url_len);
 		csv_sep(out.fp);
-		csv_field(out.fp, d->arena + b->url, b->url_len);
+		csv_field(out.fp, prov_str(d, b->url), b->url_len);
 		csv_sep(out.fp);
 		csv_u64(out.fp, pv->v[i].d);
 		csv_end(out.fp);
@@ -387,7 +332,7 @@ static void limit_k(struct pair_vec *pv, uint32_t k)
 }
 
 static int write_outputs(const struct opts *o, const struct clusters *cl,
-			 const struct details *det, const struct pair_vec *pairs)
+			 const struct provenance *det, const struct pair_vec *pairs)
 {
 	struct outfile out;
 	if (outfile_open(&out, o->cc.output))
@@ -406,7 +351,7 @@ int main(int argc, char **argv)
 	struct join_stats js = {0};
 	struct ndf_header first = {0};
 	struct clusters cl = {0};
-	struct details det = {0};
+	struct provenance det = {0};
 	double t0 = log_wall();
 	int rc;
 
@@ -447,7 +392,7 @@ int main(int argc, char **argv)
 			    (unsigned long long)js.records, (unsigned)js.tables,
 			    js.records ? (double)js.comparisons / (double)js.records : 0.0,
 			    pairs.n, cl.n_clusters, cl.largest_cluster);
-	free_details(&det);
+	prov_free(&det);
 	clusters_free(&cl);
 	pair_vec_free(&pairs);
 	design_free(&js.design);

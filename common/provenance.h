@@ -1,0 +1,62 @@
+/*
+ * provenance.h - what the CSV says of a document (URL, WARC file, offset,
+ * fingerprint, hashes, flags), loaded from the catalog for just the
+ * documents that were paired: a night has millions of pages and only the
+ * duplicates need their provenance in memory.
+ *
+ * Use: prov_init(n_docs), prov_mark() each needed document index, one
+ * prov_load() pass over the catalog, then prov_get()/prov_str().
+ */
+#ifndef NDD_PROVENANCE_H
+#define NDD_PROVENANCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "catalog.h"
+
+struct prov_doc {
+	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
+	uint32_t flags, text_len;
+	uint64_t url, warc_file; /* offsets in the string arena */
+	uint32_t url_len, warc_file_len;
+};
+
+struct provenance {
+	uint32_t *slot;  /* document index -> slot, UINT32_MAX = not needed */
+	size_t n_docs;
+	struct prov_doc *doc;
+	size_t n;        /* slots */
+	char *arena;     /* every string back to back: one allocation */
+	size_t arena_len, arena_cap;
+	int oom;
+};
+
+/** Prepare for documents 0..@n_docs-1.  @return 0, or -1 on OOM (logged). */
+int prov_init(struct provenance *p, size_t n_docs) __attribute__((warn_unused_result));
+
+/** Ask for document @idx (< n_docs). */
+void prov_mark(struct provenance *p, uint32_t idx);
+
+/**
+ * One pass over the catalog @paths[0..n) filling the marked documents.
+ * @return 0, or non-zero (logged); *@info describes the catalog.
+ */
+int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
+	__attribute__((warn_unused_result));
+
+/** A marked document, after prov_load(). */
+static inline const struct prov_doc *prov_get(const struct provenance *p, uint32_t idx)
+{
+	return &p->doc[p->slot[idx]];
+}
+
+static inline const char *prov_str(const struct provenance *p, uint64_t off)
+{
+	return p->arena + off;
+}
+
+/** Free everything; the struct may be zeroed or initialised. */
+void prov_free(struct provenance *p);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * ndd-query - batch mode: new fingerprints against stored tables.
+ *
+ * Tonight's fingerprints are looked up in the compressed tables (and
+ * catalog) of an earlier night, so a page copied from last week is found
+ * too.  Per table, the queries are permuted and sorted, and only the
+ * blocks that can hold their leading bits are read (query.h).  Output:
+ * one CSV row per (new page, stored page) pair within k.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "csv.h"
+#include "design.h"
+#include "join.h"
+#include "keysort.h"
+#include "log.h"
+#include "ndf.h"
+#include "provenance.h"
+#include "query.h"
+#include "tablefile.h"
+
+struct opts {
+	struct cli_common cc;
+	int k;
+	const char *tables, *stats;
+	const char **catalog;
+	int n_catalog;
+	const char **queries;
+	int n_queries;
+};
+
+static void usage(FILE *fp, int status)
+{
+	fprintf(fp,
+		"Usage: ndd-query --tables TABLES --catalog FPS [options] [NEW_FPS...]\n"
+		"Look up new fingerprints (ndd-fingerprint output; '-' or none = standard\n"
+		"input) in the compressed tables of an earlier run, and write every pair\n"
+		"(new page, stored page) within k as CSV.\n\n"
+		"      --tables FILE   compressed tables (ndd-compress -o FILE; a regular file:\n"
+		"                      only the blocks the queries need are read)\n"
+		"  -c, --catalog FILE  the fingerprint file(s) those tables were built from,\n"
+		"                      in the same order (repeat the option for several)\n"
+		"  -k, --distance K    pairs within K (default: the tables' k; not more)\n"
+		"      --stats FILE    write statistics as JSON\n"
+		CLI_COMMON_HELP
+		"Output columns: query_url,query_warc_file,query_warc_offset,query_simhash,\n"
+		"match_url,match_warc_file,match_warc_offset,match_simhash,distance,match\n"
+		"(match: exact, same-text or near).\n");
+	exit(status);
+}
+
+static void parse(struct opts *o, int argc, char **argv)
+{
+	enum { OPT_TABLES = CLI_OPT_STAGE_BASE, OPT_STATS };
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{"tables", required_argument, NULL, OPT_TABLES},
+		{"catalog", required_argument, NULL, 'c'},
+		{"distance", required_argument, NULL, 'k'},
+		{"stats", required_argument, NULL, OPT_STATS},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	o->k = -1;
+	o->catalog = xcalloc((size_t)argc, sizeof *o->catalog);
+	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "c:k:", longopts, NULL)) != -1) {
+		if (cli_common_option(&o->cc, c, optarg, usage))
+			continue;
+		switch (c) {
+		case 'c': o->catalog[o->n_catalog++] = optarg; break;
+		case 'k': o->k = (int)cli_parse_int("--distance", optarg, 0, DESIGN_MAX_K); break;
+		case OPT_TABLES: o->tables = optarg; break;
+		case OPT_STATS: o->stats = optarg; break;
+		default: usage(stderr, EXIT_FAILED);
+		}
+	}
+	if (!o->tables || !o->n_catalog) {
+		log_error("--tables and --catalog are required");
+		usage(stderr, EXIT_FAILED);
+	}
+	static const char *stdin_only[] = {"-"};
+	o->queries = optind < argc ? (const char **)argv + optind : stdin_only;
+	o->n_queries = optind < argc ? argc - optind : 1;
+	cli_common_finish(&o->cc);
+}
+
+struct fpv {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, uint64_t idx, const struct fp_record *r)
+{
+	struct fpv *f = ctx;
+	(void)idx;
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 4096;
+		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
+	}
+	f->v[f->n++] = r->simhash;
+	return 0;
+}
+
+struct run {
+	const struct opts *o;
+	struct fpv q;
+	struct catalog_info qinfo;
+	struct ndf_header first;
+	struct design design;
+	struct pair_vec pairs;
+	struct query_stats st;
+	uint32_t tables;
+};
+
+/* The queries permuted for table @t, sorted; then looked up in @sec. */
+static int one_table(struct run *r, struct ndf_section *sec, uint32_t t)
+{
+	const size_t n = r->q.n;
+	struct table_rec *rec = xmalloc((n + 1) * sizeof *rec), *tmp = xmalloc((n + 1) * sizeof *tmp);
+	uint64_t *keys = xmalloc((n + 1) * sizeof *keys);
+	uint32_t *idx = xmalloc((n + 1) * sizeof *idx);
+	for (size_t i = 0; i < n; i++) {
+		rec[i].key = design_permute(&r->design.tables[t], r->q.v[i]);
+		rec[i].idx = i;
+	}
+	keysort(rec, tmp, n);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = rec[i].key;
+		idx[i] = (uint32_t)rec[i].idx;
+	}
+	int rc = query_table(sec, &r->design, t, keys, idx, n, &r->pairs, &r->st);
+	free(rec);
+	free(tmp);
+	free(keys);
+	free(idx);
+	return rc;
+}
+
+static int check_section(struct run *r, const struct ndf_header *h, uint32_t t)
+{
+	const char *name = r->o->tables;
+	if (h->kind != NDF_KIND_CTABLE) {
+		log_error("'%s': holds %s, expected compressed tables", name, ndf_kind_name(h->kind));
+		return -1;
+	}
+	if (t == 0) {
+		r->first = *h;
+		if (tablefile_design(h, name, &r->design))
+			return -1;
+		if (h->feature_config != r->qinfo.feature_config) {
+			log_error("'%s': tables of fingerprints made with another configuration "
+				  "(%016llx) than the queries (%016llx); they cannot be compared",
+				  name, (unsigned long long)h->feature_config,
+				  (unsigned long long)r->qinfo.feature_config);
+			return -1;
+		}
+	}
+	return tablefile_check(h, name, &r->first, t) ? -1 : 0;
+}
+
+static int all_tables(struct run *r)
+{
+	FILE *fp = fopen(r->o->tables, "rb");
+	uint64_t off = 0;
+	int rc = 0;
+	if (!fp) {
+		log_error("cannot open '%s': %m", r->o->tables);
+		return -1;
+	}
+	for (uint32_t t = 0; !rc && (t == 0 || t < r->first.n_tables); t++) {
+		struct ndf_section *sec;
+		rc = ndf_section_open(fp, r->o->tables, off, &sec) ? -1 : 0;
+		if (!rc)
+			rc = check_section(r, ndf_section_header(sec), t);
+		if (!rc)
+			rc = one_table(r, sec, t) ? -1 : 0;
+		if (!rc)
+			off = ndf_section_end(sec);
+		ndf_section_close(sec);
+		r->tables++;
+	}
+	fclose(fp);
+	return rc;
+}
+
+static const char *match_kind(const struct prov_doc *q, const struct prov_doc *m)
+{
+	if (q->payload_hash == m->payload_hash)
+		return "exact";
+	if (q->text_hash == m->text_hash)
+		return "same-text";
+	return "near";
+}
+
+static void doc_fields(FILE *fp, const struct provenance *p, const struct prov_doc *d)
+{
+	csv_field(fp, prov_str(p, d->url), d->url_len);
+	csv_sep(fp);
+	csv_field(fp, prov_str(p, d->warc_file), d->warc_file_len);
+	csv_sep(fp);
+	csv_u64(fp, d->warc_offset);
+	csv_sep(fp);
+	csv_hex64(fp, d->simhash);
+}
+
+/* Short texts match only identical short texts; empty texts never. */
+static int allowed(const struct prov_doc *a, const struct prov_doc *b, uint32_t d)
+{
+	const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
+	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
+}
+
+static size_t write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
+			const struct provenance *sp)
+{
+	size_t rows = 0;
+	fputs("query_url,query_warc_file,query_warc_offset,query_simhash,match_url,"
+	      "match_warc_file,match_warc_offset,match_simhash,distance,match\r\n", fp);
+	for (size_t i = 0; i < pv->n; i++) {
+		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
+		if (!allowed(q, m, pv->v[i].d))
+			continue;
+		doc_fields(fp, qp, q);
+		csv_sep(fp);
+		doc_fields(fp, sp, m);
+		csv_sep(fp);
+		csv_u64(fp, pv->v[i].d);
+		csv_sep(fp);
+		fputs(match_kind(q, m), fp);
+		csv_end(fp);
+		rows++;
+	}
+	return rows;
+}
+
+static int load_provenance(struct run *r, struct provenance *qp, struct provenance *sp)
+{
+	struct catalog_info qi, si;
+	if (prov_init(qp, r->q.n) || prov_init(sp, r->first.record_count + 1))
+		return -1;
+	for (size_t i = 0; i < r->pairs.n; i++) {
+		prov_mark(qp, r->pairs.v[i].a);
+		prov_mark(sp, r->pairs.v[i].b);
+	}
+	if (prov_load(qp, r->o->queries, r->o->n_queries, &qi) ||
+	    prov_load(sp, r->o->catalog, r->o->n_catalog, &si))
+		return -1;
+	if (si.dataset_id != r->first.dataset_id) {
+		log_error("the catalog is not the one the tables were built from: give --catalog "
+			  "the same files, in the same order, as ndd-permute-sort");
+		return -1;
+	}
+	return 0;
+}
+
+static int write_stats(const char *path, const struct run *r, size_t rows, double secs)
+{
+	struct outfile out;
+	if (outfile_open(&out, path))
+		return -1;
+	fprintf(out.fp,
+		"{\n  \"queries\": %zu,\n  \"stored_documents\": %llu,\n  \"tables\": %u,\n"
+		"  \"blocks_read\": %llu,\n  \"comparisons\": %llu,\n  \"pairs\": %zu,\n"
+		"  \"seconds\": %.3f\n}\n",
+		r->q.n, (unsigned long long)r->first.record_count, r->tables,
+		(unsigned long long)r->st.blocks_read, (unsigned long long)r->st.comparisons, rows,
+		secs);
+	return outfile_commit(&out);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct run r;
+	struct provenance qp = {0}, sp = {0};
+	struct outfile out = {0};
+	double t0 = log_wall();
+	size_t rows = 0;
+
+	log_init("ndd-query");
+	parse(&o, argc, argv);
+	memset(&r, 0, sizeof r);
+	r.o = &o;
+	int rc = catalog_scan(o.queries, o.n_queries, collect, &r.q, &r.qinfo) ? -1 : 0;
+	if (!rc && r.q.n >= UINT32_MAX) {
+		log_error("too many queries for one run (%zu)", r.q.n);
+		rc = -1;
+	}
+	if (!rc)
+		rc = all_tables(&r);
+	if (!rc && o.k > (int)r.first.k) {
+		log_error("tables were built for k = %u; they cannot find pairs within %d",
+			  r.first.k, o.k);
+		rc = -1;
+	}
+	if (!rc) {
+		const uint32_t k = o.k >= 0 ? (uint32_t)o.k : r.first.k;
+		size_t w = 0;
+		for (size_t i = 0; i < r.pairs.n; i++)
+			if (r.pairs.v[i].d <= k)
+				r.pairs.v[w++] = r.pairs.v[i];
+		r.pairs.n = w;
+		pair_vec_sort(&r.pairs);
+		rc = load_provenance(&r, &qp, &sp);
+	}
+	if (!rc)
+		rc = outfile_open(&out, o.cc.output);
+	if (!rc) {
+		rows = write_csv(out.fp, &r.pairs, &qp, &sp);
+		rc = outfile_commit(&out);
+	}
+	if (!rc && o.stats)
+		rc = write_stats(o.stats, &r, rows, log_wall() - t0);
+	if (!rc)
+		cli_summary("%zu queries against %llu stored documents, %u tables, %llu blocks read, "
+			    "%zu pairs", r.q.n, (unsigned long long)r.first.record_count, r.tables,
+			    (unsigned long long)r.st.blocks_read, rows);
+	if (rc)
+		outfile_abort(&out);
+	prov_free(&qp);
+	prov_free(&sp);
+	pair_vec_free(&r.pairs);
+	design_free(&r.design);
+	free(r.q.v);
+	free(o.catalog);
+	return rc ? EXIT_FAILED : EXIT_OK;
+}
