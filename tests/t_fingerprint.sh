@@ -110,7 +110,9 @@ cmp -s "$T/many.fps" "$T/many1.fps" && ok "--import-text deterministic" || bad "
 # Imported fingerprints join like computed ones (their text length is
 # unknown, not empty): two equal and one 2 bits away form one cluster.
 printf '0123456789abcdef,a\n0123456789abcdef,b\n0123456789abcdec,c\nfedcba9876543210,d\n' >"$T/near.txt"
-if "$FP" -q --import-text "$T/near.txt" -o "$T/near.fps" &&
+if [ ! -x "$BIN/ndd-self-join" ]; then
+	echo "skip table stages not built"
+elif "$FP" -q --import-text "$T/near.txt" -o "$T/near.fps" &&
 	"$BIN/ndd-permute-sort" -q -k 3 -o "$T/near.tab" "$T/near.fps" &&
 	"$BIN/ndd-self-join" -q -c "$T/near.fps" --pairs "$T/near.pairs" -o "$T/near.csv" "$T/near.tab"; then
 	n=$(grep -c ',[0-9][0-9]*.$' "$T/near.pairs")
