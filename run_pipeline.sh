@@ -11,6 +11,8 @@
 #                     pairs, clusters, largest cluster, seconds per stage
 #   fingerprints.ndf  tonight's fingerprint catalog  } the index later nights
 #   tables.ndf        tonight's compressed tables    } can be queried against
+#   previous.csv      with --previous DIR: tonight's pages that duplicate a
+#                     page of the run in DIR (ndd-query against its index)
 # Everything is built in a work directory inside the output directory and
 # renamed into place at the end, clusters.csv last: a killed or failed run
 # never leaves a half-written or partial result.
@@ -29,6 +31,8 @@ recursively in directories) and write the duplicate-cluster CSV.
   -o, --output DIR   output directory (default: ./ndd-out)
   -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 3)
   -t, --threads N    threads per stage (default: all cores)
+      --previous DIR the output directory of an earlier run: also look up
+                     tonight's pages in its index, into DIR_OUT/previous.csv
       --bin DIR      where the ndd-* stage programs are (default: build/bin
                      beside this script, else \$PATH)
       --keep-work    keep the intermediate files (documents, raw tables)
@@ -40,7 +44,7 @@ Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed.
 USAGE
 }
 
-out=./ndd-out k=3 threads="" bindir="" keep=0 quiet=0
+out=./ndd-out k=3 threads="" bindir="" keep=0 quiet=0 previous=""
 inputs=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -48,6 +52,7 @@ while [ $# -gt 0 ]; do
 	-k | --distance) k=${2:?}; shift 2 ;;
 	-t | --threads) threads=${2:?}; shift 2 ;;
 	--bin) bindir=${2:?}; shift 2 ;;
+	--previous) previous=${2:?}; shift 2 ;;
 	--keep-work) keep=1; shift ;;
 	-q | --quiet) quiet=1; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -69,6 +74,12 @@ fi
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
 stages="extract fingerprint permute-sort compress self-join"
+if [ -n "$previous" ]; then
+	for f in tables.ndf fingerprints.ndf; do
+		[ -f "$previous/$f" ] || die "--previous: '$previous/$f' not found (an output directory of run_pipeline.sh?)"
+	done
+	stages="$stages query"
+fi
 if [ -z "$bindir" ] && [ -x "$here/build/bin/ndd-extract" ]; then
 	bindir=$here/build/bin
 fi
@@ -138,6 +149,13 @@ step compress run_stage compress "${topt[@]}" "${qopt[@]}" \
 step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
 	-o "$work/clusters.csv" "$work/tables.ndf"
+published="fingerprints.ndf tables.ndf"
+if [ -n "$previous" ]; then
+	step query run_stage query "${topt[@]}" "${qopt[@]}" --tables "$previous/tables.ndf" \
+		-c "$previous/fingerprints.ndf" --stats "$work/query.json" \
+		-o "$work/previous.csv" "$work/fingerprints.ndf"
+	published="$published previous.csv"
+fi
 
 # stats.json: the stages' own statistics, the inputs and the times.
 json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
@@ -151,6 +169,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
 	echo "],"
 	printf '  "extract": '; cat "$work/extract.json"; echo ","
 	printf '  "join": '; cat "$work/join.json"; echo ","
+	if [ -n "$previous" ]; then printf '  "previous": '; cat "$work/query.json"; echo ","; fi
 	printf '  "seconds": {'
 	sep=""
 	for s in $stages; do printf '%s"%s": %s' "$sep" "$s" "${secs[$s]}"; sep=", "; done
@@ -159,7 +178,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
 } > "$work/stats.json" || die "cannot write statistics"
 
 # Publish: clusters.csv last, so its presence means the run completed.
-for f in fingerprints.ndf tables.ndf stats.json clusters.csv; do
+for f in $published stats.json clusters.csv; do
 	mv -f "$work/$f" "$out/$f" || die "cannot move $f into $out"
 done
 [ "$keep" = 1 ] && say "intermediate files kept in $work"

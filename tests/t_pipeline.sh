@@ -59,6 +59,15 @@ cut -d, -f1,2 "$tmp/out-mix/clusters.csv" > "$tmp/mix.cl"
 cut -d, -f1,2 "$tmp/a/clusters.csv" > "$tmp/a.cl"
 cmp -s "$tmp/mix.cl" "$tmp/a.cl" || bad "a garbage file changed the clusters of the good ones"
 
+# Across nights: tonight's pages looked up in last night's index.
+./run_pipeline.sh --bin "$BIN" -q -o "$tmp/night1" corpus-samples/news-a.warc.gz > /dev/null
+./run_pipeline.sh --bin "$BIN" -q --previous "$tmp/night1" -o "$tmp/night2" \
+	corpus-samples/news-b.warc > /dev/null || bad "--previous run failed"
+grep -q '^http://mirror.daily-planet.example/2026/11/article-1.html,.*,http://daily-planet.example/2026/11/article-1.html,.*,0,exact' \
+	"$tmp/night2/previous.csv" || bad "--previous: the mirrored page of last night not found"
+./run_pipeline.sh --bin "$BIN" -q --previous "$tmp/nothing" -o "$tmp/night3" corpus-samples/ 2>/dev/null
+[ $? -eq 2 ] || bad "--previous with no index accepted"
+
 # Missing stage program, usage errors.
 mkdir -p "$tmp/bin"
 for s in extract fingerprint permute-sort compress; do ln -s "$BIN/ndd-$s" "$tmp/bin/ndd-$s"; done
