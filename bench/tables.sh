@@ -1,13 +1,17 @@
 #!/bin/sh
-# The table stages' benchmark (run by bench/run.sh): codec figures, then
-# permute-sort, compress and self-join per N and thread count, and the
-# brute-force baseline measured in the same run.
+# The table stages' benchmark (run by bench/run.sh): codec figures; then,
+# for each N, permute-sort, compress and self-join run one after another
+# (time, peak RSS, comparisons, pairs, bits per record) and as the pipe
+# `permute-sort | compress | self-join` (the end-to-end time); then two
+# baselines measured in the same run: brute force over all pairs and the
+# probe method (every fingerprint within 3 bits looked up by binary
+# search), both extrapolated to each N.
 #
-#   BENCH_N="1000000 10000000"  fingerprint counts for the table stages
+#   BENCH_N="1000000 10000000"  fingerprint counts (100000000 needs ~10 GB disk)
 #   BENCH_K=3                   Hamming radius
 #   BENCH_THREADS="1 2"         thread counts
-#   BENCH_BRUTE_N=50000         size of the brute-force baseline
-#   BENCH_DIR=/tmp/ndd-bench    scratch space (several GB at 10M)
+#   BENCH_BRUTE_N=50000         size of the brute-force and probe baselines
+#   BENCH_DIR=/tmp/ndd-bench    scratch space
 set -u
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin
@@ -16,29 +20,21 @@ K=${BENCH_K:-3}
 THREADS=${BENCH_THREADS:-"1 2"}
 BRUTE_N=${BENCH_BRUTE_N:-50000}
 DIR=${BENCH_DIR:-/tmp/ndd-bench}
-OUT=$BUILD/bench-results.txt
 mkdir -p "$DIR"
-# Everything below goes to the terminal and to $OUT.
-if [ -z "${NDD_BENCH_TEED:-}" ]; then
-	NDD_BENCH_TEED=1 sh "$0" "$@" 2>&1 | tee "$OUT"
-	exit 0
-fi
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-
-echo "ndd benchmarks, commit $commit, $(date -u +%FT%TZ), $(nproc) cores"
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 # The stages end with "...; X s wall, Y s CPU, Z MB peak RSS": keep the RSS.
 rss() { sed -n 's/.* \([0-9.]*\) MB peak RSS$/\1/p' "$1" | tail -1; }
+json() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
 
-echo
 echo "== codec: bits per key against the bound, block decode speed =="
-"$BUILD/bench/bench_codec" 2>&1 | tail -n 20
+"$BUILD/bench/bench_codec" 2>&1 | tail -n 12
 
 echo
-echo "== table stages: permute-sort, compress, self-join (k = $K) =="
-printf '%-10s %-3s %9s %9s %9s %9s %9s %10s %10s %10s\n' N t permute compress join total "cmp/fp" pairs "bits/rec" "peakMB"
+echo "== table stages, k = $K (seconds; peak RSS in MB) =="
+printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %10s %9s %7s\n' N t permute compress join sum \
+	"pipe" "peakMB" "cmp/fp" pairs "bits/rec" design
 for n in $N_LIST; do
 	"$BUILD/bench/gen_fps" -n "$n" -k "$K" -s 1 -o "$DIR/fps.ndf" || exit 1
 	for t in $THREADS; do
@@ -50,29 +46,47 @@ for n in $N_LIST; do
 		"$BIN/ndd-self-join" -t "$t" -c "$DIR/fps.ndf" --stats "$DIR/j.json" -o "$DIR/c.csv" \
 			"$DIR/tab.ndf" 2> "$DIR/j.log" || exit 1
 		tj=$(elapsed "$t2")
-		total=$(awk -v a="$tp" -v b="$tc" -v c="$tj" 'BEGIN { printf "%.3f", a + b + c }')
-		cmp=$(sed -n 's/.*"comparisons_per_document": \([0-9.]*\).*/\1/p' "$DIR/j.json")
-		pairs=$(sed -n 's/.*"pairs": \([0-9]*\).*/\1/p' "$DIR/j.json")
+		rm -f "$DIR/raw.ndf"
+		t3=$(now)
+		"$BIN/ndd-permute-sort" -q -t "$t" -k "$K" "$DIR/fps.ndf" | "$BIN/ndd-compress" -q -t "$t" |
+			"$BIN/ndd-self-join" -q -t "$t" -c "$DIR/fps.ndf" -o "$DIR/c2.csv" || exit 1
+		tpipe=$(elapsed "$t3")
+		cmp -s "$DIR/c.csv" "$DIR/c2.csv" || echo "WARNING: piped and staged clusters differ"
+		sum=$(awk -v a="$tp" -v b="$tc" -v c="$tj" 'BEGIN { printf "%.3f", a + b + c }')
 		bits=$(sed -n 's/.*(\([0-9.]*\) bits\/record).*/\1/p' "$DIR/c.log")
+		design=$(sed -n 's/.*design \([0-9x]*\):.*/\1/p' "$DIR/ps.log")
 		peak=$(printf '%s\n%s\n%s\n' "$(rss "$DIR/ps.log")" "$(rss "$DIR/c.log")" "$(rss "$DIR/j.log")" | sort -n | tail -1)
-		printf '%-10s %-3s %9s %9s %9s %9s %9s %10s %10s %10s\n' "$n" "$t" "$tp" "$tc" "$tj" "$total" "$cmp" "$pairs" "$bits" "$peak"
+		printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %10s %9s %7s\n' "$n" "$t" "$tp" "$tc" "$tj" \
+			"$sum" "$tpipe" "$peak" "$(json comparisons_per_document "$DIR/j.json")" \
+			"$(json pairs "$DIR/j.json")" "$bits" "$design"
+		echo "$n $t $tpipe" >> "$DIR/times.txt.$$"
 	done
 done
-rm -f "$DIR/raw.ndf" "$DIR/tab.ndf" "$DIR/c.csv"
+rm -f "$DIR/tab.ndf" "$DIR/c.csv" "$DIR/c2.csv"
+echo "(bits/rec: key + document index; the information bound for the keys alone is"
+echo " 2 + 64 - log2 N bits, see the codec figures above)"
+# Time ratio of each N against the previous one, at the largest thread count.
+awk -v t="$(echo $THREADS | awk '{ print $NF }')" '$2 == t { if (pn) printf "N x %.0f -> time x %.2f\n", $1 / pn, $3 / pt; pn = $1; pt = $3 }' \
+	"$DIR/times.txt.$$"
+rm -f "$DIR/times.txt.$$"
 
 echo
-echo "== baseline: brute force over all pairs, N = $BRUTE_N (quadratic) =="
+echo "== baselines at N = $BRUTE_N, extrapolated =="
 "$BUILD/bench/gen_fps" -n "$BRUTE_N" -k "$K" -s 1 -o "$DIR/fps-small.ndf" || exit 1
 t0=$(now)
 "$BUILD/bench/gen_fps" -n "$BRUTE_N" -k "$K" -s 1 --brute "$DIR/brute.txt" -o "$DIR/fps-small.ndf"
 tb=$(elapsed "$t0")
-t0=$(now)
 "$BIN/ndd-permute-sort" -q -k "$K" "$DIR/fps-small.ndf" | "$BIN/ndd-compress" -q |
 	"$BIN/ndd-self-join" -q -c "$DIR/fps-small.ndf" --pairs "$DIR/pairs.txt" -o "$DIR/c.csv"
-ts=$(elapsed "$t0")
-same=no
-sort "$DIR/brute.txt" | cmp -s - "$(sort "$DIR/pairs.txt" > "$DIR/pairs.sorted"; echo "$DIR/pairs.sorted")" && same=yes
-echo "brute force: $tb s (includes generating); tables: $ts s; same pairs: $same"
+sort "$DIR/pairs.txt" > "$DIR/pairs.sorted"
+sort "$DIR/brute.txt" | cmp -s - "$DIR/pairs.sorted" && same=yes || same=no
+echo "brute force (one thread): $tb s; the tables find the same pairs: $same"
+probe=$(OMP_NUM_THREADS=2 "$BUILD/bench/probe_pairs" -k "$K" "$DIR/fps-small.ndf" 2>/dev/null)
+echo "probe (2 threads): $probe"
+tprobe=$(echo "$probe" | sed -n 's/.*, \([0-9.]*\) s$/\1/p')
 for n in $N_LIST; do
-	awk -v n="$n" -v b="$BRUTE_N" -v t="$tb" 'BEGIN { printf "brute force extrapolated to N = %d: %.0f s\n", n, t * (n / b) * (n / b) }'
+	awk -v n="$n" -v b="$BRUTE_N" -v t="$tb" -v p="${tprobe:-0}" 'BEGIN {
+		printf "N = %d: brute force ~%.0f s (quadratic), probe ~%.0f s (n log n)\n",
+			n, t * (n / b) * (n / b), p * (n / b) * log(n) / log(b) }'
 done
+rm -f "$DIR/brute.txt" "$DIR/pairs.txt" "$DIR/pairs.sorted" "$DIR/c.csv"

@@ -56,6 +56,22 @@ static inline const char *prov_str(const struct provenance *p, uint64_t off)
 	return p->arena + off;
 }
 
+/**
+ * May documents @a and @b, @d bits apart, be reported as duplicates?
+ * Byte-identical payloads always may (an exact copy is a copy whatever its
+ * text).  Otherwise pages without main text match nothing: that extraction
+ * found no content says nothing about the pages being copies.  Short texts
+ * carry an exact-text fingerprint and match only identical short texts.
+ */
+static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_doc *b,
+				    uint32_t d)
+{
+	if (a->payload_hash == b->payload_hash && d == 0)
+		return 1;
+	const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
+	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
+}
+
 /** Free everything; the struct may be zeroed or initialised. */
 void prov_free(struct provenance *p);
 

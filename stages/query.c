@@ -207,13 +207,6 @@ static void doc_fields(FILE *fp, const struct provenance *p, const struct prov_d
 	csv_hex64(fp, d->simhash);
 }
 
-/* Short texts match only identical short texts; empty texts never. */
-static int allowed(const struct prov_doc *a, const struct prov_doc *b, uint32_t d)
-{
-	const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
-	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
-}
-
 static size_t write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
 			const struct provenance *sp)
 {
@@ -222,7 +215,7 @@ static size_t write_csv(FILE *fp, const struct pair_vec *pv, const struct proven
 	      "match_warc_file,match_warc_offset,match_simhash,distance,match\r\n", fp);
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
-		if (!allowed(q, m, pv->v[i].d))
+		if (!prov_pair_allowed(q, m, pv->v[i].d))
 			continue;
 		doc_fields(fp, qp, q);
 		csv_sep(fp);

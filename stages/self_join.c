@@ -204,25 +204,15 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 	return prov_load(d, o->catalog, o->n_catalog, info);
 }
 
-/*
- * Short texts carry an exact-text fingerprint: they match only identical
- * short texts.  Pages with no main text match nothing: that extraction
- * found no content says nothing about the pages being copies.  Only the
- * documents of pairs need this, so it is checked after the join, from the
- * same catalog pass that fetches their provenance.
- */
-static int pair_allowed(const struct prov_doc *a, const struct prov_doc *b, uint32_t d)
-{
-	const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
-	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
-}
-
+/* Pairs the fingerprints allow but the documents do not (prov_pair_allowed()
+ * is checked after the join, from the same catalog pass that fetches the
+ * provenance: only the documents of pairs need it). */
 static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct pair *p = &pv->v[i];
-		if (pair_allowed(prov_get(d, p->a), prov_get(d, p->b), p->d))
+		if (prov_pair_allowed(prov_get(d, p->a), prov_get(d, p->b), p->d))
 			pv->v[w++] = *p;
 	}
 	pv->n = w;
