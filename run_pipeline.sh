@@ -25,8 +25,9 @@ set -u
 usage() {
 	cat <<USAGE
 Usage: run_pipeline.sh [options] CORPUS_DIR_OR_FILE...
-Find near-duplicate pages in WARC files (*.warc, *.warc.gz, searched
-recursively in directories) and write the duplicate-cluster CSV.
+Find near-duplicate pages in WARC files (*.warc, *.warc.gz) and in tar,
+tar.gz, tgz and zip archives of WARCs or of HTML pages (searched
+recursively in directories), and write the duplicate-cluster CSV.
 
   -o, --output DIR   output directory (default: ./ndd-out)
   -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 3)
@@ -97,7 +98,7 @@ files=()
 for in in "${inputs[@]}"; do
 	if [ -d "$in" ]; then
 		while IFS= read -r -d '' f; do files+=("$f"); done < <(
-			find "$in" -type f \( -name '*.warc' -o -name '*.warc.gz' \) -print0 | LC_ALL=C sort -z)
+			find "$in" -type f \( -name '*.warc' -o -name '*.warc.gz' -o -name '*.tar' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.zip' \) -print0 | LC_ALL=C sort -z)
 	elif [ -f "$in" ]; then
 		files+=("$in")
 	else

@@ -116,9 +116,9 @@ int main(int argc, char **argv)
 		perror("inflate_floor");
 		return 2;
 	}
-	volatile uint8_t sink = 0;
+	unsigned sum = 0;
 	for (size_t i = 0; i < n; i += 4096)
-		sink ^= p[i];
+		sum += p[i];
 	static const struct {
 		const char *name;
 		int (*run)(const uint8_t *, size_t, uint8_t *, struct result *);
@@ -137,6 +137,7 @@ int main(int argc, char **argv)
 		printf("%s %.3f %llu %.1f %.1f\n", inflaters[k].name, best.secs,
 		       (unsigned long long)best.members, (double)n / 1e6, (double)best.out_bytes / 1e6);
 	}
+	fprintf(stderr, "inflate_floor: page sum %u\n", sum & 0xff); /* keeps the touch loop */
 	munmap((void *)p, n);
 	free(out);
 	close(fd);

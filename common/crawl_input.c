@@ -164,11 +164,14 @@ static int archive_start(struct crawl_input *in)
 		archive_read_set_seek_callback(in->a, ar_seek);
 		archive_read_set_skip_callback(in->a, ar_skip);
 	}
-	if (archive_read_open1(in->a) != ARCHIVE_OK) {
-		log_error("%s: cannot read the archive: %s", in->name, archive_error_string(in->a));
-		return -1;
-	}
 	in->st.archives = 1;
+	if (archive_read_open1(in->a) != ARCHIVE_OK) {
+		/* damaged input, not a failure of the run: counted, and the
+		 * archive reads as empty */
+		in->st.bad_archive++;
+		in->ended = 1;
+		log_warn("%s: cannot read the archive: %s", in->name, archive_error_string(in->a));
+	}
 	return 0;
 }
 

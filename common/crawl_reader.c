@@ -46,7 +46,7 @@ struct crawl_reader *crawl_reader_open(char *const *paths, int n_paths, uint64_t
 	cr->paths = paths;
 	cr->n_paths = n_paths;
 	cr->file_base = file_base;
-	cr->max_record = max_record;
+	cr->max_record = max_record ? max_record : WARC_DEFAULT_MAX_RECORD;
 	return cr;
 }
 

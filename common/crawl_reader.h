@@ -57,7 +57,7 @@ struct crawl_reader;
 
 /**
  * Read @n_paths inputs ("-" = standard input), the first numbered
- * @file_base.  @max_record: largest WARC block or page accepted.
+ * @file_base.  @max_record: largest WARC block or page accepted (0 = WARC_DEFAULT_MAX_RECORD).
  * @return a reader, or NULL on OOM (logged).  Free with crawl_reader_close().
  */
 struct crawl_reader *crawl_reader_open(char *const *paths, int n_paths, uint64_t file_base,
