@@ -384,6 +384,34 @@ static void test_random_damage(void)
 	free(g.p);
 }
 
+/* Records the one-call inflater cannot take: a member that inflates past
+ * its output space, and one too big for the read buffer.  zlib streams
+ * them; the small records around them go the fast way. */
+static void test_big_members(void)
+{
+	const size_t big = 5u << 20;
+	char *body = malloc(big + 1);
+	uint64_t st = 42;
+	for (size_t i = 0; i < big; i++)
+		body[i] = (char)('a' + test_rand(&st) % 26); /* ~60% of its size gzipped */
+	body[big] = 0;
+	struct buf g = {0};
+	size_t off[3];
+	off[0] = add_gz_record(&g, "http://a/", "alpha", 0);
+	off[1] = add_gz_record(&g, "http://big/", body, 0);
+	off[2] = add_gz_record(&g, "http://b/", "beta", 0);
+	struct result res;
+	read_all(&g, 8u << 20, &res);
+	CHECK_EQ_U64(res.n, 3);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+	CHECK_EQ_U64(res.off[1], off[1]);
+	CHECK_EQ_U64(res.len[1], off[2] - off[1]);
+	CHECK(!strncmp(res.body[1], body, 63));
+	CHECK(!strcmp(res.body[2], "beta"));
+	free(body);
+	free(g.p);
+}
+
 int main(void)
 {
 	log_init("test_warc");
@@ -398,5 +426,6 @@ int main(void)
 	test_huge();
 	test_empty();
 	test_random_damage();
+	test_big_members();
 	return test_finish("test_warc");
 }
