@@ -30,6 +30,7 @@ WARC=$DIR/extract-${MB}MB.warc.gz
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 rss() { sed -n 's/.* \([0-9.]*\) MB peak RSS$/\1/p' "$1" | tail -1; }
+cpu() { sed -n 's/.* \([0-9.]*\) s CPU, .*/\1/p' "$1" | tail -1; }
 
 crawl() {
 	command -v wget >/dev/null || { echo "extract bench: needs wget (apt-get install wget)"; return 1; }
@@ -66,7 +67,7 @@ echo "input: $WARC, $in_mb MB"
 
 echo
 echo "== floor: bare inflate member by member, output discarded (best of 3, CPU s) =="
-"$BUILD/bench/inflate_floor" "$WARC" >"$DIR/floor.txt" || exit 1
+"$BUILD/bench/inflate_floor" "$WARC" >"$DIR/floor.txt" 2>/dev/null || exit 1
 printf '%-12s %8s %9s %9s %10s %10s\n' inflater seconds members "in MB" "MB/s in" "MB/s out"
 awk '{ printf "%-12s %8s %9s %9s %10.1f %10.1f\n", $1, $2, $3, $4, $4 / $2, $5 / $2 }' "$DIR/floor.txt"
 out_mb=$(awk '$1 == "zlib" { print $5 }' "$DIR/floor.txt")
@@ -80,8 +81,8 @@ zcat "$WARC" >/dev/null
 echo "zcat: $(elapsed "$t0") s"
 
 echo
-echo "== ndd-extract, wall s (one run each, file in the page cache) =="
-printf '%-4s %8s %10s %10s %10s %9s %12s %12s\n' t wall "MB/s in" "MB/s out" "docs/s" "peak MB" "x zlib floor" "x ld floor"
+echo "== ndd-extract (one run each, file in the page cache; load average $(cut -d' ' -f1 /proc/loadavg)) =="
+printf '%-4s %8s %8s %10s %10s %10s %9s %12s %12s\n' t wall CPU "MB/s in" "MB/s out" "docs/s" "peak MB" "x zlib floor" "x ld floor"
 for t in 1 2; do
 	t0=$(now)
 	"$BIN/ndd-extract" -t "$t" --stats "$DIR/extract-stats.json" -o "$DIR/extract.ndf" "$WARC" 2>"$DIR/extract.log"
@@ -89,9 +90,9 @@ for t in 1 2; do
 	wall=$(elapsed "$t0")
 	[ "$rc" -le 1 ] || { echo "ndd-extract failed ($rc):"; tail -3 "$DIR/extract.log"; exit 1; }
 	docs=$(sed -n 's/.*"documents_written": \([0-9]*\).*/\1/p' "$DIR/extract-stats.json")
-	awk -v t="$t" -v w="$wall" -v i="$in_mb" -v o="$out_mb" -v d="$docs" -v r="$(rss "$DIR/extract.log")" \
+	awk -v t="$t" -v w="$wall" -v c="$(cpu "$DIR/extract.log")" -v i="$in_mb" -v o="$out_mb" -v d="$docs" -v r="$(rss "$DIR/extract.log")" \
 		-v fz="$floor_z" -v fl="$floor_ld" \
-		'BEGIN { printf "%-4s %8.2f %10.1f %10.1f %10.0f %9s %12.2f %12.2f\n", t, w, i / w, o / w, d / w, r, w / fz, w / fl }'
+		'BEGIN { printf "%-4s %8.2f %8.2f %10.1f %10.1f %10.0f %9s %12.2f %12.2f\n", t, w, c, i / w, o / w, d / w, r, w / fz, w / fl }'
 done
 tail -1 "$DIR/extract.log"
 rm -f "$DIR/extract.ndf"

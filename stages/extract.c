@@ -41,6 +41,7 @@
 #define BLOCK_TARGET (1u << 20)
 #define BATCH_ITEMS 256
 #define BATCH_BYTES (32u << 20)
+#define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define EXTRACT_CONFIG_VERSION 1
 
 struct opts {
@@ -210,6 +211,14 @@ static void item_fill(struct item *it, const struct crawl_record *rec, const str
 	enum { S_URL, S_FILE, S_ID, S_DATE, S_PTYPE, S_CTYPE, N_STR };
 	size_t off[N_STR];
 	it->raw.len = 0;
+	if (it->raw.cap > SHRINK_ABOVE && rec->block_len < it->raw.cap / 4) {
+		free(it->raw.p); /* one huge page must not pin its size in every slot */
+		it->raw = (struct bytes){0};
+	}
+	if (it->out.cap > SHRINK_ABOVE) {
+		free(it->out.p);
+		it->out = (struct bytes){0};
+	}
 	off[S_URL] = add_cstr(&it->raw, rec->url, rec->url_len);
 	off[S_FILE] = add_opt(&it->raw, rec->file);
 	off[S_ID] = add_opt(&it->raw, rec->record_id);
