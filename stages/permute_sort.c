@@ -378,22 +378,25 @@ int main(int argc, char **argv)
 
 	f.limit = o.memory / 2 / sizeof(uint64_t);
 	f.tmpdir = o.tmpdir;
-	if (catalog_scan(inputs, n_inputs, collect, &f, &info) || (f.spill && flush_fps(&f)))
-		return EXIT_FAILED;
-	if (f.n >= UINT32_MAX) {
+	int rc = catalog_scan(inputs, n_inputs, collect, &f, &info) || (f.spill && flush_fps(&f));
+	if (!rc && f.n >= UINT32_MAX) {
 		log_error("%zu fingerprints: more than one table can index (2^32 - 1)", f.n);
-		return EXIT_FAILED;
+		rc = -1;
 	}
-	if (o.plan) {
+	if (rc || o.plan) {
 		free(f.v);
-		return plan_only(&o, f.n);
+		if (f.spill)
+			fclose(f.spill);
+		return rc ? EXIT_FAILED : plan_only(&o, f.n);
 	}
-	if (design_make(&d, (uint32_t)o.k, o.design ? o.design : design_choose((uint32_t)o.k, f.n)))
+	if (design_make(&d, (uint32_t)o.k, o.design ? o.design : design_choose((uint32_t)o.k, f.n)) ||
+	    outfile_open(&out, o.cc.output)) {
+		design_free(&d);
+		free(f.v);
 		return EXIT_FAILED;
-	if (outfile_open(&out, o.cc.output))
-		return EXIT_FAILED;
+	}
 	struct builder b = {&o, &f, &d, &info, &out, 0, NULL, NULL, NULL, 0};
-	int rc = build_tables(&b);
+	rc = build_tables(&b);
 	if (rc || outfile_commit(&out)) {
 		outfile_abort(&out);
 		rc = -1;
