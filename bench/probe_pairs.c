@@ -17,20 +17,8 @@
 
 struct fpv {
 	uint64_t *v;
-	size_t n, cap;
+	size_t n;
 };
-
-static int collect(void *ctx, uint64_t idx, const struct fp_record *r)
-{
-	struct fpv *f = ctx;
-	(void)idx;
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 4096;
-		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
-	}
-	f->v[f->n++] = r->simhash;
-	return 0;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -92,7 +80,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return EXIT_FAILED;
-	if (catalog_scan((const char *const *)argv + optind, argc - optind, collect, &f, &info))
+	if (catalog_simhashes((const char *const *)argv + optind, argc - optind, &f.v, &f.n, &info))
 		return EXIT_FAILED;
 	double t0 = log_wall();
 	qsort(f.v, f.n, sizeof *f.v, cmp_u64);

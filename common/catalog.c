@@ -3,6 +3,7 @@
  */
 #include "catalog.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -118,5 +119,43 @@ int catalog_scan(const char *const *paths, int n, catalog_fn fn, void *ctx,
 		cli_close_input(fp);
 	}
 	ndf_block_free(&s.blk);
+	return rc;
+}
+
+struct fp_array {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static int take_simhash(void *ctx, uint64_t idx, const struct fp_record *r)
+{
+	struct fp_array *a = ctx;
+	(void)idx;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 4096;
+		uint64_t *v = realloc(a->v, cap * sizeof *v);
+		if (!v) {
+			log_error("out of memory for %zu fingerprints", cap);
+			return NDF_ERR_NOMEM;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = r->simhash;
+	return 0;
+}
+
+int catalog_simhashes(const char *const *paths, int n, uint64_t **out, size_t *count,
+		      struct catalog_info *info)
+{
+	struct fp_array a = {0};
+	int rc = catalog_scan(paths, n, take_simhash, &a, info);
+	if (rc) {
+		free(a.v);
+		a.v = NULL;
+		a.n = 0;
+	}
+	*out = a.v;
+	*count = a.n;
 	return rc;
 }

@@ -37,4 +37,12 @@ typedef int (*catalog_fn)(void *ctx, uint64_t idx, const struct fp_record *r);
 int catalog_scan(const char *const *paths, int n, catalog_fn fn, void *ctx,
 		 struct catalog_info *info) __attribute__((warn_unused_result));
 
+/**
+ * Every fingerprint of the catalog @paths[0..n), in order, into a new
+ * array *@out of *@count entries (the caller frees it).
+ * @return 0, or non-zero (logged) with *@out NULL.
+ */
+int catalog_simhashes(const char *const *paths, int n, uint64_t **out, size_t *count,
+		      struct catalog_info *info) __attribute__((warn_unused_result));
+
 #endif

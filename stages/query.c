@@ -90,20 +90,8 @@ static void parse(struct opts *o, int argc, char **argv)
 
 struct fpv {
 	uint64_t *v;
-	size_t n, cap;
+	size_t n;
 };
-
-static int collect(void *ctx, uint64_t idx, const struct fp_record *r)
-{
-	struct fpv *f = ctx;
-	(void)idx;
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 4096;
-		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
-	}
-	f->v[f->n++] = r->simhash;
-	return 0;
-}
 
 struct run {
 	const struct opts *o;
@@ -278,7 +266,7 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	memset(&r, 0, sizeof r);
 	r.o = &o;
-	int rc = catalog_scan(o.queries, o.n_queries, collect, &r.q, &r.qinfo) ? -1 : 0;
+	int rc = catalog_simhashes(o.queries, o.n_queries, &r.q.v, &r.q.n, &r.qinfo) ? -1 : 0;
 	if (!rc && r.q.n >= UINT32_MAX) {
 		log_error("too many queries for one run (%zu)", r.q.n);
 		rc = -1;
