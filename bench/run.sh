@@ -6,6 +6,10 @@
 set -u
 BUILD=${BUILD:-build}
 export BUILD
+# As run_pipeline.sh does: stages in a pipe share the cores, and spinning
+# OpenMP threads would take them from each other.
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+export OMP_WAIT_POLICY
 OUT=$BUILD/bench-results.txt
 {
 	echo "ndd benchmarks, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)," \
