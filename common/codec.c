@@ -34,6 +34,14 @@
 
 #define ONE_LEN (1u << CODEC_MAX_LEN) /* Kraft sum of a complete code */
 
+static inline void store_be64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
+}
+
 static inline uint64_t load_be64(const uint8_t *p)
 {
 	uint64_t v;
@@ -296,15 +304,23 @@ struct bitout {
 	unsigned cnt;
 };
 
+/*
+ * Fewer than 8 bits are pending on entry (cnt < 8), so up to 56 new ones
+ * fit.  All pending bits are stored with one 8-byte big-endian store and
+ * the pointer advances over the whole bytes; the bytes past them are
+ * scratch that the next store overwrites.  That store may reach 8 bytes
+ * past the encoded data, which codec_block_bound() leaves room for.
+ */
 static inline void put_bits(struct bitout *b, uint64_t v, unsigned nbits)
 {
-	assert(nbits <= 56 && v >> nbits == 0);
+	assert(nbits <= 56 && v >> nbits == 0 && b->cnt < 8);
 	b->acc = b->acc << nbits | v;
 	b->cnt += nbits;
-	while (b->cnt >= 8) {
-		b->cnt -= 8;
-		*b->p++ = (uint8_t)(b->acc >> b->cnt);
-	}
+	if (b->cnt < 8)
+		return;
+	store_be64(b->p, b->acc << (64 - b->cnt));
+	b->p += b->cnt >> 3;
+	b->cnt &= 7;
 }
 
 static inline void put_bits64(struct bitout *b, uint64_t v, unsigned nbits)
@@ -334,8 +350,9 @@ size_t codec_block_bound(size_t n, unsigned idx_bits)
 	assert(idx_bits <= CODEC_MAX_IDX_BITS);
 	if (!n)
 		return 0;
+	/* + 8: put_bits() stores 8 bytes at a time (see there). */
 	return 8 + ((n - 1) * CODEC_MAX_LEN + 7) / 8 + ((n - 1) * 63 + 7) / 8 +
-	       idx_array_bytes(n, idx_bits);
+	       idx_array_bytes(n, idx_bits) + 8;
 }
 
 static void encode_idx(struct bitout *b, const uint32_t *idx, size_t n, unsigned idx_bits)
