@@ -4,6 +4,7 @@
 #include "join.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "keysort.h"
 
@@ -25,9 +26,19 @@ int pair_vec_push(struct pair_vec *pv, uint32_t a, uint32_t b, uint32_t d)
 
 int pair_vec_append(struct pair_vec *dst, const struct pair_vec *src)
 {
-	for (size_t i = 0; i < src->n; i++)
-		if (pair_vec_push(dst, src->v[i].a, src->v[i].b, src->v[i].d))
+	if (dst->n + src->n > dst->cap) {
+		size_t cap = dst->cap ? dst->cap : 1024;
+		while (cap < dst->n + src->n)
+			cap *= 2;
+		void *p = realloc(dst->v, cap * sizeof *dst->v);
+		if (!p)
 			return -1;
+		dst->v = p;
+		dst->cap = cap;
+	}
+	if (src->n)
+		memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+	dst->n += src->n;
 	return 0;
 }
 
