@@ -42,6 +42,15 @@ int pair_vec_append(struct pair_vec *dst, const struct pair_vec *src)
 	return 0;
 }
 
+void pair_vec_limit(struct pair_vec *pv, uint32_t k)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < pv->n; i++)
+		if (pv->v[i].d <= k)
+			pv->v[w++] = pv->v[i];
+	pv->n = w;
+}
+
 void pair_vec_free(struct pair_vec *pv)
 {
 	free(pv->v);

@@ -33,6 +33,9 @@ int pair_vec_push(struct pair_vec *pv, uint32_t a, uint32_t b, uint32_t d);
 /** Append all of @src; @return 0 or -1 on OOM. */
 int pair_vec_append(struct pair_vec *dst, const struct pair_vec *src);
 void pair_vec_free(struct pair_vec *pv);
+/** Keep only the pairs within @k (tables built for a larger k find more). */
+void pair_vec_limit(struct pair_vec *pv, uint32_t k);
+
 /** Sort by (a, b). */
 void pair_vec_sort(struct pair_vec *pv);
 

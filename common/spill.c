@@ -11,10 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bytes.h"
 #include "log.h"
+#include "tablefile.h"
 
-#define REC 12
 #define READ_RECS 5461 /* ~64 KiB per run */
 
 FILE *spill_tmpfile(const char *dir)
@@ -87,14 +86,14 @@ int spill_runs_add(struct spill_runs *s, const struct table_rec *recs, size_t n)
 	memset(r, 0, sizeof *r);
 	r->fp = fp;
 	r->left = n;
-	uint8_t buf[READ_RECS * REC];
+	uint8_t buf[READ_RECS * TABLE_RAW_RECORD];
 	for (size_t i = 0; i < n; i += READ_RECS) {
 		size_t m = n - i < READ_RECS ? n - i : READ_RECS;
 		for (size_t j = 0; j < m; j++) {
-			put_le64(buf + j * REC, recs[i + j].key);
-			put_le32(buf + j * REC + 8, (uint32_t)recs[i + j].idx);
+			tablefile_put_raw(buf + j * TABLE_RAW_RECORD, recs[i + j].key,
+					  (uint32_t)recs[i + j].idx);
 		}
-		if (fwrite(buf, REC, m, fp) != m) {
+		if (fwrite(buf, TABLE_RAW_RECORD, m, fp) != m) {
 			log_error("cannot write a temporary file: %s", strerror(errno));
 			return -1;
 		}
@@ -113,9 +112,9 @@ static int run_next(struct run *r)
 		if (!r->left)
 			return 0;
 		size_t want = r->left < READ_RECS ? (size_t)r->left : READ_RECS;
-		if (!r->buf && !(r->buf = malloc(READ_RECS * REC)))
+		if (!r->buf && !(r->buf = malloc(READ_RECS * TABLE_RAW_RECORD)))
 			return -1;
-		if (fread(r->buf, REC, want, r->fp) != want) {
+		if (fread(r->buf, TABLE_RAW_RECORD, want, r->fp) != want) {
 			log_error("cannot read back a temporary file: %s",
 				  ferror(r->fp) ? strerror(errno) : "it is shorter than written");
 			return -1;
@@ -124,9 +123,10 @@ static int run_next(struct run *r)
 		r->at = 0;
 		r->left -= want;
 	}
-	const uint8_t *p = r->buf + r->at++ * REC;
-	r->cur.key = get_le64(p);
-	r->cur.idx = get_le32(p + 8);
+	const uint8_t *p = r->buf + r->at++ * TABLE_RAW_RECORD;
+	uint32_t idx;
+	tablefile_get_raw(p, &r->cur.key, &idx);
+	r->cur.idx = idx;
 	return 1;
 }
 

@@ -5,7 +5,7 @@
  *
  * Temporary files are created in a directory of the caller's choice and
  * unlinked at once, so a crash or a kill leaves nothing behind.  Records
- * are written in the raw table layout (u64 key, u32 idx, little-endian).
+ * are written in the raw table layout (tablefile_put_raw()).
  */
 #ifndef NDD_SPILL_H
 #define NDD_SPILL_H

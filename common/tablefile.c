@@ -68,16 +68,6 @@ int tablefile_design(const struct ndf_header *h, const char *name, struct design
 
 void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx)
 {
-	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD) {
-		keys[i] = get_le64(p);
-		idx[i] = get_le32(p + 8);
-	}
-}
-
-void tablefile_encode_raw(uint8_t *p, size_t n, const uint64_t *keys, const uint32_t *idx)
-{
-	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD) {
-		put_le64(p, keys[i]);
-		put_le32(p + 8, idx[i]);
-	}
+	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD)
+		tablefile_get_raw(p, &keys[i], &idx[i]);
 }

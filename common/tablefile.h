@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bytes.h"
 #include "design.h"
 #include "ndf.h"
 
@@ -34,10 +35,21 @@ int tablefile_check(const struct ndf_header *h, const char *name,
  */
 int tablefile_design(const struct ndf_header *h, const char *name, struct design *d);
 
+/* One raw record (u64 key, u32 idx, little-endian: TABLE_RAW_RECORD bytes);
+ * sorted tables and permute-sort's spilled runs both use this layout. */
+static inline void tablefile_put_raw(uint8_t *p, uint64_t key, uint32_t idx)
+{
+	put_le64(p, key);
+	put_le32(p + 8, idx);
+}
+
+static inline void tablefile_get_raw(const uint8_t *p, uint64_t *key, uint32_t *idx)
+{
+	*key = get_le64(p);
+	*idx = get_le32(p + 8);
+}
+
 /** Decode @n raw records from @p into @keys/@idx. */
 void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx);
-
-/** Encode @n raw records into @p (n * TABLE_RAW_RECORD bytes). */
-void tablefile_encode_raw(uint8_t *p, size_t n, const uint64_t *keys, const uint32_t *idx);
 
 #endif

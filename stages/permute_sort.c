@@ -196,8 +196,7 @@ static int tout_add(void *ctx, const struct table_rec *recs, size_t n)
 		if (to->n == 0)
 			to->first_key = recs[i].key;
 		uint8_t *p = to->buf + to->n * TABLE_RAW_RECORD;
-		put_le64(p, recs[i].key);
-		put_le32(p + 8, (uint32_t)recs[i].idx);
+		tablefile_put_raw(p, recs[i].key, (uint32_t)recs[i].idx);
 		if (++to->n == TABLE_RAW_BLOCK_RECORDS) {
 			if (ndf_write_block(to->w, (uint32_t)to->n, NDF_CODEC_RAW, to->first_key,
 					    to->buf, to->n * TABLE_RAW_RECORD))

@@ -279,12 +279,7 @@ int main(int argc, char **argv)
 		rc = -1;
 	}
 	if (!rc) {
-		const uint32_t k = o.k >= 0 ? (uint32_t)o.k : r.first.k;
-		size_t w = 0;
-		for (size_t i = 0; i < r.pairs.n; i++)
-			if (r.pairs.v[i].d <= k)
-				r.pairs.v[w++] = r.pairs.v[i];
-		r.pairs.n = w;
+		pair_vec_limit(&r.pairs, o.k >= 0 ? (uint32_t)o.k : r.first.k);
 		pair_vec_sort(&r.pairs);
 		rc = load_provenance(&r, &qp, &sp);
 	}

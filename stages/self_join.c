@@ -103,7 +103,7 @@ static void parse(struct opts *o, int argc, char **argv)
 /* ---- joining the tables ---- */
 
 struct join_stats {
-	uint64_t comparisons, raw_pairs, tables, records;
+	uint64_t comparisons, tables, records;
 	struct design design;
 };
 
@@ -311,16 +311,6 @@ static int check_catalog(const struct catalog_info *ci, const struct ndf_header 
 	return 0;
 }
 
-/* Drop pairs beyond @k (tables built for a larger k find more). */
-static void limit_k(struct pair_vec *pv, uint32_t k)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < pv->n; i++)
-		if (pv->v[i].d <= k)
-			pv->v[w++] = pv->v[i];
-	pv->n = w;
-}
-
 static int write_outputs(const struct opts *o, const struct clusters *cl,
 			 const struct provenance *det, const struct pair_vec *pairs)
 {
@@ -361,8 +351,7 @@ int main(int argc, char **argv)
 	}
 	uint32_t k = o.k >= 0 ? (uint32_t)o.k : first.k;
 	if (!rc) {
-		js.raw_pairs = pairs.n;
-		limit_k(&pairs, k);
+		pair_vec_limit(&pairs, k);
 		rc = load_details(&o, &pairs, js.records, &det, &ci);
 	}
 	if (!rc)
