@@ -8,6 +8,9 @@
 #include "html_entities.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 struct entity {
 	const char *name;
@@ -244,6 +247,34 @@ static int decoded_blank(const char *d, size_t nd)
 	       (nd == 2 && (unsigned char)d[0] == 0xC2 && (unsigned char)d[1] == 0xA0);
 }
 
+/*
+ * Copy the leading run of plain bytes (none blank, '&' or 0xC2) of
+ * [s, s+n) to @out 16 bytes at a time, while 16 are left; @return the
+ * bytes of the run copied.  Whole chunks are stored, also past the run's
+ * end: html_collapse()'s output never runs ahead of its input by more
+ * than the one pending space, so the room of n + 1 bytes covers them.
+ */
+static size_t plain_run16(const char *s, size_t n, char *out)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i blank = _mm_set1_epi8(' '), amp = _mm_set1_epi8('&');
+	const __m128i c2 = _mm_set1_epi8((char)0xC2);
+	for (; i + 16 <= n; i += 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
+		const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, blank), v),
+						  _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, c2)));
+		const unsigned m = (unsigned)_mm_movemask_epi8(stop);
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#else
+	(void)s, (void)n, (void)out;
+#endif
+	return i;
+}
+
 size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pending, int decode,
 		     size_t *ns)
 {
@@ -258,9 +289,11 @@ size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pend
 				*out++ = ' ';
 			*pending = 0;
 			const char *const run = s;
-			do
+			const size_t fast = plain_run16(s, (size_t)(end - s), out);
+			s += fast;
+			out += fast;
+			while (s < end && (unsigned char)*s > ' ' && *s != '&' && (unsigned char)*s != 0xC2)
 				*out++ = *s++;
-			while (s < end && (unsigned char)*s > ' ' && *s != '&' && (unsigned char)*s != 0xC2);
 			*ns += (size_t)(s - run);
 			continue;
 		}

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <xxhash.h>
 
 /* Flags of an open element; each has a counter in h->cnt. */
 enum {
@@ -56,6 +57,20 @@ struct buf {
 	size_t len, cap;
 };
 
+/*
+ * Class and id values repeat from element to element and from page to
+ * page ("reference internal", "toctree-l1"): the verdict of
+ * htok_value_has_chrome_word() on each is remembered, keyed by the exact
+ * bytes, in a direct-mapped table (CLASS_MEMO_SLOTS x 48 bytes).
+ */
+#define CLASS_MEMO_SLOTS 512
+#define CLASS_MEMO_KEY 46
+struct class_memo {
+	uint8_t len; /* 0: empty */
+	uint8_t chrome;
+	char key[CLASS_MEMO_KEY];
+};
+
 struct html_text {
 	struct buf text, title, main;
 	struct hblock *blocks;
@@ -68,6 +83,7 @@ struct html_text {
 	uint32_t block_link;      /* its words x 10 inside links so far */
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
+	struct class_memo memo[CLASS_MEMO_SLOTS];
 };
 
 /* ---- buffers ---- */
@@ -236,16 +252,16 @@ static void push(struct html_text *h, enum htag tag, uint32_t hash, uint16_t fla
 	e->flags = flags;
 	e->slot = slot_of(tag, hash);
 	h->slot_cnt[e->slot]++;
-	for (int i = 0; i < E_NFLAGS; i++)
-		h->cnt[i] += (flags >> i) & 1;
+	for (unsigned f = flags; f; f &= f - 1)
+		h->cnt[__builtin_ctz(f)]++;
 }
 
 static void pop(struct html_text *h)
 {
 	const struct elem *const e = &h->stack[--h->depth];
 	h->slot_cnt[e->slot]--;
-	for (int i = 0; i < E_NFLAGS; i++)
-		h->cnt[i] -= (e->flags >> i) & 1;
+	for (unsigned f = e->flags; f; f &= f - 1)
+		h->cnt[__builtin_ctz(f)]--;
 	if (e->flags & EF(E_BLOCK))
 		flush_block(h);
 }
@@ -352,26 +368,56 @@ static int style_hides(const struct htok_attr *a)
 	return strstr(t, "display:none") || strstr(t, "visibility:hidden");
 }
 
-/* E_SOFT / E_MAIN from the attributes of a start tag. */
-static uint16_t attr_flags(const struct htok_token *tok)
+/* htok_value_has_chrome_word() of a class or id value, remembered. */
+static int chrome_value(struct html_text *h, const char *s, size_t n)
+{
+	if (n == 0 || n > CLASS_MEMO_KEY)
+		return n && htok_value_has_chrome_word(s, n);
+	struct class_memo *const m = &h->memo[XXH3_64bits(s, n) & (CLASS_MEMO_SLOTS - 1)];
+	if (m->len == n && !memcmp(m->key, s, n))
+		return m->chrome;
+	m->len = (uint8_t)n;
+	m->chrome = (uint8_t)htok_value_has_chrome_word(s, n);
+	memcpy(m->key, s, n);
+	return m->chrome;
+}
+
+/*
+ * E_SOFT / E_MAIN from the attributes of a start tag; the E_SOFT tests
+ * are skipped when @soft would be cleared anyway (in code, on the page's
+ * own elements).
+ */
+static uint16_t attr_flags(struct html_text *h, const struct htok_token *tok, int soft)
 {
 	uint16_t f = 0;
 	for (int i = 0; i < tok->n_attrs; i++) {
 		const struct htok_attr *const a = &tok->attrs[i];
-		if (htok_attr_is(a, "class") || htok_attr_is(a, "id")) {
-			if (htok_value_has_chrome_word(a->value, a->value_len))
+		if (!soft && a->kind != HATTR_ROLE)
+			continue;
+		switch (a->kind) {
+		case HATTR_CLASS:
+		case HATTR_ID:
+			if (chrome_value(h, a->value, a->value_len))
 				f |= EF(E_SOFT);
-		} else if (htok_attr_is(a, "role")) {
+			break;
+		case HATTR_ROLE:
 			if (value_is(a, "main") || value_is(a, "article"))
 				f |= EF(E_MAIN);
 			else if (value_is(a, "navigation") || value_is(a, "banner") ||
 				 value_is(a, "contentinfo") || value_is(a, "complementary") ||
 				 value_is(a, "menu") || value_is(a, "menubar") || value_is(a, "search"))
 				f |= EF(E_SOFT);
-		} else if (htok_attr_is(a, "hidden") ||
-			   (htok_attr_is(a, "aria-hidden") && value_is(a, "true")) ||
-			   (htok_attr_is(a, "style") && style_hides(a))) {
-			f |= EF(E_SOFT);
+			break;
+		case HATTR_HIDDEN: f |= EF(E_SOFT); break;
+		case HATTR_ARIA_HIDDEN:
+			if (value_is(a, "true"))
+				f |= EF(E_SOFT);
+			break;
+		case HATTR_STYLE:
+			if (style_hides(a))
+				f |= EF(E_SOFT);
+			break;
+		default: break;
 		}
 	}
 	return f;
@@ -379,10 +425,10 @@ static uint16_t attr_flags(const struct htok_token *tok)
 
 /* ---- tags ---- */
 
-static int has_attr(const struct htok_token *tok, const char *lower_name)
+static int has_attr(const struct htok_token *tok, enum hattr kind)
 {
 	for (int i = 0; i < tok->n_attrs; i++)
-		if (htok_attr_is(&tok->attrs[i], lower_name))
+		if (tok->attrs[i].kind == kind)
 			return 1;
 	return 0;
 }
@@ -395,18 +441,20 @@ static void add_mark(struct html_text *h)
 		b->cls = HB_BAD;
 }
 
-static uint16_t elem_flags(const struct htok_token *tok, unsigned props)
+static uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, unsigned props)
 {
 	const enum htag tag = tok->tag;
-	uint16_t f = tok->n_attrs ? attr_flags(tok) : 0;
-	/* Never drop the page or the declared main content by a class name. */
-	if (tag == HTAG_HTML || tag == HTAG_BODY || tag == HTAG_MAIN || tag == HTAG_ARTICLE)
-		f &= (uint16_t)~EF(E_SOFT);
+	/* Never drop the page or the declared main content by a class name.
+	 * Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
+	 * class words describe the code, not the page. */
+	const int soft = !(tag == HTAG_HTML || tag == HTAG_BODY || tag == HTAG_MAIN ||
+			   tag == HTAG_ARTICLE || tag == HTAG_PRE || tag == HTAG_CODE || h->cnt[E_CODE]);
+	uint16_t f = tok->n_attrs ? attr_flags(h, tok, soft) : 0;
 	if (props & (HP_DROP | HP_BOILER))
 		f |= EF(E_DROP);
 	if (props & HP_FORM)
 		f |= EF(E_FORM);
-	if ((props & HP_LINK) && has_attr(tok, "href"))
+	if ((props & HP_LINK) && has_attr(tok, HATTR_HREF))
 		f |= EF(E_LINK);
 	if (props & HP_MAIN)
 		f |= EF(E_MAIN);
@@ -428,11 +476,7 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 	const enum htag tag = tok->tag;
 	const unsigned props = htag_props(tag);
 	const int foreign = h->cnt[E_FOREIGN] != 0;
-	uint16_t flags = elem_flags(tok, props);
-	/* Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
-	 * class words describe the code, not the page. */
-	if (h->cnt[E_CODE] || (flags & EF(E_CODE)))
-		flags &= (uint16_t)~EF(E_SOFT);
+	uint16_t flags = elem_flags(h, tok, props);
 	if (foreign) {
 		flags &= (uint16_t)~EF(E_BLOCK); /* an svg <title> or <p> is a drawing */
 	} else {

@@ -14,146 +14,300 @@
 
 struct tag_info {
 	const char *name;
+	uint8_t len;
 	enum htag tag;
 	unsigned props;
 };
 
-/*
- * Sorted by name; enum htag lists the same names in the same order after
- * HTAG_UNKNOWN, so tags[id - 1] describes element id.
- */
+#define T(name, tag, props) {name, sizeof(name) - 1, tag, props}
+
 static const struct tag_info tags[] = {
-	{"a", HTAG_A, HP_LINK},
-	{"abbr", HTAG_ABBR, 0},
-	{"address", HTAG_ADDRESS, HP_BLOCK | HP_CLOSES_P},
-	{"applet", HTAG_APPLET, HP_DROP},
-	{"area", HTAG_AREA, HP_VOID},
-	{"article", HTAG_ARTICLE, HP_BLOCK | HP_CLOSES_P | HP_MAIN},
-	{"aside", HTAG_ASIDE, HP_BLOCK | HP_BOILER | HP_CLOSES_P},
-	{"audio", HTAG_AUDIO, HP_DROP},
-	{"b", HTAG_B, 0},
-	{"base", HTAG_BASE, HP_HEAD_OK | HP_VOID},
-	{"bdi", HTAG_BDI, 0},
-	{"bdo", HTAG_BDO, 0},
-	{"big", HTAG_BIG, 0},
-	{"blockquote", HTAG_BLOCKQUOTE, HP_BLOCK | HP_CLOSES_P},
-	{"body", HTAG_BODY, HP_BLOCK},
-	{"br", HTAG_BR, HP_BLOCK | HP_VOID},
-	{"button", HTAG_BUTTON, HP_DROP},
-	{"canvas", HTAG_CANVAS, HP_DROP},
-	{"caption", HTAG_CAPTION, HP_BLOCK},
-	{"center", HTAG_CENTER, HP_BLOCK | HP_CLOSES_P},
-	{"cite", HTAG_CITE, 0},
-	{"code", HTAG_CODE, 0},
-	{"col", HTAG_COL, HP_VOID},
-	{"data", HTAG_DATA, 0},
-	{"datalist", HTAG_DATALIST, HP_DROP},
-	{"dd", HTAG_DD, HP_BLOCK | HP_CLOSES_P},
-	{"del", HTAG_DEL, 0},
-	{"details", HTAG_DETAILS, HP_BLOCK | HP_CLOSES_P},
-	{"dfn", HTAG_DFN, 0},
-	{"dialog", HTAG_DIALOG, HP_BLOCK | HP_CLOSES_P},
-	{"dir", HTAG_DIR, HP_BLOCK | HP_CLOSES_P},
-	{"div", HTAG_DIV, HP_BLOCK | HP_CLOSES_P},
-	{"dl", HTAG_DL, HP_BLOCK | HP_CLOSES_P},
-	{"dt", HTAG_DT, HP_BLOCK | HP_CLOSES_P},
-	{"em", HTAG_EM, 0},
-	{"embed", HTAG_EMBED, HP_VOID},
-	{"fieldset", HTAG_FIELDSET, HP_BLOCK | HP_CLOSES_P},
-	{"figcaption", HTAG_FIGCAPTION, HP_BLOCK | HP_CLOSES_P},
-	{"figure", HTAG_FIGURE, HP_BLOCK | HP_CLOSES_P},
-	{"font", HTAG_FONT, 0},
-	{"footer", HTAG_FOOTER, HP_BLOCK | HP_BOILER | HP_CLOSES_P},
-	{"form", HTAG_FORM, HP_BLOCK | HP_CLOSES_P | HP_FORM},
-	{"frame", HTAG_FRAME, HP_BLOCK},
-	{"frameset", HTAG_FRAMESET, HP_BLOCK | HP_DROP},
-	{"h1", HTAG_H1, HP_BLOCK | HP_CLOSES_P | HP_HEADING},
-	{"h2", HTAG_H2, HP_BLOCK | HP_CLOSES_P | HP_HEADING},
-	{"h3", HTAG_H3, HP_BLOCK | HP_CLOSES_P | HP_HEADING},
-	{"h4", HTAG_H4, HP_BLOCK | HP_CLOSES_P | HP_HEADING},
-	{"h5", HTAG_H5, HP_BLOCK | HP_CLOSES_P | HP_HEADING},
-	{"h6", HTAG_H6, HP_BLOCK | HP_CLOSES_P | HP_HEADING},
-	{"head", HTAG_HEAD, HP_DROP | HP_HEAD_OK},
-	{"header", HTAG_HEADER, HP_BLOCK | HP_BOILER | HP_CLOSES_P},
-	{"hgroup", HTAG_HGROUP, HP_BLOCK | HP_CLOSES_P},
-	{"hr", HTAG_HR, HP_BLOCK | HP_CLOSES_P | HP_VOID},
-	{"html", HTAG_HTML, HP_BLOCK},
-	{"i", HTAG_I, 0},
-	{"iframe", HTAG_IFRAME, HP_DROP | HP_RAW},
-	{"img", HTAG_IMG, HP_VOID},
-	{"input", HTAG_INPUT, HP_VOID},
-	{"ins", HTAG_INS, 0},
-	{"kbd", HTAG_KBD, 0},
-	{"keygen", HTAG_KEYGEN, HP_VOID},
-	{"label", HTAG_LABEL, 0},
-	{"legend", HTAG_LEGEND, HP_BLOCK},
-	{"li", HTAG_LI, HP_BLOCK | HP_CLOSES_P},
-	{"link", HTAG_LINK, HP_HEAD_OK | HP_VOID},
-	{"main", HTAG_MAIN, HP_BLOCK | HP_CLOSES_P | HP_MAIN},
-	{"map", HTAG_MAP, HP_DROP},
-	{"mark", HTAG_MARK, 0},
-	{"math", HTAG_MATH, HP_DROP | HP_FOREIGN},
-	{"menu", HTAG_MENU, HP_BLOCK | HP_BOILER | HP_CLOSES_P},
-	{"meta", HTAG_META, HP_HEAD_OK | HP_VOID},
-	{"nav", HTAG_NAV, HP_BLOCK | HP_BOILER | HP_CLOSES_P},
-	{"nobr", HTAG_NOBR, 0},
-	{"noembed", HTAG_NOEMBED, HP_DROP | HP_RAW},
-	{"noframes", HTAG_NOFRAMES, HP_BLOCK | HP_DROP | HP_RAW},
-	{"noscript", HTAG_NOSCRIPT, HP_DROP | HP_HEAD_OK | HP_RAW},
-	{"object", HTAG_OBJECT, HP_DROP},
-	{"ol", HTAG_OL, HP_BLOCK | HP_CLOSES_P},
-	{"optgroup", HTAG_OPTGROUP, HP_BLOCK},
-	{"option", HTAG_OPTION, HP_BLOCK},
-	{"p", HTAG_P, HP_BLOCK | HP_CLOSES_P},
-	{"param", HTAG_PARAM, HP_VOID},
-	{"picture", HTAG_PICTURE, 0},
-	{"plaintext", HTAG_PLAINTEXT, HP_BLOCK | HP_RAW},
-	{"pre", HTAG_PRE, HP_BLOCK | HP_CLOSES_P},
-	{"q", HTAG_Q, 0},
-	{"s", HTAG_S, 0},
-	{"samp", HTAG_SAMP, 0},
-	{"script", HTAG_SCRIPT, HP_DROP | HP_HEAD_OK | HP_RAW},
-	{"section", HTAG_SECTION, HP_BLOCK | HP_CLOSES_P},
-	{"select", HTAG_SELECT, HP_DROP},
-	{"small", HTAG_SMALL, 0},
-	{"source", HTAG_SOURCE, HP_VOID},
-	{"span", HTAG_SPAN, 0},
-	{"strike", HTAG_STRIKE, 0},
-	{"strong", HTAG_STRONG, 0},
-	{"style", HTAG_STYLE, HP_DROP | HP_HEAD_OK | HP_RAW},
-	{"sub", HTAG_SUB, 0},
-	{"summary", HTAG_SUMMARY, HP_BLOCK | HP_CLOSES_P},
-	{"sup", HTAG_SUP, 0},
-	{"svg", HTAG_SVG, HP_DROP | HP_FOREIGN},
-	{"table", HTAG_TABLE, HP_BLOCK | HP_CLOSES_P},
-	{"tbody", HTAG_TBODY, HP_BLOCK},
-	{"td", HTAG_TD, HP_BLOCK},
-	{"template", HTAG_TEMPLATE, HP_DROP | HP_HEAD_OK},
-	{"textarea", HTAG_TEXTAREA, HP_DROP | HP_RAW},
-	{"tfoot", HTAG_TFOOT, HP_BLOCK},
-	{"th", HTAG_TH, HP_BLOCK},
-	{"thead", HTAG_THEAD, HP_BLOCK},
-	{"time", HTAG_TIME, 0},
-	{"title", HTAG_TITLE, HP_BLOCK | HP_HEAD_OK | HP_RAW},
-	{"tr", HTAG_TR, HP_BLOCK},
-	{"track", HTAG_TRACK, HP_VOID},
-	{"tt", HTAG_TT, 0},
-	{"u", HTAG_U, 0},
-	{"ul", HTAG_UL, HP_BLOCK | HP_CLOSES_P},
-	{"var", HTAG_VAR, 0},
-	{"video", HTAG_VIDEO, HP_DROP},
-	{"wbr", HTAG_WBR, HP_VOID},
-	{"xmp", HTAG_XMP, HP_BLOCK | HP_RAW},
+	T("a", HTAG_A, HP_LINK),
+	T("abbr", HTAG_ABBR, 0),
+	T("address", HTAG_ADDRESS, HP_BLOCK | HP_CLOSES_P),
+	T("applet", HTAG_APPLET, HP_DROP),
+	T("area", HTAG_AREA, HP_VOID),
+	T("article", HTAG_ARTICLE, HP_BLOCK | HP_CLOSES_P | HP_MAIN),
+	T("aside", HTAG_ASIDE, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
+	T("audio", HTAG_AUDIO, HP_DROP),
+	T("b", HTAG_B, 0),
+	T("base", HTAG_BASE, HP_HEAD_OK | HP_VOID),
+	T("bdi", HTAG_BDI, 0),
+	T("bdo", HTAG_BDO, 0),
+	T("big", HTAG_BIG, 0),
+	T("blockquote", HTAG_BLOCKQUOTE, HP_BLOCK | HP_CLOSES_P),
+	T("body", HTAG_BODY, HP_BLOCK),
+	T("br", HTAG_BR, HP_BLOCK | HP_VOID),
+	T("button", HTAG_BUTTON, HP_DROP),
+	T("canvas", HTAG_CANVAS, HP_DROP),
+	T("caption", HTAG_CAPTION, HP_BLOCK),
+	T("center", HTAG_CENTER, HP_BLOCK | HP_CLOSES_P),
+	T("cite", HTAG_CITE, 0),
+	T("code", HTAG_CODE, 0),
+	T("col", HTAG_COL, HP_VOID),
+	T("data", HTAG_DATA, 0),
+	T("datalist", HTAG_DATALIST, HP_DROP),
+	T("dd", HTAG_DD, HP_BLOCK | HP_CLOSES_P),
+	T("del", HTAG_DEL, 0),
+	T("details", HTAG_DETAILS, HP_BLOCK | HP_CLOSES_P),
+	T("dfn", HTAG_DFN, 0),
+	T("dialog", HTAG_DIALOG, HP_BLOCK | HP_CLOSES_P),
+	T("dir", HTAG_DIR, HP_BLOCK | HP_CLOSES_P),
+	T("div", HTAG_DIV, HP_BLOCK | HP_CLOSES_P),
+	T("dl", HTAG_DL, HP_BLOCK | HP_CLOSES_P),
+	T("dt", HTAG_DT, HP_BLOCK | HP_CLOSES_P),
+	T("em", HTAG_EM, 0),
+	T("embed", HTAG_EMBED, HP_VOID),
+	T("fieldset", HTAG_FIELDSET, HP_BLOCK | HP_CLOSES_P),
+	T("figcaption", HTAG_FIGCAPTION, HP_BLOCK | HP_CLOSES_P),
+	T("figure", HTAG_FIGURE, HP_BLOCK | HP_CLOSES_P),
+	T("font", HTAG_FONT, 0),
+	T("footer", HTAG_FOOTER, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
+	T("form", HTAG_FORM, HP_BLOCK | HP_CLOSES_P | HP_FORM),
+	T("frame", HTAG_FRAME, HP_BLOCK),
+	T("frameset", HTAG_FRAMESET, HP_BLOCK | HP_DROP),
+	T("h1", HTAG_H1, HP_BLOCK | HP_CLOSES_P | HP_HEADING),
+	T("h2", HTAG_H2, HP_BLOCK | HP_CLOSES_P | HP_HEADING),
+	T("h3", HTAG_H3, HP_BLOCK | HP_CLOSES_P | HP_HEADING),
+	T("h4", HTAG_H4, HP_BLOCK | HP_CLOSES_P | HP_HEADING),
+	T("h5", HTAG_H5, HP_BLOCK | HP_CLOSES_P | HP_HEADING),
+	T("h6", HTAG_H6, HP_BLOCK | HP_CLOSES_P | HP_HEADING),
+	T("head", HTAG_HEAD, HP_DROP | HP_HEAD_OK),
+	T("header", HTAG_HEADER, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
+	T("hgroup", HTAG_HGROUP, HP_BLOCK | HP_CLOSES_P),
+	T("hr", HTAG_HR, HP_BLOCK | HP_CLOSES_P | HP_VOID),
+	T("html", HTAG_HTML, HP_BLOCK),
+	T("i", HTAG_I, 0),
+	T("iframe", HTAG_IFRAME, HP_DROP | HP_RAW),
+	T("img", HTAG_IMG, HP_VOID),
+	T("input", HTAG_INPUT, HP_VOID),
+	T("ins", HTAG_INS, 0),
+	T("kbd", HTAG_KBD, 0),
+	T("keygen", HTAG_KEYGEN, HP_VOID),
+	T("label", HTAG_LABEL, 0),
+	T("legend", HTAG_LEGEND, HP_BLOCK),
+	T("li", HTAG_LI, HP_BLOCK | HP_CLOSES_P),
+	T("link", HTAG_LINK, HP_HEAD_OK | HP_VOID),
+	T("main", HTAG_MAIN, HP_BLOCK | HP_CLOSES_P | HP_MAIN),
+	T("map", HTAG_MAP, HP_DROP),
+	T("mark", HTAG_MARK, 0),
+	T("math", HTAG_MATH, HP_DROP | HP_FOREIGN),
+	T("menu", HTAG_MENU, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
+	T("meta", HTAG_META, HP_HEAD_OK | HP_VOID),
+	T("nav", HTAG_NAV, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
+	T("nobr", HTAG_NOBR, 0),
+	T("noembed", HTAG_NOEMBED, HP_DROP | HP_RAW),
+	T("noframes", HTAG_NOFRAMES, HP_BLOCK | HP_DROP | HP_RAW),
+	T("noscript", HTAG_NOSCRIPT, HP_DROP | HP_HEAD_OK | HP_RAW),
+	T("object", HTAG_OBJECT, HP_DROP),
+	T("ol", HTAG_OL, HP_BLOCK | HP_CLOSES_P),
+	T("optgroup", HTAG_OPTGROUP, HP_BLOCK),
+	T("option", HTAG_OPTION, HP_BLOCK),
+	T("p", HTAG_P, HP_BLOCK | HP_CLOSES_P),
+	T("param", HTAG_PARAM, HP_VOID),
+	T("picture", HTAG_PICTURE, 0),
+	T("plaintext", HTAG_PLAINTEXT, HP_BLOCK | HP_RAW),
+	T("pre", HTAG_PRE, HP_BLOCK | HP_CLOSES_P),
+	T("q", HTAG_Q, 0),
+	T("s", HTAG_S, 0),
+	T("samp", HTAG_SAMP, 0),
+	T("script", HTAG_SCRIPT, HP_DROP | HP_HEAD_OK | HP_RAW),
+	T("section", HTAG_SECTION, HP_BLOCK | HP_CLOSES_P),
+	T("select", HTAG_SELECT, HP_DROP),
+	T("small", HTAG_SMALL, 0),
+	T("source", HTAG_SOURCE, HP_VOID),
+	T("span", HTAG_SPAN, 0),
+	T("strike", HTAG_STRIKE, 0),
+	T("strong", HTAG_STRONG, 0),
+	T("style", HTAG_STYLE, HP_DROP | HP_HEAD_OK | HP_RAW),
+	T("sub", HTAG_SUB, 0),
+	T("summary", HTAG_SUMMARY, HP_BLOCK | HP_CLOSES_P),
+	T("sup", HTAG_SUP, 0),
+	T("svg", HTAG_SVG, HP_DROP | HP_FOREIGN),
+	T("table", HTAG_TABLE, HP_BLOCK | HP_CLOSES_P),
+	T("tbody", HTAG_TBODY, HP_BLOCK),
+	T("td", HTAG_TD, HP_BLOCK),
+	T("template", HTAG_TEMPLATE, HP_DROP | HP_HEAD_OK),
+	T("textarea", HTAG_TEXTAREA, HP_DROP | HP_RAW),
+	T("tfoot", HTAG_TFOOT, HP_BLOCK),
+	T("th", HTAG_TH, HP_BLOCK),
+	T("thead", HTAG_THEAD, HP_BLOCK),
+	T("time", HTAG_TIME, 0),
+	T("title", HTAG_TITLE, HP_BLOCK | HP_HEAD_OK | HP_RAW),
+	T("tr", HTAG_TR, HP_BLOCK),
+	T("track", HTAG_TRACK, HP_VOID),
+	T("tt", HTAG_TT, 0),
+	T("u", HTAG_U, 0),
+	T("ul", HTAG_UL, HP_BLOCK | HP_CLOSES_P),
+	T("var", HTAG_VAR, 0),
+	T("video", HTAG_VIDEO, HP_DROP),
+	T("wbr", HTAG_WBR, HP_VOID),
+	T("xmp", HTAG_XMP, HP_BLOCK | HP_RAW),
 };
 
+#undef T
 #define N_TAGS (sizeof(tags) / sizeof(tags[0]))
-#define MAX_TAG_NAME 15 /* longer names are unknown elements */
+#define MAX_KNOWN_NAME 10 /* blockquote, figcaption */
 
 _Static_assert(N_TAGS == HTAG_COUNT - 1, "tag table and enum htag disagree");
 
+/*
+ * Tag names are found by a perfect hash of (length, first, second and last
+ * byte): one multiply, one load and one compare instead of a bisection of
+ * string compares (the lookup runs for every tag of every page).  The
+ * multiplier was found by trying random odd numbers until the 121 names
+ * fell into distinct slots; a new name that collides makes the compiler
+ * complain of an overridden initializer (-Woverride-init, in -Wextra), and
+ * another multiplier must then be found.
+ */
+#define TAG_SLOT_BITS 10
+#define TAG_SLOT(len, c0, c1, cl)                                                          \
+	((((uint32_t)(c0) | (uint32_t)(c1) << 8 | (uint32_t)(cl) << 16 | (uint32_t)(len) << 24) * \
+	  0x1f42bc61u) >> (32 - TAG_SLOT_BITS))
+
+static const uint8_t tag_slot[1u << TAG_SLOT_BITS] = {
+	[TAG_SLOT(1, 'a', 0, 'a')] = HTAG_A,
+	[TAG_SLOT(4, 'a', 'b', 'r')] = HTAG_ABBR,
+	[TAG_SLOT(7, 'a', 'd', 's')] = HTAG_ADDRESS,
+	[TAG_SLOT(6, 'a', 'p', 't')] = HTAG_APPLET,
+	[TAG_SLOT(4, 'a', 'r', 'a')] = HTAG_AREA,
+	[TAG_SLOT(7, 'a', 'r', 'e')] = HTAG_ARTICLE,
+	[TAG_SLOT(5, 'a', 's', 'e')] = HTAG_ASIDE,
+	[TAG_SLOT(5, 'a', 'u', 'o')] = HTAG_AUDIO,
+	[TAG_SLOT(1, 'b', 0, 'b')] = HTAG_B,
+	[TAG_SLOT(4, 'b', 'a', 'e')] = HTAG_BASE,
+	[TAG_SLOT(3, 'b', 'd', 'i')] = HTAG_BDI,
+	[TAG_SLOT(3, 'b', 'd', 'o')] = HTAG_BDO,
+	[TAG_SLOT(3, 'b', 'i', 'g')] = HTAG_BIG,
+	[TAG_SLOT(10, 'b', 'l', 'e')] = HTAG_BLOCKQUOTE,
+	[TAG_SLOT(4, 'b', 'o', 'y')] = HTAG_BODY,
+	[TAG_SLOT(2, 'b', 'r', 'r')] = HTAG_BR,
+	[TAG_SLOT(6, 'b', 'u', 'n')] = HTAG_BUTTON,
+	[TAG_SLOT(6, 'c', 'a', 's')] = HTAG_CANVAS,
+	[TAG_SLOT(7, 'c', 'a', 'n')] = HTAG_CAPTION,
+	[TAG_SLOT(6, 'c', 'e', 'r')] = HTAG_CENTER,
+	[TAG_SLOT(4, 'c', 'i', 'e')] = HTAG_CITE,
+	[TAG_SLOT(4, 'c', 'o', 'e')] = HTAG_CODE,
+	[TAG_SLOT(3, 'c', 'o', 'l')] = HTAG_COL,
+	[TAG_SLOT(4, 'd', 'a', 'a')] = HTAG_DATA,
+	[TAG_SLOT(8, 'd', 'a', 't')] = HTAG_DATALIST,
+	[TAG_SLOT(2, 'd', 'd', 'd')] = HTAG_DD,
+	[TAG_SLOT(3, 'd', 'e', 'l')] = HTAG_DEL,
+	[TAG_SLOT(7, 'd', 'e', 's')] = HTAG_DETAILS,
+	[TAG_SLOT(3, 'd', 'f', 'n')] = HTAG_DFN,
+	[TAG_SLOT(6, 'd', 'i', 'g')] = HTAG_DIALOG,
+	[TAG_SLOT(3, 'd', 'i', 'r')] = HTAG_DIR,
+	[TAG_SLOT(3, 'd', 'i', 'v')] = HTAG_DIV,
+	[TAG_SLOT(2, 'd', 'l', 'l')] = HTAG_DL,
+	[TAG_SLOT(2, 'd', 't', 't')] = HTAG_DT,
+	[TAG_SLOT(2, 'e', 'm', 'm')] = HTAG_EM,
+	[TAG_SLOT(5, 'e', 'm', 'd')] = HTAG_EMBED,
+	[TAG_SLOT(8, 'f', 'i', 't')] = HTAG_FIELDSET,
+	[TAG_SLOT(10, 'f', 'i', 'n')] = HTAG_FIGCAPTION,
+	[TAG_SLOT(6, 'f', 'i', 'e')] = HTAG_FIGURE,
+	[TAG_SLOT(4, 'f', 'o', 't')] = HTAG_FONT,
+	[TAG_SLOT(6, 'f', 'o', 'r')] = HTAG_FOOTER,
+	[TAG_SLOT(4, 'f', 'o', 'm')] = HTAG_FORM,
+	[TAG_SLOT(5, 'f', 'r', 'e')] = HTAG_FRAME,
+	[TAG_SLOT(8, 'f', 'r', 't')] = HTAG_FRAMESET,
+	[TAG_SLOT(2, 'h', '1', '1')] = HTAG_H1,
+	[TAG_SLOT(2, 'h', '2', '2')] = HTAG_H2,
+	[TAG_SLOT(2, 'h', '3', '3')] = HTAG_H3,
+	[TAG_SLOT(2, 'h', '4', '4')] = HTAG_H4,
+	[TAG_SLOT(2, 'h', '5', '5')] = HTAG_H5,
+	[TAG_SLOT(2, 'h', '6', '6')] = HTAG_H6,
+	[TAG_SLOT(4, 'h', 'e', 'd')] = HTAG_HEAD,
+	[TAG_SLOT(6, 'h', 'e', 'r')] = HTAG_HEADER,
+	[TAG_SLOT(6, 'h', 'g', 'p')] = HTAG_HGROUP,
+	[TAG_SLOT(2, 'h', 'r', 'r')] = HTAG_HR,
+	[TAG_SLOT(4, 'h', 't', 'l')] = HTAG_HTML,
+	[TAG_SLOT(1, 'i', 0, 'i')] = HTAG_I,
+	[TAG_SLOT(6, 'i', 'f', 'e')] = HTAG_IFRAME,
+	[TAG_SLOT(3, 'i', 'm', 'g')] = HTAG_IMG,
+	[TAG_SLOT(5, 'i', 'n', 't')] = HTAG_INPUT,
+	[TAG_SLOT(3, 'i', 'n', 's')] = HTAG_INS,
+	[TAG_SLOT(3, 'k', 'b', 'd')] = HTAG_KBD,
+	[TAG_SLOT(6, 'k', 'e', 'n')] = HTAG_KEYGEN,
+	[TAG_SLOT(5, 'l', 'a', 'l')] = HTAG_LABEL,
+	[TAG_SLOT(6, 'l', 'e', 'd')] = HTAG_LEGEND,
+	[TAG_SLOT(2, 'l', 'i', 'i')] = HTAG_LI,
+	[TAG_SLOT(4, 'l', 'i', 'k')] = HTAG_LINK,
+	[TAG_SLOT(4, 'm', 'a', 'n')] = HTAG_MAIN,
+	[TAG_SLOT(3, 'm', 'a', 'p')] = HTAG_MAP,
+	[TAG_SLOT(4, 'm', 'a', 'k')] = HTAG_MARK,
+	[TAG_SLOT(4, 'm', 'a', 'h')] = HTAG_MATH,
+	[TAG_SLOT(4, 'm', 'e', 'u')] = HTAG_MENU,
+	[TAG_SLOT(4, 'm', 'e', 'a')] = HTAG_META,
+	[TAG_SLOT(3, 'n', 'a', 'v')] = HTAG_NAV,
+	[TAG_SLOT(4, 'n', 'o', 'r')] = HTAG_NOBR,
+	[TAG_SLOT(7, 'n', 'o', 'd')] = HTAG_NOEMBED,
+	[TAG_SLOT(8, 'n', 'o', 's')] = HTAG_NOFRAMES,
+	[TAG_SLOT(8, 'n', 'o', 't')] = HTAG_NOSCRIPT,
+	[TAG_SLOT(6, 'o', 'b', 't')] = HTAG_OBJECT,
+	[TAG_SLOT(2, 'o', 'l', 'l')] = HTAG_OL,
+	[TAG_SLOT(8, 'o', 'p', 'p')] = HTAG_OPTGROUP,
+	[TAG_SLOT(6, 'o', 'p', 'n')] = HTAG_OPTION,
+	[TAG_SLOT(1, 'p', 0, 'p')] = HTAG_P,
+	[TAG_SLOT(5, 'p', 'a', 'm')] = HTAG_PARAM,
+	[TAG_SLOT(7, 'p', 'i', 'e')] = HTAG_PICTURE,
+	[TAG_SLOT(9, 'p', 'l', 't')] = HTAG_PLAINTEXT,
+	[TAG_SLOT(3, 'p', 'r', 'e')] = HTAG_PRE,
+	[TAG_SLOT(1, 'q', 0, 'q')] = HTAG_Q,
+	[TAG_SLOT(1, 's', 0, 's')] = HTAG_S,
+	[TAG_SLOT(4, 's', 'a', 'p')] = HTAG_SAMP,
+	[TAG_SLOT(6, 's', 'c', 't')] = HTAG_SCRIPT,
+	[TAG_SLOT(7, 's', 'e', 'n')] = HTAG_SECTION,
+	[TAG_SLOT(6, 's', 'e', 't')] = HTAG_SELECT,
+	[TAG_SLOT(5, 's', 'm', 'l')] = HTAG_SMALL,
+	[TAG_SLOT(6, 's', 'o', 'e')] = HTAG_SOURCE,
+	[TAG_SLOT(4, 's', 'p', 'n')] = HTAG_SPAN,
+	[TAG_SLOT(6, 's', 't', 'e')] = HTAG_STRIKE,
+	[TAG_SLOT(6, 's', 't', 'g')] = HTAG_STRONG,
+	[TAG_SLOT(5, 's', 't', 'e')] = HTAG_STYLE,
+	[TAG_SLOT(3, 's', 'u', 'b')] = HTAG_SUB,
+	[TAG_SLOT(7, 's', 'u', 'y')] = HTAG_SUMMARY,
+	[TAG_SLOT(3, 's', 'u', 'p')] = HTAG_SUP,
+	[TAG_SLOT(3, 's', 'v', 'g')] = HTAG_SVG,
+	[TAG_SLOT(5, 't', 'a', 'e')] = HTAG_TABLE,
+	[TAG_SLOT(5, 't', 'b', 'y')] = HTAG_TBODY,
+	[TAG_SLOT(2, 't', 'd', 'd')] = HTAG_TD,
+	[TAG_SLOT(8, 't', 'e', 'e')] = HTAG_TEMPLATE,
+	[TAG_SLOT(8, 't', 'e', 'a')] = HTAG_TEXTAREA,
+	[TAG_SLOT(5, 't', 'f', 't')] = HTAG_TFOOT,
+	[TAG_SLOT(2, 't', 'h', 'h')] = HTAG_TH,
+	[TAG_SLOT(5, 't', 'h', 'd')] = HTAG_THEAD,
+	[TAG_SLOT(4, 't', 'i', 'e')] = HTAG_TIME,
+	[TAG_SLOT(5, 't', 'i', 'e')] = HTAG_TITLE,
+	[TAG_SLOT(2, 't', 'r', 'r')] = HTAG_TR,
+	[TAG_SLOT(5, 't', 'r', 'k')] = HTAG_TRACK,
+	[TAG_SLOT(2, 't', 't', 't')] = HTAG_TT,
+	[TAG_SLOT(1, 'u', 0, 'u')] = HTAG_U,
+	[TAG_SLOT(2, 'u', 'l', 'l')] = HTAG_UL,
+	[TAG_SLOT(3, 'v', 'a', 'r')] = HTAG_VAR,
+	[TAG_SLOT(5, 'v', 'i', 'o')] = HTAG_VIDEO,
+	[TAG_SLOT(3, 'w', 'b', 'r')] = HTAG_WBR,
+	[TAG_SLOT(3, 'x', 'm', 'p')] = HTAG_XMP,
+};
+
+/* Byte classes, for the loops that scan names and values. */
+enum {
+	C_WS = 1,        /* HTML white space */
+	C_NAME_END = 2,  /* ends a tag name: white space, '/', '>' */
+	C_ATTR_END = 4,  /* ends an attribute name: white space, '/', '>', '=' */
+	C_VALUE_END = 8, /* ends an unquoted value: white space, '>' */
+};
+#define C_BLANK (C_WS | C_NAME_END | C_ATTR_END | C_VALUE_END)
+
+static const uint8_t cclass[256] = {
+	[' '] = C_BLANK, ['\t'] = C_BLANK, ['\n'] = C_BLANK, ['\r'] = C_BLANK, ['\f'] = C_BLANK,
+	['/'] = C_NAME_END | C_ATTR_END,
+	['>'] = C_NAME_END | C_ATTR_END | C_VALUE_END,
+	['='] = C_ATTR_END,
+};
+
 static int is_ws(int c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+	return cclass[(unsigned char)c] & C_WS;
 }
 
 static int is_alpha(int c)
@@ -179,30 +333,24 @@ int htok_attr_is(const struct htok_attr *a, const char *lower_name)
 	return lower_name[a->name_len] == 0;
 }
 
-/* strcmp() for names of a few bytes, without the call. */
-static int name_cmp(const char *a, const char *b)
+/* The element named [s, s+len) (any case; len >= 1), or HTAG_UNKNOWN. */
+static enum htag tag_lookup(const char *s, size_t len)
 {
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-static enum htag tag_lookup(const char *name)
-{
-	size_t lo = 0, hi = N_TAGS;
-	while (lo < hi) {
-		const size_t mid = lo + (hi - lo) / 2;
-		const int c = name_cmp(tags[mid].name, name);
-		if (c == 0)
-			return tags[mid].tag;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return HTAG_UNKNOWN;
+	if (len > MAX_KNOWN_NAME)
+		return HTAG_UNKNOWN;
+	const int c0 = to_lower((unsigned char)s[0]);
+	const int c1 = len > 1 ? to_lower((unsigned char)s[1]) : 0;
+	const int cl = to_lower((unsigned char)s[len - 1]);
+	const uint8_t id = tag_slot[TAG_SLOT(len, c0, c1, cl)];
+	if (id == 0)
+		return HTAG_UNKNOWN;
+	const struct tag_info *const t = &tags[id - 1];
+	if (t->len != len)
+		return HTAG_UNKNOWN;
+	for (size_t i = 0; i < len; i++)
+		if (to_lower((unsigned char)s[i]) != t->name[i])
+			return HTAG_UNKNOWN;
+	return t->tag;
 }
 
 void htok_init(struct htok *t, const char *s, size_t n)
@@ -246,26 +394,27 @@ static const char *skip_bang(const char *p, const char *end)
 	return gt ? gt + 1 : end;
 }
 
-/* Read a tag name at *pp: lower-cased into @buf (or "" if too long), hashed. */
+/* FNV-1a of the lower-cased name [p, end): tells unknown elements apart. */
+static uint32_t name_hash(const char *p, const char *end)
+{
+	uint32_t h = 2166136261u;
+	while (p < end)
+		h = (h ^ (uint32_t)to_lower((unsigned char)*p++)) * 16777619u;
+	return h;
+}
+
+/* Read a tag name at *pp (its first byte is a letter); *hash is set for
+ * unknown elements only. */
 static enum htag read_name(const char **pp, const char *end, uint32_t *hash)
 {
-	char buf[MAX_TAG_NAME + 1];
-	const char *p = *pp;
-	size_t len = 0;
-	uint32_t h = 2166136261u;
-	while (p < end && !is_ws((unsigned char)*p) && *p != '/' && *p != '>') {
-		const int c = to_lower((unsigned char)*p++);
-		h = (h ^ (uint32_t)c) * 16777619u;
-		if (len < sizeof(buf))
-			buf[len] = (char)c;
-		len++;
-	}
+	const char *const start = *pp;
+	const char *p = start;
+	while (p < end && !(cclass[(unsigned char)*p] & C_NAME_END))
+		p++;
 	*pp = p;
-	*hash = h;
-	if (len > MAX_TAG_NAME)
-		return HTAG_UNKNOWN;
-	buf[len] = 0;
-	return tag_lookup(buf);
+	const enum htag tag = tag_lookup(start, (size_t)(p - start));
+	*hash = tag == HTAG_UNKNOWN ? name_hash(start, p) : 0;
+	return tag;
 }
 
 /* One attribute value after '='; NULL if a quote runs to EOF. */
@@ -280,7 +429,7 @@ static const char *read_value(const char *p, const char *end, struct htok_attr *
 		return q + 1;
 	}
 	a->value = p;
-	while (p < end && !is_ws((unsigned char)*p) && *p != '>')
+	while (p < end && !(cclass[(unsigned char)*p] & C_VALUE_END))
 		p++;
 	a->value_len = (uint32_t)(p - a->value);
 	return p;
@@ -291,6 +440,34 @@ static const char *skip_ws(const char *p, const char *end)
 	while (p < end && is_ws((unsigned char)*p))
 		p++;
 	return p;
+}
+
+/* Does the name [s, s+n) equal @lower (n bytes), ignoring ASCII case? */
+static int name_eq(const char *s, const char *lower, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (to_lower((unsigned char)s[i]) != lower[i])
+			return 0;
+	return 1;
+}
+
+/* The attributes html_text reads, told apart once here by length first. */
+static enum hattr attr_kind(const char *s, uint32_t n)
+{
+	switch (n) {
+	case 2: return name_eq(s, "id", 2) ? HATTR_ID : HATTR_OTHER;
+	case 4:
+		if (name_eq(s, "href", 4))
+			return HATTR_HREF;
+		return name_eq(s, "role", 4) ? HATTR_ROLE : HATTR_OTHER;
+	case 5:
+		if (name_eq(s, "class", 5))
+			return HATTR_CLASS;
+		return name_eq(s, "style", 5) ? HATTR_STYLE : HATTR_OTHER;
+	case 6: return name_eq(s, "hidden", 6) ? HATTR_HIDDEN : HATTR_OTHER;
+	case 11: return name_eq(s, "aria-hidden", 11) ? HATTR_ARIA_HIDDEN : HATTR_OTHER;
+	default: return HATTR_OTHER;
+	}
 }
 
 /*
@@ -313,11 +490,12 @@ static const char *read_attrs(const char *p, const char *end, struct htok_token 
 			}
 			continue;
 		}
-		struct htok_attr a = {p, "", 0, 0};
+		struct htok_attr a = {p, "", 0, 0, HATTR_OTHER};
 		p++; /* a name may start with '=' */
-		while (p < end && !is_ws((unsigned char)*p) && *p != '/' && *p != '>' && *p != '=')
+		while (p < end && !(cclass[(unsigned char)*p] & C_ATTR_END))
 			p++;
 		a.name_len = (uint32_t)(p - a.name);
+		a.kind = attr_kind(a.name, a.name_len);
 		p = skip_ws(p, end);
 		if (p < end && *p == '=') {
 			p = read_value(skip_ws(p + 1, end), end, &a);
@@ -367,9 +545,8 @@ static int read_markup(struct htok *t, struct htok_token *tok)
 }
 
 /* Does "</name" followed by a delimiter (or EOF) start at @p? */
-static int is_end_tag_of(const char *p, const char *end, const char *name)
+static int is_end_tag_of(const char *p, const char *end, const char *name, size_t m)
 {
-	const size_t m = strlen(name);
 	if ((size_t)(end - p) < m + 2 || p[1] != '/')
 		return 0;
 	for (size_t i = 0; i < m; i++)
@@ -383,9 +560,10 @@ static int is_end_tag_of(const char *p, const char *end, const char *name)
 static void read_raw(struct htok *t, struct htok_token *tok)
 {
 	const char *const name = tags[t->raw_tag - 1].name;
+	const size_t m = tags[t->raw_tag - 1].len;
 	const char *q = t->p;
 	if (t->raw_tag != HTAG_PLAINTEXT) {
-		while ((q = memchr(q, '<', (size_t)(t->end - q))) != NULL && !is_end_tag_of(q, t->end, name))
+		while ((q = memchr(q, '<', (size_t)(t->end - q))) != NULL && !is_end_tag_of(q, t->end, name, m))
 			q++;
 	}
 	if (!q || t->raw_tag == HTAG_PLAINTEXT)

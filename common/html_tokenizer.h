@@ -67,9 +67,16 @@ enum htok_type {
 
 #define HTOK_MAX_ATTRS 16
 
+/* The attributes html_text reads, recognised by the tokenizer (any case). */
+enum hattr {
+	HATTR_OTHER, HATTR_CLASS, HATTR_ID, HATTR_ROLE, HATTR_HIDDEN, HATTR_ARIA_HIDDEN,
+	HATTR_STYLE, HATTR_HREF
+};
+
 struct htok_attr {
 	const char *name, *value; /* name is not lower-cased */
 	uint32_t name_len, value_len;
+	enum hattr kind;
 };
 
 struct htok_token {
@@ -77,7 +84,7 @@ struct htok_token {
 	enum htag tag;
 	int self_closing;  /* the start tag ended with "/>" */
 	int raw;           /* TEXT: content of raw-text element @tag */
-	uint32_t hash;     /* hash of the lower-cased tag name (unknown tags) */
+	uint32_t hash;     /* hash of the lower-cased tag name (unknown tags; else 0) */
 	const char *p;     /* TEXT: the bytes */
 	size_t n;
 	int n_attrs;       /* START: the first HTOK_MAX_ATTRS attributes */
