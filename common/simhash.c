@@ -38,15 +38,18 @@
 /* 32-bit lanes take this many adds of at most SIMHASH_MAX_WEIGHT safely. */
 #define ACC_DRAIN_EVERY (UINT32_MAX / SIMHASH_MAX_WEIGHT)
 
-/* Key and count side by side: one cache line per probe. */
-struct tf_slot {
-	uint64_t key; /* 0 = empty slot */
-	uint64_t count;
-};
-
+/*
+ * The table proper holds 32-bit entry numbers (0 = empty), so a document's
+ * table stays in L1/L2; the features themselves are dense arrays in
+ * insertion order, which accumulation then reads front to back.
+ */
 struct tf_table {
-	struct tf_slot *slot;
-	uint32_t *used;  /* occupied slots in insertion order */
+	uint32_t *slot;  /* entry + 1, or 0 */
+	uint64_t *key;   /* per entry: feature hash */
+	uint32_t *count; /* per entry: fixed-point occurrences */
+	uint32_t *scale; /* per entry: weight factor of its kind */
+	uint32_t *pos;   /* per entry: its slot, for clearing */
+	uint32_t *ones, *rest; /* scratch of accumulate(): entry numbers */
 	size_t n_used;
 	size_t mask;     /* slots - 1 */
 };
@@ -86,6 +89,12 @@ int simhash_config_check(const struct simhash_config *c)
 			  SIMHASH_MAX_SHINGLE);
 		return -1;
 	}
+	if (c->cjk_unit < 1 || c->cjk_unit > SIMHASH_MAX_CJK_NGRAM ||
+	    c->unit_weight < 0 || c->unit_weight > SIMHASH_WEIGHT_ONE || c->line_full < 0 ||
+	    c->line_full > 100000 || (c->tf_log != 0 && c->tf_log != 1)) {
+		log_error("unit/line/tf options out of range");
+		return -1;
+	}
 	if (c->cjk_ngram < 1 || c->cjk_ngram > SIMHASH_MAX_CJK_NGRAM) {
 		log_error("CJK n-gram size %d out of range 1..%d", c->cjk_ngram,
 			  SIMHASH_MAX_CJK_NGRAM);
@@ -98,9 +107,11 @@ int simhash_config_string(const struct simhash_config *c, char *buf, size_t n)
 {
 	return snprintf(buf, n,
 			"simhash/%d textnorm/%d f=64 hash=xxh3-64 seed=%016llx "
-			"weight=1+ln(tf) line=(len/%d)^2 scale=%d shingle=%d cjk_ngram=%d min_text=%zu",
+			"weight=%s line=(len/%d)^2 scale=%d shingle=%d cjk_ngram=%d min_text=%zu "
+			"units=%d/%d cjk_unit=%d",
 			SIMHASH_VERSION, TEXTNORM_VERSION, (unsigned long long)SIMHASH_SEED,
-			LINE_FULL, SIMHASH_WEIGHT_ONE, c->shingle, c->cjk_ngram, c->min_text);
+			c->tf_log ? "1+ln(tf)" : "1", c->line_full, SIMHASH_WEIGHT_ONE, c->shingle,
+			c->cjk_ngram, c->min_text, c->unit_weight, SIMHASH_WEIGHT_ONE, c->cjk_unit);
 }
 
 uint64_t simhash_config_hash(const struct simhash_config *c)
@@ -195,29 +206,42 @@ uint64_t simhash_acc_final(struct simhash_acc *a)
 
 static int tf_alloc(struct tf_table *t, size_t slots)
 {
+	const size_t n = slots / 2; /* load stays <= 1/2 */
 	t->slot = calloc(slots, sizeof *t->slot);
-	t->used = malloc(slots / 2 * sizeof *t->used);
+	t->key = malloc(n * sizeof *t->key);
+	t->count = malloc(n * sizeof *t->count);
+	t->scale = malloc(n * sizeof *t->scale);
+	t->pos = malloc(n * sizeof *t->pos);
+	t->ones = malloc(n * sizeof *t->ones);
+	t->rest = malloc(n * sizeof *t->rest);
 	t->mask = slots - 1;
 	t->n_used = 0;
-	return t->slot && t->used ? 0 : -1;
+	return t->slot && t->key && t->count && t->scale && t->pos && t->ones && t->rest ? 0
+											 : -1;
 }
 
 static void tf_free(struct tf_table *t)
 {
 	free(t->slot);
-	free(t->used);
+	free(t->key);
+	free(t->count);
+	free(t->scale);
+	free(t->pos);
+	free(t->ones);
+	free(t->rest);
 	memset(t, 0, sizeof *t);
 }
 
+/* The slot of @h: where it is, or the empty slot where it goes. */
 static size_t tf_slot(const struct tf_table *t, uint64_t h)
 {
 	size_t i = (size_t)(h ^ h >> 32) & t->mask;
-	while (t->slot[i].key && t->slot[i].key != h)
+	while (t->slot[i] && t->key[t->slot[i] - 1] != h)
 		i = (i + 1) & t->mask;
 	return i;
 }
 
-/* Double the table, keeping the insertion order of the used list. */
+/* Double the table; entries keep their numbers and order. */
 static int tf_grow(struct tf_table *t)
 {
 	struct tf_table n;
@@ -226,41 +250,47 @@ static int tf_grow(struct tf_table *t)
 		return -1;
 	}
 	for (size_t k = 0; k < t->n_used; k++) {
-		const size_t old = t->used[k], i = tf_slot(&n, t->slot[old].key);
-		n.slot[i] = t->slot[old];
-		n.used[n.n_used++] = (uint32_t)i;
+		const size_t i = tf_slot(&n, t->key[k]);
+		n.slot[i] = (uint32_t)k + 1;
+		n.key[k] = t->key[k];
+		n.count[k] = t->count[k];
+		n.scale[k] = t->scale[k];
+		n.pos[k] = (uint32_t)i;
 	}
+	n.n_used = t->n_used;
 	tf_free(t);
 	*t = n;
 	return 0;
 }
 
 /* Counts are in fixed point (SIMHASH_WEIGHT_ONE = one occurrence on a
- * full-length line); @w is the current line's weight. */
-static int tf_add(struct tf_table *t, uint64_t h, uint32_t w)
+ * full-length line); @w is the current line's weight, @scale the weight
+ * factor of the feature's kind. */
+static int tf_add(struct tf_table *t, uint64_t h, uint32_t w, uint32_t scale)
 {
-	h += !h; /* 0 marks an empty slot; folding it into 1 costs nothing */
 	size_t i = tf_slot(t, h);
-	if (t->slot[i].key) {
-		t->slot[i].count += w;
+	if (t->slot[i]) {
+		t->count[t->slot[i] - 1] += w;
 		return 0;
 	}
-	/* Load stays <= 1/2, so probes stay short and `used` never overflows. */
 	if (t->n_used + 1 > (t->mask + 1) / 2) {
 		if (tf_grow(t))
 			return -1;
 		i = tf_slot(t, h);
 	}
-	t->slot[i].key = h;
-	t->slot[i].count = w;
-	t->used[t->n_used++] = (uint32_t)i;
+	const size_t e = t->n_used++;
+	t->slot[i] = (uint32_t)e + 1;
+	t->key[e] = h;
+	t->count[e] = w;
+	t->scale[e] = scale;
+	t->pos[e] = (uint32_t)i;
 	return 0;
 }
 
 static void tf_clear(struct tf_table *t)
 {
 	for (size_t k = 0; k < t->n_used; k++)
-		t->slot[t->used[k]].key = 0;
+		t->slot[t->pos[k]] = 0;
 	t->n_used = 0;
 }
 
@@ -284,11 +314,11 @@ static uint32_t weight_of(const struct simhash_ctx *ctx, uint64_t count)
 	return weight_formula(count);
 }
 
-static uint32_t line_weight(size_t len)
+static uint32_t line_weight(size_t len, int full)
 {
-	if (len >= LINE_FULL)
+	if (len >= (size_t)full)
 		return SIMHASH_WEIGHT_ONE;
-	const double r = (double)len / LINE_FULL;
+	const double r = (double)len / full;
 	const uint32_t w = (uint32_t)lround(SIMHASH_WEIGHT_ONE * r * r);
 	return w ? w : 1;
 }
@@ -317,6 +347,7 @@ static int word_features(struct simhash_ctx *ctx)
 {
 	const struct textnorm *tn = &ctx->tn;
 	const int n = ctx->cfg.shingle;
+	const uint32_t uw = (uint32_t)ctx->cfg.unit_weight;
 	uint64_t *const ring = ctx->ring;
 	size_t words = ctx->words;
 	for (size_t k = 0; k < tn->n_tok; k++) {
@@ -325,14 +356,17 @@ static int word_features(struct simhash_ctx *ctx)
 			continue;
 		const uint64_t h = hash_bytes(tn->text + t->off, t->len);
 		if (n == 1) {
-			if (tf_add(&ctx->tf, h, ctx->line_w))
+			if (tf_add(&ctx->tf, h, ctx->line_w, SIMHASH_WEIGHT_ONE))
 				return -1;
 			continue;
 		}
+		if (uw && tf_add(&ctx->tf, h, ctx->line_w, uw))
+			return -1;
 		ring[words % (size_t)n] = h;
 		words++;
 		if (words >= (size_t)n &&
-		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w))
+		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w,
+			   SIMHASH_WEIGHT_ONE))
 			return -1;
 	}
 	ctx->words = words;
@@ -344,21 +378,21 @@ static int short_shingle(struct simhash_ctx *ctx)
 {
 	const int n = ctx->cfg.shingle;
 	if (n > 1 && ctx->words > 0 && ctx->words < (size_t)n)
-		return tf_add(&ctx->tf, shingle_hash(ctx->ring, (int)ctx->words, 0, n), ctx->line_w);
+		return tf_add(&ctx->tf, shingle_hash(ctx->ring, (int)ctx->words, 0, n), ctx->line_w,
+			      SIMHASH_WEIGHT_ONE);
 	return 0;
 }
 
-/* Features of the CJK run of tokens [a, b): n-grams, or the whole short run. */
-static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b)
+/* Features of the CJK run of tokens [a, b): @n-grams, or the whole short run. */
+static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b, size_t n, uint32_t scale)
 {
 	const struct textnorm *tn = &ctx->tn;
-	const size_t n = (size_t)ctx->cfg.cjk_ngram;
 	const size_t last = b - a < n ? a : b - n;
 	const size_t span = b - a < n ? b - a : n;
 	for (size_t i = a; i <= last; i++) {
 		const struct textnorm_token *first = &tn->tok[i], *end = &tn->tok[i + span - 1];
 		const size_t len = end->off + end->len - first->off;
-		if (tf_add(&ctx->tf, hash_bytes(tn->text + first->off, len), ctx->line_w))
+		if (tf_add(&ctx->tf, hash_bytes(tn->text + first->off, len), ctx->line_w, scale))
 			return -1;
 	}
 	return 0;
@@ -367,6 +401,8 @@ static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b)
 static int cjk_features(struct simhash_ctx *ctx)
 {
 	const struct textnorm *tn = &ctx->tn;
+	const size_t n = (size_t)ctx->cfg.cjk_ngram, u = (size_t)ctx->cfg.cjk_unit;
+	const uint32_t uw = (uint32_t)ctx->cfg.unit_weight;
 	size_t k = 0;
 	while (k < tn->n_tok) {
 		if ((tn->tok[k].kind & TN_KIND_MASK) != TN_CJK) {
@@ -376,23 +412,47 @@ static int cjk_features(struct simhash_ctx *ctx)
 		size_t e = k + 1;
 		while (e < tn->n_tok && (tn->tok[e].kind & TN_JOINED))
 			e++;
-		if (cjk_run(ctx, k, e))
+		if (cjk_run(ctx, k, e, n, SIMHASH_WEIGHT_ONE))
+			return -1;
+		if (uw && u != n && cjk_run(ctx, k, e, u, uw))
 			return -1;
 		k = e;
 	}
 	return 0;
 }
 
+static uint32_t feature_weight(const struct simhash_ctx *ctx, uint32_t count, uint32_t scale)
+{
+	uint32_t w = ctx->cfg.tf_log ? weight_of(ctx, count)
+				     : (count < SIMHASH_WEIGHT_ONE ? count : SIMHASH_WEIGHT_ONE);
+	w = (uint32_t)(((uint64_t)w * scale + SIMHASH_WEIGHT_ONE / 2) / SIMHASH_WEIGHT_ONE);
+	return w ? w : 1;
+}
+
+/*
+ * Features of weight exactly 1.0 (most of them) take the bit-sliced path;
+ * the rest are first listed apart, without a branch per feature (which
+ * way a feature goes is unpredictable, and mispredictions cost more than
+ * the adds), then added with their weights.
+ */
 static uint64_t accumulate(struct simhash_ctx *ctx)
 {
 	const struct tf_table *t = &ctx->tf;
-	simhash_acc_reset(&ctx->acc);
+	size_t n_ones = 0, n_rest = 0;
 	for (size_t k = 0; k < t->n_used; k++) {
-		const size_t i = t->used[k];
-		if (t->slot[i].count == SIMHASH_WEIGHT_ONE)
-			simhash_acc_add_one(&ctx->acc, t->slot[i].key);
-		else
-			simhash_acc_add(&ctx->acc, t->slot[i].key, weight_of(ctx, t->slot[i].count));
+		const size_t one = (t->count[k] == SIMHASH_WEIGHT_ONE) &
+				   (t->scale[k] == SIMHASH_WEIGHT_ONE);
+		t->ones[n_ones] = (uint32_t)k;
+		t->rest[n_rest] = (uint32_t)k;
+		n_ones += one;
+		n_rest += !one;
+	}
+	simhash_acc_reset(&ctx->acc);
+	for (size_t r = 0; r < n_ones; r++)
+		simhash_acc_add_one(&ctx->acc, t->key[t->ones[r]]);
+	for (size_t r = 0; r < n_rest; r++) {
+		const uint32_t k = t->rest[r];
+		simhash_acc_add(&ctx->acc, t->key[k], feature_weight(ctx, t->count[k], t->scale[k]));
 	}
 	return simhash_acc_final(&ctx->acc);
 }
@@ -438,7 +498,7 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 			return -1;
 		if (ctx->tn.len) {
 			*norm += ctx->tn.len + (*norm ? 1 : 0);
-			ctx->line_w = line_weight(ctx->tn.len);
+			ctx->line_w = line_weight(ctx->tn.len, ctx->cfg.line_full);
 			/* Each pass walks every token: skip the one with nothing to do. */
 			if ((ctx->tn.n_cjk < ctx->tn.n_tok && word_features(ctx)) ||
 			    (ctx->tn.n_cjk && cjk_features(ctx)))

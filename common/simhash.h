@@ -20,11 +20,16 @@
  *    segmentation-free choice for Chinese, since most words are two
  *    characters); a run shorter than that is one feature.  Words and CJK
  *    n-grams are separate sequences: a shingle never spans a CJK run.
+ *  - Units beside shingles (@unit_weight > 0, with @shingle > 1 or
+ *    @cjk_ngram != @cjk_unit): single words and CJK n-grams of @cjk_unit
+ *    characters are added as well, at @unit_weight / SIMHASH_WEIGHT_ONE of
+ *    the weight of a shingle.  Shingles see word order, units soften the
+ *    effect of one edited word (it breaks n shingles but one unit).
  *  - Line weight: one occurrence on a line of L normalised bytes counts
- *    min(1, (L/160)^2) (extract writes one text block per line); short
+ *    min(1, (L/@line_full)^2), default 160 (extract writes one text block per line); short
  *    lines beside long paragraphs are where leftover boilerplate lives.
- *  - Weight: 1 + ln(tf), tf = weighted occurrences of the feature (below
- *    1, the weight is tf itself),
+ *  - Weight (@tf_log = 1): 1 + ln(tf), tf = weighted occurrences of the
+ *    feature (below 1, the weight is tf itself); @tf_log = 0: min(1, tf),
  *    in fixed point (SIMHASH_WEIGHT_ONE = weight 1.0).  Damping keeps a
  *    word repeated 50 times in a list from outvoting the rest of the text;
  *    integer sums make the result exact and identical on every compiler,
@@ -54,7 +59,7 @@
 #include <stdint.h>
 
 /* Bump when the feature or weighting scheme changes. */
-#define SIMHASH_VERSION 3 /* 3: word shingles run across line ends */
+#define SIMHASH_VERSION 4 /* 4: unit features beside shingles; options in the config */
 #define SIMHASH_SEED 0x6e64642d73696d31ull /* "ndd-sim1" */
 #define SIMHASH_WEIGHT_ONE 64             /* fixed-point weight 1.0 */
 
@@ -65,9 +70,14 @@ struct simhash_config {
 	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 1) */
 	int cjk_ngram;   /* CJK characters per n-gram, 1..SIMHASH_MAX_CJK_NGRAM (2) */
 	size_t min_text; /* normalised bytes below which FP_SHORT_TEXT (200) */
+	int line_full;   /* line length of full weight; 0: no line weights (160) */
+	int tf_log;      /* 1: weight 1+ln(tf); 0: every distinct feature weighs 1 */
+	int unit_weight; /* weight (of SIMHASH_WEIGHT_ONE) of single words and CJK
+			  * units added beside the shingles; 0: none */
+	int cjk_unit;    /* CJK characters per unit feature (2) */
 };
 
-#define SIMHASH_CONFIG_DEFAULT {1, 2, 200}
+#define SIMHASH_CONFIG_DEFAULT {1, 2, 200, 160, 1, 0, 2}
 
 /** @return 0 if every field of @c is in range, else -1 (logged). */
 int simhash_config_check(const struct simhash_config *c)

@@ -59,18 +59,25 @@ static void usage(FILE *fp, int status)
 		"      --cjk-ngram N      characters per CJK feature n-gram, 1..%d (default 2)\n"
 		"      --min-text BYTES   below this much normalised text, fingerprint the\n"
 		"                         exact text and flag it short (default 200)\n"
+		"      --unit-weight W    with --shingle > 1: also single words (and CJK\n"
+		"                         --cjk-unit n-grams) at weight W/64, 0..64 (default 0)\n"
+		"      --cjk-unit N       characters per CJK unit feature, 1..%d (default 2)\n"
+		"      --line-full BYTES  line length of full weight; shorter lines weigh\n"
+		"                         (len/BYTES)^2; 0: no line weights (default 160)\n"
+		"      --tf-log 0|1       1: weight 1+ln(tf); 0: each distinct feature 1 (1)\n"
 		"      --import-text FILE read fingerprints instead, one per line:\n"
 		"                         16 hex digits, optionally ',' and a key (URL)\n"
 		"      --dry-run          read, check and decode the documents, compute and\n"
 		"                         write nothing: the I/O floor for benchmarks\n"
 		CLI_COMMON_HELP,
-		SIMHASH_MAX_SHINGLE, SIMHASH_MAX_CJK_NGRAM);
+		SIMHASH_MAX_SHINGLE, SIMHASH_MAX_CJK_NGRAM, SIMHASH_MAX_CJK_NGRAM);
 	exit(status);
 }
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY };
+	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY,
+	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"shingle", required_argument, NULL, OPT_SHINGLE},
@@ -78,6 +85,10 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"min-text", required_argument, NULL, OPT_MIN_TEXT},
 		{"import-text", required_argument, NULL, OPT_IMPORT},
 		{"dry-run", no_argument, NULL, OPT_DRY},
+		{"line-full", required_argument, NULL, OPT_LINE},
+		{"tf-log", required_argument, NULL, OPT_TF},
+		{"unit-weight", required_argument, NULL, OPT_UW},
+		{"cjk-unit", required_argument, NULL, OPT_CJKU},
 		{NULL, 0, NULL, 0},
 	};
 	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
@@ -97,6 +108,16 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->import = optarg;
 		else if (c == OPT_DRY)
 			o->dry_run = 1;
+		else if (c == OPT_LINE)
+			o->cfg.line_full = (int)cli_parse_int("--line-full", optarg, 0, 100000);
+		else if (c == OPT_TF)
+			o->cfg.tf_log = (int)cli_parse_int("--tf-log", optarg, 0, 1);
+		else if (c == OPT_UW)
+			o->cfg.unit_weight = (int)cli_parse_int("--unit-weight", optarg, 0,
+								SIMHASH_WEIGHT_ONE);
+		else if (c == OPT_CJKU)
+			o->cfg.cjk_unit = (int)cli_parse_int("--cjk-unit", optarg, 1,
+							     SIMHASH_MAX_CJK_NGRAM);
 		else
 			usage(stderr, EXIT_FAILED);
 	}

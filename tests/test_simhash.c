@@ -142,6 +142,17 @@ static void test_config(void)
 	d.shingle = 1;
 	d.cjk_ngram = 9;
 	CHECK(simhash_config_check(&d) == -1);
+	/* Every weighting option is part of the hash, and checked. */
+	int *const opt[] = {&d.line_full, &d.tf_log, &d.unit_weight, &d.cjk_unit};
+	const int good[] = {80, 0, 32, 3}, bad[] = {-1, 2, SIMHASH_WEIGHT_ONE + 1, 0};
+	for (int i = 0; i < 4; i++) {
+		d = c;
+		*opt[i] = good[i];
+		CHECK(simhash_config_check(&d) == 0);
+		CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
+		*opt[i] = bad[i];
+		CHECK(simhash_config_check(&d) == -1);
+	}
 }
 
 static void test_identical_and_edit(struct simhash_ctx *ctx, struct simhash_ctx *ctx2)
@@ -192,6 +203,12 @@ static void test_order(struct simhash_ctx *ctx)
 	random_words(w, 300);
 	const size_t n1 = join(w, 300, a);
 	const uint64_t f1 = fp_of(ctx, a, n1, NULL), g1 = fp_of(ctx2, a, n1, NULL);
+	/* Single words beside the shingles, equal weight: order still counts,
+	 * but the unchanged half of the features holds bits in place. */
+	c.unit_weight = SIMHASH_WEIGHT_ONE;
+	struct simhash_ctx *ctx3 = simhash_ctx_new(&c);
+	CHECK(ctx3 != NULL);
+	const uint64_t h1 = fp_of(ctx3, a, n1, NULL);
 	for (int i = 299; i > 0; i--) { /* Fisher-Yates */
 		const int j = (int)(test_rand(&g_rng) % (uint64_t)(i + 1)), t = w[i];
 		w[i] = w[j];
@@ -202,6 +219,10 @@ static void test_order(struct simhash_ctx *ctx)
 	const int d = hamming64(g1, fp_of(ctx2, a, n2, NULL));
 	printf("shuffled, shingle=2: distance %d\n", d);
 	CHECK(d > 8);
+	const int d3 = hamming64(h1, fp_of(ctx3, a, n2, NULL));
+	printf("shuffled, shingle=2 + words: distance %d\n", d3);
+	CHECK(d3 > 0 && d3 < 32);
+	simhash_ctx_free(ctx3);
 	simhash_ctx_free(ctx2);
 }
 
@@ -314,7 +335,7 @@ static void test_golden(struct simhash_ctx *ctx)
 	       (unsigned long long)simhash_config_hash(&(struct simhash_config)SIMHASH_CONFIG_DEFAULT));
 	CHECK_EQ_U64(fp, 0x3dcbc6ab8e713fdbull);
 	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
-	CHECK_EQ_U64(simhash_config_hash(&c), 0xc0426d10d48b5f4eull);
+	CHECK_EQ_U64(simhash_config_hash(&c), 0x672b8628fcf96a88ull);
 }
 
 /* One synthetic document's text into @out: English, Chinese or short. */
