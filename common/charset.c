@@ -345,12 +345,29 @@ static size_t utf8_valid_len(const uint8_t *p, size_t n)
 	return len;
 }
 
+/* Length of the ASCII prefix of [p, p+n), 16 bytes at a time. */
+static size_t ascii_len(const uint8_t *p, size_t n)
+{
+	const uint64_t high = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		uint64_t a, b;
+		memcpy(&a, p + i, 8);
+		memcpy(&b, p + i + 8, 8);
+		if ((a | b) & high)
+			break;
+	}
+	while (i < n && p[i] < 0x80)
+		i++;
+	return i;
+}
+
 static int is_utf8(const uint8_t *p, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
 		if (p[i] < 0x80) {
-			i++;
+			i += ascii_len(p + i, n - i);
 			continue;
 		}
 		const size_t l = utf8_valid_len(p + i, n - i);
@@ -442,9 +459,7 @@ static int dec_utf8(struct obuf *o, const uint8_t *p, size_t n, int *lossy)
 		return -1;
 	size_t i = 0;
 	while (i < n) {
-		size_t run = i;
-		while (run < n && p[run] < 0x80)
-			run++;
+		const size_t run = i + ascii_len(p + i, n - i);
 		memcpy(*o->buf + o->len, p + i, run - i);
 		o->len += run - i;
 		i = run;
@@ -551,4 +566,28 @@ int charset_to_utf8(const char *data, size_t len, const char *content_type,
 	if (*out && *out_cap)
 		(*out)[0] = 0;
 	return -1;
+}
+
+int charset_utf8_view(const char *data, size_t len, const char *content_type, const char **res,
+		      size_t *res_len, char **out, size_t *out_cap, int *lossy)
+{
+	size_t skip;
+	*lossy = 0;
+	if (!data || !len) {
+		*res = "";
+		*res_len = 0;
+		return 0;
+	}
+	if (detect(data, len, content_type, &skip) == ENC_UTF8 && skip == 0 &&
+	    is_utf8((const uint8_t *)data, len)) {
+		*res = data;
+		*res_len = len;
+		return 0;
+	}
+	size_t n;
+	if (charset_to_utf8(data, len, content_type, out, &n, out_cap, lossy))
+		return -1;
+	*res = *out;
+	*res_len = n;
+	return 0;
 }

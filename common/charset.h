@@ -50,6 +50,20 @@ int charset_to_utf8(const char *data, size_t len, const char *content_type,
 	__attribute__((warn_unused_result));
 
 /**
+ * charset_to_utf8() without the copy where none is needed: when @data is
+ * UTF-8 as it stands (chosen as UTF-8, no BOM, valid), *res points to
+ * @data itself; otherwise @data is converted into *out exactly as
+ * charset_to_utf8() does (same @out, @out_cap contract) and *res = *out.
+ * @param res      out: the UTF-8 text (@data, *out, or "" if @len is 0);
+ *                 NUL-terminated only when it is *out
+ * @param res_len  out: its length in bytes
+ * @return 0, or -1 if memory ran out.
+ */
+int charset_utf8_view(const char *data, size_t len, const char *content_type, const char **res,
+		      size_t *res_len, char **out, size_t *out_cap, int *lossy)
+	__attribute__((warn_unused_result));
+
+/**
  * The canonical name of the encoding charset_to_utf8() would use for
  * @data (e.g. "UTF-8", "windows-1252", "GB18030"), a static string.
  * For tests and diagnostics; costs one extra sniffing pass.

@@ -212,6 +212,15 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 		flush_block(h);
 		h->block_flags = f;
 	}
+	/* Blank runs between tags ("\n  ") are most text tokens: they only
+	 * owe a space (what html_collapse() would make of them). */
+	size_t i = 0;
+	while (i < n && is_space_byte((unsigned char)s[i]))
+		i++;
+	if (i == n) {
+		h->pending_space |= n > 0;
+		return;
+	}
 	const size_t old = h->text.len;
 	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n, decode) < 0)
 		h->oom = 1;

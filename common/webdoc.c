@@ -15,8 +15,8 @@
 struct webdoc {
 	struct http_decoder *http;
 	struct html_text *html;
-	char *u8;
-	size_t u8_len, u8_cap;
+	char *u8; /* the page converted to UTF-8, when it is not UTF-8 already */
+	size_t u8_cap;
 };
 
 struct webdoc *webdoc_new(void)
@@ -78,9 +78,10 @@ static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in
 				    struct doc_record *d)
 {
 	int lossy = 0;
-	size_t tl, ml;
-	if (charset_to_utf8((const char *)body, n, ct, &w->u8, &w->u8_len, &w->u8_cap, &lossy) ||
-	    html_text_extract(w->html, w->u8, w->u8_len))
+	size_t tl, ml, u8_len;
+	const char *u8;
+	if (charset_utf8_view((const char *)body, n, ct, &u8, &u8_len, &w->u8, &w->u8_cap, &lossy) ||
+	    html_text_extract(w->html, u8, u8_len))
 		return WEBDOC_NOMEM;
 	if (lossy)
 		d->flags |= DOC_CHARSET_LOSSY;

@@ -158,8 +158,49 @@ static void test_random(void)
 	CHECK(bad == 0);
 }
 
+/* charset_utf8_view(): UTF-8 as it stands is not copied; anything else is
+ * what charset_to_utf8() makes of it, and random bytes agree with it. */
+static void test_view(void)
+{
+	static const char u8[] = "<p>h\xC3\xA9llo, long enough to pass sixteen bytes \xE4\xB8\xAD</p>";
+	const char *res;
+	size_t n;
+	CHECK(charset_utf8_view(u8, sizeof(u8) - 1, NULL, &res, &n, &buf, &cap, &lossy) == 0);
+	CHECK(res == u8 && n == sizeof(u8) - 1 && !lossy);
+	CHECK(charset_utf8_view(u8, sizeof(u8) - 1, "text/html; charset=utf-8", &res, &n, &buf, &cap, &lossy) == 0);
+	CHECK(res == u8);
+	static const char bom[] = "\xEF\xBB\xBF" "abc";
+	CHECK(charset_utf8_view(bom, 6, NULL, &res, &n, &buf, &cap, &lossy) == 0);
+	CHECK(res == buf && n == 3 && !memcmp(res, "abc", 3));
+	static const char latin[] = "caf\xE9 au lait, a long enough line of windows-1252";
+	CHECK(charset_utf8_view(latin, sizeof(latin) - 1, NULL, &res, &n, &buf, &cap, &lossy) == 0);
+	CHECK(res == buf && n == sizeof(latin) && !memcmp(res, "caf\xC3\xA9", 5));
+	static const char bad[] = "valid ascii then a stray \x80 byte";
+	CHECK(charset_utf8_view(bad, sizeof(bad) - 1, "text/html; charset=utf-8", &res, &n, &buf, &cap, &lossy) == 0);
+	CHECK(res == buf && lossy);
+	CHECK(charset_utf8_view(NULL, 0, NULL, &res, &n, &buf, &cap, &lossy) == 0 && n == 0 && !*res);
+
+	uint64_t st = test_seed(20251121);
+	char in[100];
+	char *ref = NULL;
+	size_t ref_len, ref_cap = 0;
+	int ref_lossy, diff = 0;
+	for (int it = 0; it < 3000; it++) {
+		const size_t k = test_rand(&st) % sizeof(in);
+		for (size_t i = 0; i < k; i++) /* mostly ASCII, some UTF-8 lead and trail bytes */
+			in[i] = (char)(test_rand(&st) % 8 ? 'a' + test_rand(&st) % 26 : 0x80 + test_rand(&st) % 0x70);
+		if (charset_to_utf8(in, k, NULL, &ref, &ref_len, &ref_cap, &ref_lossy) != 0 ||
+		    charset_utf8_view(in, k, NULL, &res, &n, &buf, &cap, &lossy) != 0 || n != ref_len ||
+		    memcmp(res, ref, n) || lossy != ref_lossy)
+			diff++;
+	}
+	free(ref);
+	CHECK(diff == 0);
+}
+
 int main(void)
 {
+	test_view();
 	test_utf8();
 	test_invalid_utf8();
 	test_1252();
