@@ -1,8 +1,7 @@
 /*
  * cluster.c - see cluster.h.  Documents that appear in pairs are renumbered
  * densely (nodes), the graph is held in CSR form, and the greedy cover
- * runs on a max-heap with lazy updates: an entry whose degree went stale
- * is pushed again with the current degree when it reaches the top.
+ * runs component by component.
  */
 #include "cluster.h"
 
@@ -91,7 +90,7 @@ static void graph_free(struct graph *g)
 	free(g->adj);
 }
 
-/* ---- connected components (union-find, path halving, by size) ---- */
+/* ---- connected components (union-find, path halving, to the lowest) ---- */
 
 static uint32_t uf_find(uint32_t *parent, uint32_t x)
 {
@@ -102,15 +101,20 @@ static uint32_t uf_find(uint32_t *parent, uint32_t x)
 	return x;
 }
 
-static int components(const struct graph *g, struct clusters *out)
+/*
+ * Group the nodes by component: on return comp_node[comp_start[c] ..
+ * comp_start[c + 1]) lists component c's nodes in ascending order, and
+ * components are numbered by their lowest node.  Union to the lower root
+ * keeps each root the component's lowest node, so one counting pass does
+ * the grouping.
+ */
+static int components(const struct graph *g, uint32_t **comp_start, uint32_t **comp_node,
+		      size_t *n_comp)
 {
 	uint32_t *parent = malloc((g->n + 1) * sizeof *parent);
-	uint32_t *size = calloc(g->n + 1, sizeof *size);
-	if (!parent || !size) {
-		free(parent);
-		free(size);
-		return -1;
-	}
+	uint32_t *start = NULL, *node = malloc((g->n + 1) * sizeof *node);
+	if (!parent || !node)
+		goto oom;
 	for (size_t i = 0; i < g->n; i++)
 		parent[i] = (uint32_t)i;
 	for (size_t v = 0; v < g->n; v++)
@@ -119,19 +123,44 @@ static int components(const struct graph *g, struct clusters *out)
 			if (a != b)
 				parent[a < b ? b : a] = a < b ? a : b;
 		}
-	for (size_t v = 0; v < g->n; v++) {
-		uint32_t r = uf_find(parent, (uint32_t)v);
-		if (size[r]++ == 0)
-			out->n_components++;
-		if (size[r] > out->largest_component)
-			out->largest_component = size[r];
-	}
+	for (size_t v = 0; v < g->n; v++) /* every node straight to its root */
+		parent[v] = uf_find(parent, (uint32_t)v);
+	/* parent[] becomes the component number: a root (its component's lowest
+	 * node) is numbered before any other node of its component reads it */
+	size_t nc = 0;
+	for (size_t v = 0; v < g->n; v++)
+		parent[v] = parent[v] == v ? (uint32_t)nc++ : parent[parent[v]];
+	start = calloc(nc + 2, sizeof *start);
+	if (!start)
+		goto oom;
+	for (size_t v = 0; v < g->n; v++)
+		start[parent[v] + 2]++;
+	for (size_t c = 0; c < nc; c++)
+		start[c + 2] += start[c + 1];
+	for (size_t v = 0; v < g->n; v++)
+		node[start[parent[v] + 1]++] = (uint32_t)v;
 	free(parent);
-	free(size);
+	*comp_start = start;
+	*comp_node = node;
+	*n_comp = nc;
 	return 0;
+oom:
+	free(parent);
+	free(node);
+	return -1;
 }
 
-/* ---- greedy star cover ---- */
+/* ---- greedy star cover, one component at a time ---- */
+
+/*
+ * The greedy's choices in one component depend only on that component, so
+ * covering the components one by one gives the same clusters as one
+ * global pass, with the working set of a component instead of the whole
+ * graph.  Most components are a pair or a handful of pages: those take a
+ * linear scan for the best node; a large one uses a max-heap with lazy
+ * updates (an entry whose degree went stale is pushed again with the
+ * current degree when it reaches the top).
+ */
 
 struct heap_item {
 	uint32_t deg, node;
@@ -181,15 +210,15 @@ static struct heap_item heap_pop(struct heap *h)
 struct cover {
 	const struct graph *g;
 	uint32_t *deg;      /* unclustered neighbours */
-	uint32_t *owner;    /* cluster + 1, 0 = none */
+	uint8_t *taken;     /* in a cluster already */
 	uint32_t *members;  /* by cluster, in creation order */
 	uint32_t *cstart;
 	size_t n_members, n_clusters;
 };
 
-static void take(struct cover *c, uint32_t v, uint32_t cluster)
+static void take(struct cover *c, uint32_t v)
 {
-	c->owner[v] = cluster + 1;
+	c->taken[v] = 1;
 	c->members[c->n_members++] = v;
 	for (size_t e = c->g->off[v]; e < c->g->off[v + 1]; e++)
 		c->deg[c->g->adj[e]]--;
@@ -199,20 +228,39 @@ static void make_cluster(struct cover *c, uint32_t rep)
 {
 	uint32_t id = (uint32_t)c->n_clusters++;
 	c->cstart[id] = (uint32_t)c->n_members;
-	take(c, rep, id);
+	take(c, rep);
 	for (size_t e = c->g->off[rep]; e < c->g->off[rep + 1]; e++)
-		if (!c->owner[c->g->adj[e]])
-			take(c, c->g->adj[e], id);
+		if (!c->taken[c->g->adj[e]])
+			take(c, c->g->adj[e]);
 	c->cstart[id + 1] = (uint32_t)c->n_members;
 }
 
-static void run_cover(struct cover *c, struct heap *h)
+/* Components up to this size pick their next representative by a scan. */
+#define SCAN_COMPONENT 32
+
+static void cover_small(struct cover *c, const uint32_t *node, size_t n)
 {
-	for (uint32_t v = 0; v < c->g->n; v++)
-		heap_push(h, (struct heap_item){c->deg[v], v});
+	for (;;) {
+		uint32_t best = UINT32_MAX, best_deg = 0;
+		for (size_t i = 0; i < n; i++) /* ascending nodes: first max wins ties */
+			if (!c->taken[node[i]] && c->deg[node[i]] > best_deg) {
+				best = node[i];
+				best_deg = c->deg[node[i]];
+			}
+		if (best == UINT32_MAX)
+			return;
+		make_cluster(c, best);
+	}
+}
+
+static void cover_large(struct cover *c, struct heap *h, const uint32_t *node, size_t n)
+{
+	h->n = 0;
+	for (size_t i = 0; i < n; i++)
+		heap_push(h, (struct heap_item){c->deg[node[i]], node[i]});
 	while (h->n) {
 		struct heap_item it = heap_pop(h);
-		if (c->owner[it.node] || c->deg[it.node] == 0)
+		if (c->taken[it.node] || c->deg[it.node] == 0)
 			continue;
 		if (it.deg != c->deg[it.node]) {
 			heap_push(h, (struct heap_item){c->deg[it.node], it.node});
@@ -232,8 +280,25 @@ static int cmp_order(const void *a, const void *b)
 	return x->rep_doc < y->rep_doc ? -1 : x->rep_doc > y->rep_doc;
 }
 
+static void sort_u32(uint32_t *v, size_t n)
+{
+	if (n > 16) {
+		qsort(v, n, sizeof *v, cmp_u32);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 /* Renumber clusters by representative document; members after the
- * representative in document order (nodes ascend with documents). */
+ * representative in document order (nodes ascend with documents).
+ * Components are covered in order of their lowest node, and a cluster's
+ * representative is not always its component's lowest, hence the sort. */
 static int finish(const struct cover *c, struct clusters *out)
 {
 	struct order_item *ord = malloc((c->n_clusters + 1) * sizeof *ord);
@@ -245,7 +310,11 @@ static int finish(const struct cover *c, struct clusters *out)
 	}
 	for (size_t i = 0; i < c->n_clusters; i++)
 		ord[i] = (struct order_item){c->g->doc[c->members[c->cstart[i]]], (uint32_t)i};
-	qsort(ord, c->n_clusters, sizeof *ord, cmp_order);
+	int sorted = 1;
+	for (size_t i = 1; i < c->n_clusters && sorted; i++)
+		sorted = ord[i - 1].rep_doc < ord[i].rep_doc;
+	if (!sorted)
+		qsort(ord, c->n_clusters, sizeof *ord, cmp_order);
 	size_t at = 0;
 	for (size_t i = 0; i < c->n_clusters; i++) {
 		uint32_t s = c->cstart[ord[i].cluster], e = c->cstart[ord[i].cluster + 1];
@@ -253,7 +322,7 @@ static int finish(const struct cover *c, struct clusters *out)
 		uint32_t *m = out->doc + at;
 		for (uint32_t j = s; j < e; j++)
 			m[j - s] = c->g->doc[c->members[j]];
-		qsort(m + 1, e - s - 1, sizeof *m, cmp_u32);
+		sort_u32(m + 1, e - s - 1);
 		at += e - s;
 		if (e - s > out->largest_cluster)
 			out->largest_cluster = e - s;
@@ -269,30 +338,50 @@ int clusters_build(const struct pair_vec *pairs, struct clusters *out)
 	struct graph g;
 	struct cover c = {0};
 	struct heap h = {0};
+	uint32_t *comp_start = NULL, *comp_node = NULL;
+	size_t n_comp = 0;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if (graph_build(&g, pairs) || components(&g, out))
+	if (graph_build(&g, pairs) || components(&g, &comp_start, &comp_node, &n_comp))
 		goto done;
 	c.g = &g;
 	c.deg = malloc((g.n + 1) * sizeof *c.deg);
-	c.owner = calloc(g.n + 1, sizeof *c.owner);
+	c.taken = calloc(g.n + 1, 1);
 	c.members = malloc((g.n + 1) * sizeof *c.members);
 	c.cstart = malloc((g.n + 2) * sizeof *c.cstart);
-	h.v = malloc((g.n + 1) * sizeof *h.v);
-	if (!c.deg || !c.owner || !c.members || !c.cstart || !h.v)
+	if (!c.deg || !c.taken || !c.members || !c.cstart)
 		goto done;
 	for (size_t v = 0; v < g.n; v++)
 		c.deg[v] = (uint32_t)(g.off[v + 1] - g.off[v]);
-	run_cover(&c, &h);
+	out->n_components = n_comp;
+	size_t largest = 0;
+	for (size_t i = 0; i < n_comp; i++)
+		if (comp_start[i + 1] - comp_start[i] > largest)
+			largest = comp_start[i + 1] - comp_start[i];
+	out->largest_component = largest;
+	if (largest > SCAN_COMPONENT && !(h.v = malloc(largest * sizeof *h.v)))
+		goto done;
+	for (size_t i = 0; i < n_comp; i++) {
+		const uint32_t *node = comp_node + comp_start[i];
+		size_t n = comp_start[i + 1] - comp_start[i];
+		if (n == 2) /* the common case: one pair, the earlier page leads */
+			make_cluster(&c, node[0]);
+		else if (n <= SCAN_COMPONENT)
+			cover_small(&c, node, n);
+		else
+			cover_large(&c, &h, node, n);
+	}
 	rc = finish(&c, out);
 done:
 	if (rc) {
 		log_error("out of memory clustering %zu pairs", pairs->n);
 		clusters_free(out);
 	}
+	free(comp_start);
+	free(comp_node);
 	free(c.deg);
-	free(c.owner);
+	free(c.taken);
 	free(c.members);
 	free(c.cstart);
 	free(h.v);

@@ -2,9 +2,14 @@
  * csv.h - RFC 4180 output: fields separated by commas, records ended by
  * CRLF, a field quoted when it holds a comma, a quote, CR or LF, quotes
  * inside doubled.  Downstream tools parse the cluster CSV with stock
- * CSV readers, so URLs with commas or quotes must survive.  Numbers are
- * formatted by hand: a night's CSV has millions of rows, and printf's
- * format parsing was a visible share of self-join's time.
+ * CSV readers, so URLs with commas or quotes must survive.
+ *
+ * Rows are formatted into a memory buffer by hand (a night's CSV has
+ * millions of rows: printf's format parsing, and then one locked stdio
+ * call per field, were each a visible share of self-join's time).  A
+ * writer with a FILE flushes whenever the buffer passes a threshold; a
+ * writer without one only grows, so threads can format parts of the
+ * output side by side and write the parts in order.
  */
 #ifndef NDD_CSV_H
 #define NDD_CSV_H
@@ -13,25 +18,55 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** Write one field (no separator); @len bytes of @s. */
-void csv_field(FILE *fp, const char *s, size_t len);
+struct csv_writer {
+	FILE *fp;      /* NULL: memory only */
+	char *buf;
+	size_t len, cap;
+	int err;       /* a write or an allocation failed */
+};
 
-/** Write @v in decimal. */
-void csv_u64(FILE *fp, uint64_t v);
+/** Start a writer on @fp, or in memory when @fp is NULL. */
+void csv_init(struct csv_writer *w, FILE *fp);
 
-/** Write @v as 16 lower-case hex digits. */
-void csv_hex64(FILE *fp, uint64_t v);
+/** Write out what is buffered (no-op in memory).  @return 0 or -1. */
+int csv_flush(struct csv_writer *w);
 
-/** Write a separator comma. */
-static inline void csv_sep(FILE *fp)
+/** Flush and free the buffer.  @return 0, or -1 if anything failed. */
+int csv_close(struct csv_writer *w);
+
+/** Make room for @n more bytes (flushing first when it has a FILE). */
+int csv_reserve_slow(struct csv_writer *w, size_t n);
+
+static inline char *csv_room(struct csv_writer *w, size_t n)
 {
-	putc(',', fp);
+	if (w->cap - w->len < n && csv_reserve_slow(w, n))
+		return NULL;
+	return w->buf + w->len;
 }
 
-/** End a record. */
-static inline void csv_end(FILE *fp)
+/** Append @len raw bytes (no quoting). */
+void csv_raw(struct csv_writer *w, const char *s, size_t len);
+
+/** Append one field (no separator), quoted if it needs to be. */
+void csv_field(struct csv_writer *w, const char *s, size_t len);
+
+/** Append @v in decimal. */
+void csv_u64(struct csv_writer *w, uint64_t v);
+
+/** Append @v as 16 lower-case hex digits. */
+void csv_hex64(struct csv_writer *w, uint64_t v);
+
+/** Append a separator comma. */
+static inline void csv_sep(struct csv_writer *w)
 {
-	fputs("\r\n", fp);
+	char *p = csv_room(w, 1);
+	if (p) {
+		*p = ',';
+		w->len++;
+	}
 }
+
+/** End a record, and flush if the buffer is full enough. */
+void csv_end(struct csv_writer *w);
 
 #endif

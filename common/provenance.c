@@ -23,8 +23,8 @@ int prov_init(struct provenance *p, size_t n_docs)
 
 void prov_mark(struct provenance *p, uint32_t idx)
 {
-	if (idx < p->n_docs && p->slot[idx] == UINT32_MAX)
-		p->slot[idx] = (uint32_t)p->n++;
+	if (idx < p->n_docs)
+		p->slot[idx] = 0; /* numbered by prov_load() */
 }
 
 static uint64_t keep_str(struct provenance *p, struct str s)
@@ -59,7 +59,14 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->text_len = r->text_len;
 	d->url = keep_str(p, r->url);
 	d->url_len = r->url.n;
-	d->warc_file = keep_str(p, r->warc_file);
+	/* the records of one WARC file come together: keep its name once */
+	if (p->n_loaded && r->warc_file.n == p->last_file_len &&
+	    !memcmp(p->arena + p->last_file, r->warc_file.p, r->warc_file.n))
+		d->warc_file = p->last_file;
+	else
+		d->warc_file = p->last_file = keep_str(p, r->warc_file);
+	p->last_file_len = r->warc_file.n;
+	p->n_loaded++;
 	d->warc_file_len = r->warc_file.n;
 	if (p->oom) {
 		log_error("out of memory keeping the provenance of %zu documents", p->n);
@@ -70,6 +77,10 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 
 int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
 {
+	/* slots in document order: the catalog pass then fills them in order */
+	for (size_t i = 0; i < p->n_docs; i++)
+		if (p->slot[i] != UINT32_MAX)
+			p->slot[i] = (uint32_t)p->n++;
 	p->doc = calloc(p->n + 1, sizeof *p->doc);
 	if (!p->doc) {
 		log_error("out of memory for %zu documents", p->n);

@@ -29,13 +29,16 @@ struct provenance {
 	size_t n;        /* slots */
 	char *arena;     /* every string back to back: one allocation */
 	size_t arena_len, arena_cap;
+	uint64_t last_file;       /* arena offset of the last WARC file name */
+	uint32_t last_file_len;
+	size_t n_loaded;
 	int oom;
 };
 
 /** Prepare for documents 0..@n_docs-1.  @return 0, or -1 on OOM (logged). */
 int prov_init(struct provenance *p, size_t n_docs) __attribute__((warn_unused_result));
 
-/** Ask for document @idx (< n_docs). */
+/** Ask for document @idx (< n_docs); call before prov_load(). */
 void prov_mark(struct provenance *p, uint32_t idx);
 
 /**

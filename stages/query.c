@@ -184,36 +184,47 @@ static const char *match_kind(const struct prov_doc *q, const struct prov_doc *m
 	return "near";
 }
 
-static void doc_fields(FILE *fp, const struct provenance *p, const struct prov_doc *d)
+static void doc_fields(struct csv_writer *w, const struct provenance *p,
+		       const struct prov_doc *d)
 {
-	csv_field(fp, prov_str(p, d->url), d->url_len);
-	csv_sep(fp);
-	csv_field(fp, prov_str(p, d->warc_file), d->warc_file_len);
-	csv_sep(fp);
-	csv_u64(fp, d->warc_offset);
-	csv_sep(fp);
-	csv_hex64(fp, d->simhash);
+	csv_field(w, prov_str(p, d->url), d->url_len);
+	csv_sep(w);
+	csv_field(w, prov_str(p, d->warc_file), d->warc_file_len);
+	csv_sep(w);
+	csv_u64(w, d->warc_offset);
+	csv_sep(w);
+	csv_hex64(w, d->simhash);
 }
 
-static size_t write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
-			const struct provenance *sp)
+/* @return the number of rows, or -1 if writing failed. */
+static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
+			   const struct provenance *sp)
 {
-	size_t rows = 0;
-	fputs("query_url,query_warc_file,query_warc_offset,query_simhash,match_url,"
-	      "match_warc_file,match_warc_offset,match_simhash,distance,match\r\n", fp);
+	struct csv_writer w;
+	long long rows = 0;
+	csv_init(&w, fp);
+	static const char head[] = "query_url,query_warc_file,query_warc_offset,query_simhash,"
+				   "match_url,match_warc_file,match_warc_offset,match_simhash,"
+				   "distance,match\r\n";
+	csv_raw(&w, head, sizeof head - 1);
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
 		if (!prov_pair_allowed(q, m, pv->v[i].d))
 			continue;
-		doc_fields(fp, qp, q);
-		csv_sep(fp);
-		doc_fields(fp, sp, m);
-		csv_sep(fp);
-		csv_u64(fp, pv->v[i].d);
-		csv_sep(fp);
-		fputs(match_kind(q, m), fp);
-		csv_end(fp);
+		doc_fields(&w, qp, q);
+		csv_sep(&w);
+		doc_fields(&w, sp, m);
+		csv_sep(&w);
+		csv_u64(&w, pv->v[i].d);
+		csv_sep(&w);
+		const char *kind = match_kind(q, m);
+		csv_raw(&w, kind, strlen(kind));
+		csv_end(&w);
 		rows++;
+	}
+	if (csv_close(&w)) {
+		log_error("cannot write the CSV");
+		return -1;
 	}
 	return rows;
 }
@@ -286,8 +297,9 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = outfile_open(&out, o.cc.output);
 	if (!rc) {
-		rows = write_csv(out.fp, &r.pairs, &qp, &sp);
-		rc = outfile_commit(&out);
+		long long n = write_csv(out.fp, &r.pairs, &qp, &sp);
+		rows = n < 0 ? 0 : (size_t)n;
+		rc = n < 0 ? -1 : outfile_commit(&out);
 	}
 	if (!rc && o.stats)
 		rc = write_stats(o.stats, &r, rows, log_wall() - t0);

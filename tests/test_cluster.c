@@ -113,6 +113,73 @@ static void test_random_invariants(uint64_t *rng)
 	}
 }
 
+/*
+ * The documented rule, done the slow obvious way over the whole graph:
+ * repeatedly the unclustered page with the most unclustered neighbours
+ * (lowest index on a tie) takes them.  The library covers component by
+ * component (scan or heap by size); the clusters must be the same.
+ */
+static void test_matches_global_greedy(uint64_t *rng)
+{
+	for (int round = 0; round < 40; round++) {
+		struct pair_vec pv = {0};
+		struct clusters c;
+		uint32_t n = 30 + (uint32_t)(test_rand(rng) % 300);
+		/* groups of pages, large (components past the scan size) or small,
+		 * and a few links between them */
+		uint32_t groups = round % 2 ? 1 + (uint32_t)(test_rand(rng) % 4)
+					    : n / (3 + (uint32_t)(test_rand(rng) % 8));
+		uint8_t *adj = calloc((size_t)n * n, 1);
+		for (uint32_t e = 0; e < 2 * n; e++) {
+			uint32_t g = (uint32_t)(test_rand(rng) % groups), span = n / groups;
+			uint32_t a = g * span + (uint32_t)(test_rand(rng) % span);
+			uint32_t b = test_rand(rng) % 8 ? g * span + (uint32_t)(test_rand(rng) % span)
+							 : (uint32_t)(test_rand(rng) % n);
+			if (a != b && !adj[a * n + b]) {
+				adj[a * n + b] = adj[b * n + a] = 1;
+				add(&pv, a < b ? a : b, a < b ? b : a);
+			}
+		}
+		pair_vec_sort(&pv);
+		CHECK(clusters_build(&pv, &c) == 0);
+		uint8_t *taken = calloc(n, 1);
+		uint32_t *rep_of = malloc(n * sizeof *rep_of);
+		for (;;) {
+			uint32_t best = UINT32_MAX, best_deg = 0;
+			for (uint32_t v = 0; v < n; v++) {
+				uint32_t deg = 0;
+				for (uint32_t u = 0; u < n && !taken[v]; u++)
+					deg += adj[v * n + u] && !taken[u];
+				if (deg > best_deg) {
+					best = v;
+					best_deg = deg;
+				}
+			}
+			if (best == UINT32_MAX)
+				break;
+			taken[best] = 1;
+			rep_of[best] = best;
+			for (uint32_t u = 0; u < n; u++)
+				if (adj[best * n + u] && !taken[u]) {
+					taken[u] = 1;
+					rep_of[u] = best;
+				}
+		}
+		size_t in_clusters = 0;
+		for (uint32_t v = 0; v < n; v++)
+			in_clusters += taken[v];
+		CHECK(c.n_clusters ? c.start[c.n_clusters] == in_clusters : in_clusters == 0);
+		for (size_t k = 0; k < c.n_clusters; k++)
+			for (uint32_t i = c.start[k]; i < c.start[k + 1]; i++)
+				CHECK(taken[c.doc[i]] && rep_of[c.doc[i]] == c.doc[c.start[k]]);
+		free(taken);
+		free(rep_of);
+		free(adj);
+		clusters_free(&c);
+		pair_vec_free(&pv);
+	}
+}
+
 int main(void)
 {
 	uint64_t rng = test_seed(99);
@@ -121,6 +188,7 @@ int main(void)
 	test_long_chain_is_cut();
 	test_tie_goes_to_earliest();
 	test_random_invariants(&rng);
+	test_matches_global_greedy(&rng);
 	struct pair_vec empty = {0};
 	struct clusters c;
 	CHECK(clusters_build(&empty, &c) == 0 && c.n_clusters == 0);

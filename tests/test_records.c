@@ -79,29 +79,60 @@ static void test_fprec(void)
 
 static void csv_case(const char *in, const char *want)
 {
-	char *out = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&out, &len);
-	csv_field(fp, in, strlen(in));
-	fclose(fp);
-	CHECK(!strcmp(out, want));
-	if (strcmp(out, want))
-		fprintf(stderr, "csv: [%s] -> [%s], want [%s]\n", in, out, want);
-	free(out);
+	struct csv_writer w;
+	csv_init(&w, NULL);
+	csv_field(&w, in, strlen(in));
+	CHECK(!w.err && w.len == strlen(want) && !memcmp(w.buf, want, w.len));
+	if (w.err || w.len != strlen(want) || memcmp(w.buf, want, w.len))
+		fprintf(stderr, "csv: [%s] -> [%.*s], want [%s]\n", in, (int)w.len, w.buf, want);
+	CHECK(csv_close(&w) == 0);
 }
 
 static void test_numbers(void)
 {
+	struct csv_writer w;
+	csv_init(&w, NULL);
+	csv_u64(&w, 0);
+	csv_sep(&w);
+	csv_u64(&w, 18446744073709551615ull);
+	csv_sep(&w);
+	csv_hex64(&w, 0x00ab00cd00ef0012ull);
+	const char *want = "0,18446744073709551615,00ab00cd00ef0012";
+	CHECK(w.len == strlen(want) && !memcmp(w.buf, want, w.len));
+	CHECK(csv_close(&w) == 0);
+}
+
+/* A writer on a FILE flushes as it goes: many rows, some quoted, some far
+ * longer than the flush size, must come out whole and in order. */
+static void test_csv_stream(void)
+{
 	char *out = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&out, &len);
-	csv_u64(fp, 0);
-	csv_sep(fp);
-	csv_u64(fp, 18446744073709551615ull);
-	csv_sep(fp);
-	csv_hex64(fp, 0x00ab00cd00ef0012ull);
+	struct csv_writer w;
+	struct csv_writer ref;
+	csv_init(&w, fp);
+	csv_init(&ref, NULL);
+	char *big = malloc(700000);
+	for (size_t i = 0; i < 700000; i++)
+		big[i] = i % 1000 == 999 ? '"' : (char)('a' + i % 26);
+	for (uint64_t i = 0; i < 50000; i++) {
+		struct csv_writer *ws[2] = {&w, &ref};
+		for (int k = 0; k < 2; k++) {
+			csv_u64(ws[k], i);
+			csv_sep(ws[k]);
+			if (i % 10000 == 7)
+				csv_field(ws[k], big, 700000);
+			else
+				csv_field(ws[k], i % 3 ? "a,b" : "plain", i % 3 ? 3 : 5);
+			csv_end(ws[k]);
+		}
+	}
+	CHECK(csv_close(&w) == 0);
 	fclose(fp);
-	CHECK(!strcmp(out, "0,18446744073709551615,00ab00cd00ef0012"));
+	CHECK(len == ref.len && !memcmp(out, ref.buf, len));
+	CHECK(csv_close(&ref) == 0);
+	free(big);
 	free(out);
 }
 
@@ -109,6 +140,7 @@ int main(void)
 {
 	test_docrec();
 	test_numbers();
+	test_csv_stream();
 	test_fprec();
 	csv_case("plain", "plain");
 	csv_case("", "");
