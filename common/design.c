@@ -272,3 +272,10 @@ void design_free(struct design *d)
 	free(d->tables);
 	d->tables = NULL;
 }
+
+void design_lut_build(const struct design_table *t, struct design_lut *lut)
+{
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned v = 0; v < 256; v++)
+			lut->byte[b][v] = design_permute(t, (uint64_t)v << (8 * b));
+}

@@ -3,6 +3,11 @@
  * scatters; the top level is split over threads by contiguous input
  * ranges (each thread gets its own offsets per bucket), which keeps it
  * deterministic.
+ *
+ * Memory traffic is what costs: the top level is the one pass over main
+ * memory (buckets of ~16K records, so that a bucket and its sorted copy sit
+ * in L2), and the second level sorts each bucket from the scatter area
+ * straight into the final array, with no copy back.
  */
 #include "keysort.h"
 
@@ -78,12 +83,12 @@ void keysort_small(struct table_rec *a, size_t n)
 	insertion_sort(a, n);
 }
 
-/* Top-level buckets of ~1000 records: the scatter stays friendly to the
- * cache and TLB, and each bucket is then sorted in L1/L2. */
+/* Top-level buckets of ~16K records (256 KB, and as much again for the
+ * sorted copy: both fit in L2). */
 static unsigned bucket_bits(size_t n)
 {
 	unsigned b = 0;
-	while (b < 16 && ((size_t)1024 << b) < n)
+	while (b < 16 && ((size_t)16384 << b) < n)
 		b++;
 	return b;
 }
@@ -106,23 +111,32 @@ static int thread_id(void)
 #endif
 }
 
+/* Second-level radix: 2^SUB_MAX_BITS counters at most (32 KB). */
+#define SUB_MAX_BITS 13
+
 /*
- * Second level: sort one bucket of @n records (their top @done bits are
- * equal) by a stable counting scatter on the next bits into @tmp, then a
- * stable insertion sort of each small group.  Stability keeps equal keys
- * in index order, which is (key, idx) order since records enter in index
- * order.  A large group (many keys sharing those bits too: copies of one
- * page) goes to the comparison sort, whose cost cannot blow up.
+ * Sort one bucket: @src[0..n) (their top @done bits are equal) into @dst by
+ * a stable counting scatter on the next bits, leaving groups of a few
+ * records, then one insertion pass over the whole bucket, which costs
+ * little more than a read when the groups are that small.  Stability keeps
+ * equal keys in index order, which is (key, idx) order since records enter
+ * in index order.  If some group is large (many keys sharing those bits
+ * too: copies of one page), groups are sorted one by one and the large
+ * ones by comparison sort, whose cost cannot blow up.
  */
-static void sort_bucket(struct table_rec *a, size_t n, unsigned done, struct table_rec *tmp,
-			uint32_t *cnt)
+static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
+			struct table_rec *dst, uint32_t *cnt)
 {
-	if (n <= 32) {
-		insertion_sort(a, n);
+	if (n <= 32 || done >= 64) {
+		memcpy(dst, src, n * sizeof *dst);
+		if (n <= 32)
+			insertion_sort(dst, n);
+		else
+			keysort_small(dst, n);
 		return;
 	}
-	unsigned bits = 4;
-	while (bits < 12 && ((size_t)4 << bits) < n)
+	unsigned bits = 1;
+	while (bits < SUB_MAX_BITS && ((size_t)2 << bits) < n)
 		bits++;
 	if (done + bits > 64)
 		bits = 64 - done;
@@ -131,93 +145,134 @@ static void sort_bucket(struct table_rec *a, size_t n, unsigned done, struct tab
 	const size_t nb = (size_t)1 << bits;
 	memset(cnt, 0, (nb + 1) * sizeof *cnt);
 	for (size_t i = 0; i < n; i++)
-		cnt[((a[i].key >> shift) & mask) + 1]++;
-	for (size_t b = 0; b < nb; b++)
+		cnt[((src[i].key >> shift) & mask) + 1]++;
+	uint32_t largest = 0;
+	for (size_t b = 0; b < nb; b++) {
+		if (cnt[b + 1] > largest)
+			largest = cnt[b + 1];
 		cnt[b + 1] += cnt[b];
+	}
 	for (size_t i = 0; i < n; i++)
-		tmp[cnt[(a[i].key >> shift) & mask]++] = a[i];
+		dst[cnt[(src[i].key >> shift) & mask]++] = src[i];
+	if (largest <= 16) {
+		insertion_sort(dst, n);
+		return;
+	}
 	size_t lo = 0;
 	for (size_t b = 0; b < nb; b++) { /* cnt[b] is now the end of group b */
 		const size_t hi = cnt[b];
-		if (hi - lo > 64 && shift > 0)
-			keysort_small(tmp + lo, hi - lo);
+		if (hi - lo > 32)
+			keysort_small(dst + lo, hi - lo);
 		else
-			insertion_sort(tmp + lo, hi - lo);
+			insertion_sort(dst + lo, hi - lo);
 		lo = hi;
 	}
-	memcpy(a, tmp, n * sizeof *a);
 }
 
-/* Stable counting scatter of recs into scratch by the top @bits bits;
- * start[b] receives the first index of bucket b (start[nb] = n). */
-static void scatter_top(const struct table_rec *recs, struct table_rec *scratch, size_t n,
-			unsigned bits, size_t *start, size_t *count, int nt)
+struct plan {
+	unsigned bits, shift;
+	size_t nb;
+	int nt;
+	size_t *count; /* nt x nb: per thread, then its scatter offsets */
+	size_t *start; /* nb + 1 bucket starts */
+};
+
+static int plan_init(struct plan *p, size_t n)
 {
-	const size_t nb = (size_t)1 << bits;
-	const unsigned shift = 64 - bits;
-#pragma omp parallel num_threads(nt)
-	{
-		int t = thread_id();
-		size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
-		size_t *c = count + (size_t)t * nb;
-		for (size_t i = lo; i < hi; i++)
-			c[recs[i].key >> shift]++;
-#pragma omp barrier
-#pragma omp single
-		{
-			size_t sum = 0;
-			for (size_t b = 0; b < nb; b++) {
-				start[b] = sum;
-				for (int u = 0; u < nt; u++) {
-					size_t v = count[(size_t)u * nb + b];
-					count[(size_t)u * nb + b] = sum;
-					sum += v;
-				}
-			}
-			start[nb] = sum;
+	p->bits = bucket_bits(n);
+	p->shift = 64 - p->bits;
+	p->nb = (size_t)1 << p->bits;
+	p->nt = n_threads();
+	p->count = calloc((size_t)p->nt * p->nb + p->nb + 1, sizeof *p->count);
+	p->start = p->count ? p->count + (size_t)p->nt * p->nb : NULL;
+	return p->count ? 0 : -1;
+}
+
+/* Bucket starts and each thread's scatter offsets from the per-thread
+ * counts: bucket by bucket, thread ranges in input order (stability). */
+static void plan_offsets(struct plan *p)
+{
+	size_t sum = 0;
+	for (size_t b = 0; b < p->nb; b++) {
+		p->start[b] = sum;
+		for (int u = 0; u < p->nt; u++) {
+			size_t v = p->count[(size_t)u * p->nb + b];
+			p->count[(size_t)u * p->nb + b] = sum;
+			sum += v;
 		}
-		for (size_t i = lo; i < hi; i++)
-			scratch[c[recs[i].key >> shift]++] = recs[i];
+	}
+	p->start[p->nb] = sum;
+}
+
+/* Sort every bucket of @scratch into @out, all threads. */
+static void sort_buckets(const struct plan *p, const struct table_rec *scratch,
+			 struct table_rec *out)
+{
+#pragma omp parallel num_threads(p->nt)
+	{
+		uint32_t *cnt = malloc(((1u << SUB_MAX_BITS) + 2) * sizeof *cnt);
+#pragma omp for schedule(dynamic, 16)
+		for (size_t b = 0; b < p->nb; b++) {
+			const size_t lo = p->start[b], len = p->start[b + 1] - p->start[b];
+			if (cnt) {
+				sort_bucket(scratch + lo, len, p->bits, out + lo, cnt);
+			} else { /* no memory for the counters: slower, same order */
+				memcpy(out + lo, scratch + lo, len * sizeof *out);
+				keysort_small(out + lo, len);
+			}
+		}
+		free(cnt);
 	}
 }
 
 void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 {
-	unsigned bits = bucket_bits(n);
-	if (bits == 0) {
+	struct plan p;
+	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
 		keysort_small(recs, n);
 		return;
 	}
-	const size_t nb = (size_t)1 << bits;
-	int nt = n_threads();
-	size_t *count = calloc((size_t)nt * nb + nb + 1, sizeof *count);
-	if (!count) { /* no memory for the counts: sort in place, slower */
-		keysort_small(recs, n);
-		return;
-	}
-	size_t *start = count + (size_t)nt * nb;
-	scatter_top(recs, scratch, n, bits, start, count, nt);
-	size_t largest = 0;
-	for (size_t b = 0; b < nb; b++)
-		if (start[b + 1] - start[b] > largest)
-			largest = start[b + 1] - start[b];
-	int failed = 0;
-#pragma omp parallel num_threads(nt) reduction(| : failed)
+#pragma omp parallel num_threads(p.nt)
 	{
-		struct table_rec *tmp = malloc((largest + 1) * sizeof *tmp);
-		uint32_t *cnt = malloc(((1u << 12) + 2) * sizeof *cnt);
-		failed = !tmp || !cnt;
-#pragma omp for schedule(dynamic, 256)
-		for (size_t b = 0; b < nb; b++) {
-			const size_t lo = start[b], len = start[b + 1] - start[b];
-			if (failed)
-				keysort_small(scratch + lo, len);
-			else
-				sort_bucket(scratch + lo, len, bits, tmp, cnt);
-			memcpy(recs + lo, scratch + lo, len * sizeof *recs);
-		}
-		free(tmp);
-		free(cnt);
+		const int t = thread_id();
+		const size_t lo = n * (size_t)t / (size_t)p.nt, hi = n * (size_t)(t + 1) / (size_t)p.nt;
+		size_t *c = p.count + (size_t)t * p.nb;
+		for (size_t i = lo; i < hi; i++)
+			c[recs[i].key >> p.shift]++;
+#pragma omp barrier
+#pragma omp single
+		plan_offsets(&p);
+		for (size_t i = lo; i < hi; i++)
+			scratch[c[recs[i].key >> p.shift]++] = recs[i];
 	}
-	free(count);
+	sort_buckets(&p, scratch, recs);
+	free(p.count);
+}
+
+void keysort_keys(struct table_rec *out, size_t n, uint64_t idx0, struct table_rec *scratch)
+{
+	/* the keys are read from the front half of out[] before out[] is written */
+	const uint64_t *keys = (const uint64_t *)(void *)out;
+	struct plan p;
+	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
+		for (size_t i = n; i-- > 0;) /* back to front: keys[i] is not yet overwritten */
+			out[i] = (struct table_rec){keys[i], idx0 + i};
+		keysort_small(out, n);
+		return;
+	}
+#pragma omp parallel num_threads(p.nt)
+	{
+		const int t = thread_id();
+		const size_t lo = n * (size_t)t / (size_t)p.nt, hi = n * (size_t)(t + 1) / (size_t)p.nt;
+		size_t *c = p.count + (size_t)t * p.nb;
+		for (size_t i = lo; i < hi; i++)
+			c[keys[i] >> p.shift]++;
+#pragma omp barrier
+#pragma omp single
+		plan_offsets(&p);
+		for (size_t i = lo; i < hi; i++)
+			scratch[c[keys[i] >> p.shift]++] = (struct table_rec){keys[i], idx0 + i};
+	}
+	sort_buckets(&p, scratch, out);
+	free(p.count);
 }

@@ -255,12 +255,14 @@ static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
 			return -1;
 		src = b->fp_buf;
 	}
+	uint64_t *keys = (uint64_t *)(void *)b->recs; /* see keysort_keys() */
+	struct design_lut *lut = xmalloc(sizeof *lut);
+	design_lut_build(tab, lut);
 #pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++) {
-		b->recs[i].key = design_permute(tab, src[i]);
-		b->recs[i].idx = start + i;
-	}
-	keysort(b->recs, b->scratch, n);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = design_lut_permute(lut, src[i]);
+	free(lut);
+	keysort_keys(b->recs, n, start, b->scratch);
 	return 0;
 }
 

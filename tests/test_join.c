@@ -95,11 +95,14 @@ static void run_case(const uint64_t *fps, size_t n, unsigned k, uint32_t code,
 	CHECK(design_make(&d, k, code) == 0);
 	struct table_rec *recs = malloc(n * sizeof *recs), *scratch = malloc(n * sizeof *recs);
 	struct pair_vec got = {0};
+	struct design_lut lut;
 	for (uint32_t t = 0; t < d.n_tables; t++) {
+		design_lut_build(&d.tables[t], &lut);
 		for (size_t i = 0; i < n; i++) {
 			recs[i].key = design_permute(&d.tables[t], fps[i]);
 			recs[i].idx = i;
 			CHECK(design_unpermute(&d.tables[t], recs[i].key) == fps[i]);
+			CHECK(design_lut_permute(&lut, fps[i]) == recs[i].key);
 		}
 		keysort(recs, scratch, n);
 		for (size_t i = 1; i < n; i++)
@@ -130,7 +133,7 @@ static int cmp_rec(const void *x, const void *y)
  * exact copies and long shared prefixes (copies of one page). */
 static void test_keysort(uint64_t *rng)
 {
-	static const size_t sizes[] = {0, 1, 2, 31, 33, 64, 65, 1000, 1025, 5000, 70000, 300000};
+	static const size_t sizes[] = {0, 1, 2, 31, 33, 64, 65, 1000, 1025, 5000, 16385, 70000, 300000};
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		for (int kind = 0; kind < 3; kind++) {
 			size_t n = sizes[s];
@@ -142,9 +145,18 @@ static void test_keysort(uint64_t *rng)
 				a[i].idx = i;
 			}
 			memcpy(b, a, n * sizeof *a);
+			/* keysort_keys: the same keys, given as keys, indices from 1000 */
+			struct table_rec *c = malloc((n + 1) * sizeof *c);
+			uint64_t *keys = (uint64_t *)(void *)c;
+			for (size_t i = 0; i < n; i++)
+				keys[i] = a[i].key;
+			keysort_keys(c, n, 1000, scratch);
 			keysort(a, scratch, n);
 			qsort(b, n, sizeof *b, cmp_rec);
 			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
+			for (size_t i = 0; i < n; i++)
+				CHECK(c[i].key == b[i].key && c[i].idx == b[i].idx + 1000);
+			free(c);
 			free(a);
 			free(b);
 			free(scratch);
