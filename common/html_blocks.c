@@ -120,76 +120,89 @@ static uint32_t pop16(unsigned x)
 }
 #endif
 
-/* measure() over ASCII bytes, 16 at a time: @return bytes done (a
- * multiple of 16, stopping before the first chunk with a non-ASCII byte). */
-static size_t measure_ascii16(const unsigned char *p, size_t n, uint32_t *words10,
-			      uint32_t *spaces, int *in_word, int *sentence)
+/* The running state of measure(). */
+struct tally {
+	uint32_t words10, spaces;
+	int in_word, sentence;
+};
+
+/* One byte or character at *pp (scalar measure()). */
+static void tally_char(struct tally *t, const unsigned char **pp, const unsigned char *end)
 {
-	size_t i = 0;
-#ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(' '), dot = _mm_set1_epi8('.');
-	const __m128i bang = _mm_set1_epi8('!'), q = _mm_set1_epi8('?');
-	for (; i + 16 <= n; i += 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		if (_mm_movemask_epi8(v))
-			break;
-		const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, sp));
-		const __m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, dot),
-						   _mm_or_si128(_mm_cmpeq_epi8(v, bang), _mm_cmpeq_epi8(v, q)));
-		if (_mm_movemask_epi8(punct))
-			*sentence = 1;
-		/* a word starts at a non-space byte after a space (or after none) */
-		const unsigned after_space = (s << 1 | (*in_word ? 0u : 1u)) & 0xFFFFu;
-		*words10 += 10u * (uint32_t)pop16(~s & after_space & 0xFFFFu);
-		*spaces += (uint32_t)pop16(s);
-		*in_word = !(s & 0x8000u);
+	if (**pp < 0x80) { /* ASCII without decoding */
+		const unsigned char c = *(*pp)++;
+		if (c == ' ') {
+			t->spaces++;
+			t->in_word = 0;
+			return;
+		}
+		t->words10 += t->in_word ? 0 : 10;
+		t->in_word = 1;
+		if (c == '.' || c == '!' || c == '?')
+			t->sentence = 1;
+		return;
 	}
-#else
-	(void)p, (void)n, (void)words10, (void)spaces, (void)in_word, (void)sentence;
-#endif
-	return i;
+	const uint32_t cp = next_cp(pp, end);
+	if (is_cjk(cp)) {
+		t->words10 += 6;
+		t->in_word = 0;
+	} else {
+		t->words10 += t->in_word ? 0 : 10;
+		t->in_word = 1;
+	}
+	if (is_sentence_end(cp))
+		t->sentence = 1;
 }
 
+#ifdef __SSE2__
+/*
+ * The first @k <= 16 bytes at @p, all ASCII, at once: spaces, word starts
+ * (a non-space byte after a space, or first with !in_word) and sentence
+ * punctuation.  @return 0 without counting if one of them is not ASCII.
+ */
+static int tally_ascii16(struct tally *t, const unsigned char *p, unsigned k)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p); /* see HBLOCK_SLACK */
+	const unsigned valid = k == 16 ? 0xFFFFu : (1u << k) - 1;
+	if ((unsigned)_mm_movemask_epi8(v) & valid)
+		return 0;
+	const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) & valid;
+	const __m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+					   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
+							_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
+	if ((unsigned)_mm_movemask_epi8(punct) & valid)
+		t->sentence = 1;
+	const unsigned after_space = s << 1 | (t->in_word ? 0u : 1u);
+	t->words10 += 10u * pop16(~s & after_space & valid);
+	t->spaces += pop16(s);
+	t->in_word = !(s >> (k - 1) & 1);
+	return 1;
+}
+#endif
+
 /* Word measure of [s, s+n); *spaces and *sentence (if not NULL) get the
- * count of spaces and whether sentence punctuation occurs. */
+ * count of spaces and whether sentence punctuation occurs.  ASCII goes 16
+ * bytes at a time (the tail too: HBLOCK_SLACK); a chunk with another
+ * byte is decoded character by character. */
 static uint32_t measure(const char *s, size_t n, uint32_t *spaces_out, int *sentence)
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
-	uint32_t words10 = 0, spaces = 0;
-	int in_word = 0;
+	struct tally t = {0, 0, 0, *sentence};
 	while (p < end) {
-		const size_t done = measure_ascii16(p, (size_t)(end - p), &words10, &spaces, &in_word, sentence);
-		p += done;
-		/* the rest of a chunk that holds a non-ASCII byte, or the tail */
-		const unsigned char *const stop = end - p > 16 ? p + 16 : end;
-		while (p < stop) {
-			if (*p < 0x80) { /* ASCII without decoding */
-				const unsigned char c = *p++;
-				if (c == ' ') {
-					spaces++;
-					in_word = 0;
-					continue;
-				}
-				words10 += in_word ? 0 : 10;
-				in_word = 1;
-				if (c == '.' || c == '!' || c == '?')
-					*sentence = 1;
-				continue;
-			}
-			const uint32_t cp = next_cp(&p, end);
-			if (is_cjk(cp)) {
-				words10 += 6;
-				in_word = 0;
-			} else {
-				words10 += in_word ? 0 : 10;
-				in_word = 1;
-			}
-			if (is_sentence_end(cp))
-				*sentence = 1;
+		const unsigned k = end - p < 16 ? (unsigned)(end - p) : 16;
+#ifdef __SSE2__
+		if (tally_ascii16(&t, p, k)) {
+			p += k;
+			continue;
 		}
+#endif
+		const unsigned char *const stop = p + k;
+		while (p < stop)
+			tally_char(&t, &p, end);
 	}
-	*spaces_out = spaces;
-	return words10;
+	*spaces_out = t.spaces;
+	*sentence = t.sentence;
+	return t.words10;
 }
 
 uint32_t hblock_words10(const char *s, size_t n)

@@ -65,14 +65,24 @@ struct hblock {
 	uint8_t ctx;        /* scratch of the context passes */
 };
 
+/*
+ * Text is measured 16 bytes at a time, the last few bytes too: the
+ * measuring functions below read (and ignore) up to HBLOCK_SLACK - 1
+ * bytes past the end of their text, which must lie in the same allocation
+ * (html_text keeps that much room after its text).
+ */
+#define HBLOCK_SLACK 16
+
 /**
  * Measure a finished block: words10, ns_bytes, HB_SENTENCE and
  * HB_COPYRIGHT from its @b->len bytes of text at @s (collapsed UTF-8,
- * single spaces).  off, link_words10 and the other flags are the caller's.
+ * single spaces; HBLOCK_SLACK bytes readable past it).  off, link_words10
+ * and the other flags are the caller's.
  */
 void hblock_measure(struct hblock *b, const char *s);
 
-/** The word measure (x 10) of @n bytes of collapsed UTF-8 text at @s. */
+/** The word measure (x 10) of @n bytes of collapsed UTF-8 text at @s
+ * (HBLOCK_SLACK bytes readable past it). */
 uint32_t hblock_words10(const char *s, size_t n);
 
 /**

@@ -249,38 +249,44 @@ static int decoded_blank(const char *d, size_t nd)
 
 /*
  * Copy the leading run of plain bytes (none blank, '&' or 0xC2) of
- * [s, s+n) to @out 16 bytes at a time, while 16 are left; @return the
- * bytes of the run copied.  Whole chunks are stored, also past the run's
- * end: html_collapse()'s output never runs ahead of its input by more
- * than the one pending space, so the room of n + 1 bytes covers them.
+ * [s, s+n) to @out 16 bytes at a time while 16 are readable (@avail);
+ * @return the bytes of the run copied, all of it unless the readable
+ * bytes ran short.  Whole chunks are stored, also past the run's end:
+ * html_collapse()'s output never runs ahead of its input by more than the
+ * one pending space, and HTML_COLLAPSE_SLACK covers the rest.
  */
-static size_t plain_run16(const char *s, size_t n, char *out)
+static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int *whole)
 {
 	size_t i = 0;
+	*whole = 0;
 #ifdef __SSE2__
 	const __m128i blank = _mm_set1_epi8(' '), amp = _mm_set1_epi8('&');
 	const __m128i c2 = _mm_set1_epi8((char)0xC2);
-	for (; i + 16 <= n; i += 16) {
+	for (; i < n && i + 16 <= avail; i += 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
 		const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, blank), v),
 						  _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, c2)));
-		const unsigned m = (unsigned)_mm_movemask_epi8(stop);
-		if (m)
+		unsigned m = (unsigned)_mm_movemask_epi8(stop);
+		if (n - i < 16)
+			m |= ~0u << (n - i); /* the text ends here */
+		if (m) {
+			*whole = 1;
 			return i + (size_t)__builtin_ctz(m);
+		}
 	}
 #else
-	(void)s, (void)n, (void)out;
+	(void)s, (void)avail, (void)out;
 #endif
-	return i;
+	*whole = i >= n;
+	return i < n ? i : n;
 }
 
-size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pending, int decode,
-		     size_t *ns)
+size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_text, int *pending,
+		     int decode)
 {
 	char *const out0 = out;
-	const char *const end = s + n;
-	*ns = 0;
+	const char *const s0 = s, *const end = s + n;
 	while (s < end) {
 		const unsigned char c = (unsigned char)*s;
 		if (c > ' ' && c != '&' && c != 0xC2) {
@@ -288,13 +294,13 @@ size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pend
 			if (*pending && (has_text || out > out0))
 				*out++ = ' ';
 			*pending = 0;
-			const char *const run = s;
-			const size_t fast = plain_run16(s, (size_t)(end - s), out);
+			int whole;
+			const size_t fast = plain_run16(s, (size_t)(end - s), avail - (size_t)(s - s0), out, &whole);
 			s += fast;
 			out += fast;
-			while (s < end && (unsigned char)*s > ' ' && *s != '&' && (unsigned char)*s != 0xC2)
-				*out++ = *s++;
-			*ns += (size_t)(s - run);
+			if (!whole)
+				while (s < end && (unsigned char)*s > ' ' && *s != '&' && (unsigned char)*s != 0xC2)
+					*out++ = *s++;
 			continue;
 		}
 		char tmp[HTML_ENTITY_MAX_UTF8];
@@ -320,7 +326,6 @@ size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pend
 		*pending = 0;
 		memcpy(out, bytes, nb);
 		out += nb;
-		*ns += nb;
 		s += used;
 	}
 	return (size_t)(out - out0);

@@ -35,20 +35,27 @@ size_t html_entity_decode(const char *s, size_t n, char *out, size_t *olen);
  */
 size_t html_utf8_put(char *out, uint32_t cp);
 
+/** Room html_collapse() needs in @out past n + 1 bytes: it stores 16 at a time. */
+#define HTML_COLLAPSE_SLACK 16
+
 /**
  * Copy text [s, s+n) to @out with every run of whitespace (ASCII blanks,
  * control bytes, U+00A0 and &nbsp;) collapsed into one space, and
  * character references decoded if @decode (not in raw text).
- * @param out       room for n + 1 bytes (the output is never longer,
- *                  counting a pending space); not NUL-terminated
+ * @param out       room for n + 1 + HTML_COLLAPSE_SLACK bytes (the output
+ *                  itself is never longer than n + 1, counting a pending
+ *                  space); not NUL-terminated
+ * @param avail     bytes readable at @s, >= @n: the text usually lies in a
+ *                  bigger buffer (the page), and runs are scanned 16 bytes
+ *                  at a time while 16 are readable (what lies past s + n
+ *                  is ignored)
  * @param has_text  the text @out continues is non-empty: a leading space
  *                  is only written after text, so results are trimmed
  * @param pending   in/out: a space is owed before the next non-space
  *                  byte (carries a run of blanks across calls)
- * @param ns        out: the number of non-space bytes written
  * @return the number of bytes written.
  */
-size_t html_collapse(char *out, const char *s, size_t n, int has_text, int *pending, int decode,
-		     size_t *ns);
+size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_text, int *pending,
+		     int decode);
 
 #endif

@@ -83,17 +83,19 @@ struct html_text {
 	uint32_t block_link;      /* its words x 10 inside links so far */
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
+	const char *doc_end;      /* end of the page being read: text may be read up to it */
 	struct class_memo memo[CLASS_MEMO_SLOTS];
 };
 
 /* ---- buffers ---- */
 
+/* Room for @extra more bytes, the NUL and HBLOCK_SLACK (html_blocks.h). */
 static int buf_reserve(struct buf *b, size_t extra)
 {
-	if (b->len + extra + 1 <= b->cap)
+	if (b->len + extra + 1 + HBLOCK_SLACK <= b->cap)
 		return 0;
 	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + extra + 1) {
+	while (cap < b->len + extra + 1 + HBLOCK_SLACK) {
 		if (cap > SIZE_MAX / 2)
 			return -1;
 		cap *= 2;
@@ -150,18 +152,18 @@ static int is_space_byte(unsigned char c)
 
 /*
  * Append [s, s+n) to @b collapsed and decoded (html_collapse()); @from is
- * the start of the current block.  Returns the non-space bytes added, or -1.
+ * the start of the current block, @avail the bytes readable at @s.
+ * Returns 0, or -1 if memory ran out.
  */
-static long append_collapsed(struct buf *b, size_t from, int *pending, const char *s, size_t n,
-			     int decode)
+static int append_collapsed(struct buf *b, size_t from, int *pending, const char *s, size_t n,
+			    size_t avail, int decode)
 {
-	size_t ns;
 	/* Output never outgrows input: a reference is no shorter than its UTF-8. */
-	if (n > SIZE_MAX / 2 || buf_reserve(b, n + 1))
+	if (n > SIZE_MAX / 2 || buf_reserve(b, n + 1 + HTML_COLLAPSE_SLACK))
 		return -1;
-	b->len += html_collapse(b->p + b->len, s, n, b->len > from, pending, decode, &ns);
+	b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
 	b->p[b->len] = 0;
-	return (long)ns;
+	return 0;
 }
 
 /* ---- blocks ---- */
@@ -222,7 +224,8 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 		return;
 	}
 	const size_t old = h->text.len;
-	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n, decode) < 0)
+	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n,
+			     (size_t)(h->doc_end - s), decode) < 0)
 		h->oom = 1;
 	else if (h->cnt[E_LINK])
 		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
@@ -234,7 +237,7 @@ static void add_title(struct html_text *h, const char *s, size_t n)
 	if (h->have_title || h->cnt[E_FOREIGN])
 		return;
 	h->have_title = 1;
-	if (append_collapsed(&h->title, 0, &pending, s, n, 1) < 0)
+	if (append_collapsed(&h->title, 0, &pending, s, n, (size_t)(h->doc_end - s), 1) < 0)
 		h->oom = 1;
 }
 
@@ -568,6 +571,7 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	if (reset(h))
 		return -1;
 	htok_init(&t, html, len);
+	h->doc_end = html ? html + len : NULL;
 	while (!h->oom && htok_next(&t, &tok) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
