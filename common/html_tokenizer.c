@@ -15,11 +15,12 @@
 #include <emmintrin.h>
 #endif
 
+/* 16 bytes, the name inline: a lookup compares it as one vector. */
 struct tag_info {
-	const char *name;
+	char name[12]; /* NUL-padded */
 	uint8_t len;
-	enum htag tag;
-	unsigned props;
+	uint8_t tag;   /* enum htag */
+	uint16_t props;
 };
 
 #define T(name, tag, props) {name, sizeof(name) - 1, tag, props}
@@ -153,6 +154,7 @@ static const struct tag_info tags[] = {
 #define MAX_KNOWN_NAME 10 /* blockquote, figcaption */
 
 _Static_assert(N_TAGS == HTAG_COUNT - 1, "tag table and enum htag disagree");
+_Static_assert(HTAG_COUNT < 256 && sizeof(struct tag_info) == 16, "tag_info is 16 bytes");
 
 /*
  * Tag names are found by a perfect hash of (length, first, second and last
@@ -336,8 +338,40 @@ int htok_attr_is(const struct htok_attr *a, const char *lower_name)
 	return lower_name[a->name_len] == 0;
 }
 
-/* The element named [s, s+len) (any case; len >= 1), or HTAG_UNKNOWN. */
-static enum htag tag_lookup(const char *s, size_t len)
+#ifdef __SSE2__
+/* The 16 bytes at @p with ASCII upper case made lower. */
+static __m128i lower16(const char *p)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	const __m128i off = _mm_sub_epi8(v, _mm_set1_epi8('A'));
+	const __m128i upper = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
+	return _mm_add_epi8(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+}
+#endif
+
+/* Does [s, s+len) equal the lower-case @name, ignoring ASCII case?  @avail
+ * bytes are readable at @s. */
+static int name_matches(const char *s, size_t len, size_t avail, const struct tag_info *t)
+{
+#ifdef __SSE2__
+	if (avail >= 16) {
+		const __m128i want = _mm_loadu_si128((const __m128i *)(const void *)t->name);
+		const unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower16(s), want));
+		const unsigned mask = (1u << len) - 1;
+		return (eq & mask) == mask;
+	}
+#else
+	(void)avail;
+#endif
+	for (size_t i = 0; i < len; i++)
+		if (to_lower((unsigned char)s[i]) != t->name[i])
+			return 0;
+	return 1;
+}
+
+/* The element named [s, s+len) (any case; len >= 1), or HTAG_UNKNOWN;
+ * @avail bytes are readable at @s. */
+static enum htag tag_lookup(const char *s, size_t len, size_t avail)
 {
 	if (len > MAX_KNOWN_NAME)
 		return HTAG_UNKNOWN;
@@ -348,12 +382,7 @@ static enum htag tag_lookup(const char *s, size_t len)
 	if (id == 0)
 		return HTAG_UNKNOWN;
 	const struct tag_info *const t = &tags[id - 1];
-	if (t->len != len)
-		return HTAG_UNKNOWN;
-	for (size_t i = 0; i < len; i++)
-		if (to_lower((unsigned char)s[i]) != t->name[i])
-			return HTAG_UNKNOWN;
-	return t->tag;
+	return t->len == len && name_matches(s, len, avail, t) ? (enum htag)t->tag : HTAG_UNKNOWN;
 }
 
 void htok_init(struct htok *t, const char *s, size_t n)
@@ -400,30 +429,29 @@ static const char *skip_bang(const char *p, const char *end)
 /*
  * The first byte at or after @p of class @cls (C_NAME_END, or C_ATTR_END
  * which adds '='), or @end.  Names are short and of every length, so a
- * byte loop mispredicts its exit; 16 bytes are tested at once instead for
- * blanks, '/', '>' (and '='), and a control byte found that way that is
- * not HTML white space is stepped over.
+ * byte loop mispredicts its exit; 16 bytes are tested at once instead,
+ * for exactly the bytes of the class: HTML white space (' ', and \t \n
+ * \f \r = 0x09..0x0D but 0x0B), '/', '>' (and '=').
  */
 static const char *scan_to(const char *p, const char *end, unsigned cls)
 {
 #ifdef __SSE2__
-	const __m128i blank = _mm_set1_epi8(' '), slash = _mm_set1_epi8('/');
-	const __m128i gt = _mm_set1_epi8('>');
-	const __m128i eq = _mm_set1_epi8(cls & C_VALUE_END ? '>' : cls == C_ATTR_END ? '=' : '>');
+	const __m128i eq = _mm_set1_epi8(cls == C_ATTR_END ? '=' : '>');
 	while (end - p >= 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const __m128i ctl = _mm_sub_epi8(v, _mm_set1_epi8('\t'));
+		const __m128i ws = _mm_andnot_si128(
+			_mm_cmpeq_epi8(v, _mm_set1_epi8('\v')),
+			_mm_cmpeq_epi8(_mm_min_epu8(ctl, _mm_set1_epi8('\r' - '\t')), ctl));
 		const __m128i hit = _mm_or_si128(
-			_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, blank), v), _mm_cmpeq_epi8(v, slash)),
-			_mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, eq)));
+			_mm_or_si128(ws, _mm_cmpeq_epi8(v, _mm_set1_epi8(' '))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))),
+				     _mm_cmpeq_epi8(v, eq)));
 		const unsigned m = (unsigned)_mm_movemask_epi8(hit);
-		if (!m) {
-			p += 16;
-			continue;
-		}
-		p += __builtin_ctz(m);
-		if (cclass[(unsigned char)*p] & cls)
-			return p;
-		p++;
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
 	}
 #endif
 	while (p < end && !(cclass[(unsigned char)*p] & cls))
@@ -447,7 +475,7 @@ static enum htag read_name(const char **pp, const char *end, uint32_t *hash)
 	const char *const start = *pp;
 	const char *const p = scan_to(start, end, C_NAME_END);
 	*pp = p;
-	const enum htag tag = tag_lookup(start, (size_t)(p - start));
+	const enum htag tag = tag_lookup(start, (size_t)(p - start), (size_t)(end - start));
 	*hash = tag == HTAG_UNKNOWN ? name_hash(start, p) : 0;
 	return tag;
 }
