@@ -638,11 +638,27 @@ static void read_raw(struct htok *t, struct htok_token *tok)
 	t->raw_tag = HTAG_UNKNOWN;
 }
 
+/* The first '<' in [p, end), or NULL.  Text between tags is short: the
+ * first 16 bytes are tested inline before memchr() is called. */
+static const char *find_lt(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return memchr(p, '<', (size_t)(end - p));
+}
+
 /* Text from t->p up to the next '<' that opens markup. */
 static void read_text(struct htok *t, struct htok_token *tok)
 {
 	const char *q = t->p + 1;
-	while ((q = memchr(q, '<', (size_t)(t->end - q))) != NULL && !opens_markup(q, t->end))
+	while ((q = find_lt(q, t->end)) != NULL && !opens_markup(q, t->end))
 		q++;
 	if (!q)
 		q = t->end;
@@ -664,12 +680,22 @@ enum htok_type htok_next(struct htok *t, struct htok_token *tok)
 		return HTOK_TEXT;
 	}
 	while (t->p < t->end) {
-		if (*t->p != '<' || !opens_markup(t->p, t->end)) {
-			read_text(t, tok);
-			return HTOK_TEXT;
+		const char *const p = t->p;
+		if (*p == '<' && t->end - p >= 2) {
+			const int c = (unsigned char)p[1];
+			if (is_alpha(c)) { /* the common case first: a start tag */
+				if (read_tag(t, tok, p + 1, 0))
+					return tok->type;
+				continue;
+			}
+			if (c == '/' || c == '!' || c == '?') {
+				if (read_markup(t, tok))
+					return tok->type;
+				continue;
+			}
 		}
-		if (read_markup(t, tok))
-			return tok->type;
+		read_text(t, tok);
+		return HTOK_TEXT;
 	}
 	tok->type = HTOK_EOF;
 	return HTOK_EOF;
