@@ -313,12 +313,12 @@ struct bitout {
  */
 static inline void put_bits(struct bitout *b, uint64_t v, unsigned nbits)
 {
-	assert(nbits <= 56 && v >> nbits == 0 && b->cnt < 8);
-	b->acc = b->acc << nbits | v;
+	assert(nbits <= 56 && (nbits == 0 ? v == 0 : v >> (nbits - 1) >> 1 == 0) && b->cnt < 8);
+	/* no branch on whether a byte is complete: codes of 1..15 bits make
+	 * it a coin toss, and a mispredicted branch costs more than a store */
+	b->acc = b->acc << (nbits & 63) | v;
 	b->cnt += nbits;
-	if (b->cnt < 8)
-		return;
-	store_be64(b->p, b->acc << (64 - b->cnt));
+	store_be64(b->p, b->acc << (63 - b->cnt) << 1);
 	b->p += b->cnt >> 3;
 	b->cnt &= 7;
 }
@@ -345,50 +345,66 @@ static size_t idx_array_bytes(size_t n, unsigned idx_bits)
 	return (n * idx_bits + 7) / 8;
 }
 
+/* Worst-case sizes of the three streams of a block of n keys (each padded
+ * to bytes), and the slack a writer's 8-byte stores need past its data. */
+static size_t code_max(size_t n)
+{
+	return ((n - 1) * CODEC_MAX_LEN + 7) / 8;
+}
+
+static size_t suffix_max(size_t n)
+{
+	return ((n - 1) * 63 + 7) / 8;
+}
+
+#define STORE_SLACK 8
+
 size_t codec_block_bound(size_t n, unsigned idx_bits)
 {
 	assert(idx_bits <= CODEC_MAX_IDX_BITS);
 	if (!n)
 		return 0;
-	/* + 8: put_bits() stores 8 bytes at a time (see there). */
-	return 8 + ((n - 1) * CODEC_MAX_LEN + 7) / 8 + ((n - 1) * 63 + 7) / 8 +
-	       idx_array_bytes(n, idx_bits) + 8;
+	return 8 + code_max(n) + STORE_SLACK + suffix_max(n) + STORE_SLACK +
+	       idx_array_bytes(n, idx_bits) + STORE_SLACK;
 }
 
-static void encode_idx(struct bitout *b, const uint32_t *idx, size_t n, unsigned idx_bits)
-{
-	const uint32_t mask = (uint32_t)((1ull << idx_bits) - 1);
-	for (size_t i = 0; i < n; i++) {
-		const uint32_t v = idx ? idx[i] : 0;
-		assert((v & ~mask) == 0);
-		put_bits(b, v & mask, idx_bits);
-	}
-	flush_bits(b);
-}
-
+/*
+ * The three streams are written side by side by three writers, each in its
+ * own worst-case area of @out: their dependency chains (pending bits and
+ * position) are independent, so the CPU overlaps them, where one writer
+ * after another would wait on each other's every update.  The suffix and
+ * index streams are then moved down to close the gaps.
+ */
 size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uint32_t *idx,
 			  size_t n, unsigned idx_bits, uint8_t *out)
 {
-	struct bitout b = { out + 8, 0, 0 };
-
 	assert(idx_bits <= CODEC_MAX_IDX_BITS);
 	if (!n)
 		return 0;
+	uint8_t *const c0 = out + 8, *const s0 = c0 + code_max(n) + STORE_SLACK;
+	uint8_t *const i0 = s0 + suffix_max(n) + STORE_SLACK;
+	struct bitout bc = {c0, 0, 0}, bs = {s0, 0, 0}, bi = {i0, 0, 0};
+	const uint32_t mask = (uint32_t)((1ull << idx_bits) - 1);
+
 	for (int k = 0; k < 8; k++)
 		out[k] = (uint8_t)(keys[0] >> (56 - 8 * k));
+	assert(!idx || (idx[0] & ~mask) == 0);
+	put_bits(&bi, idx ? idx[0] & mask : 0, idx_bits);
 	for (size_t i = 1; i < n; i++) {
 		assert(keys[i - 1] <= keys[i]);
 		const unsigned s = codec_symbol(keys[i - 1], keys[i]);
-		put_bits(&b, c->code[s], c->len[s]);
+		put_bits(&bc, c->code[s], c->len[s]);
+		put_bits64(&bs, keys[i] & ~(c->keep[s] | c->top[s]), c->suf[s]);
+		assert(!idx || (idx[i] & ~mask) == 0);
+		put_bits(&bi, idx ? idx[i] & mask : 0, idx_bits);
 	}
-	flush_bits(&b);
-	for (size_t i = 1; i < n; i++) {
-		const unsigned s = codec_symbol(keys[i - 1], keys[i]);
-		put_bits64(&b, keys[i] & ~(c->keep[s] | c->top[s]), c->suf[s]);
-	}
-	flush_bits(&b);
-	encode_idx(&b, idx, n, idx_bits);
-	return (size_t)(b.p - out);
+	flush_bits(&bc);
+	flush_bits(&bs);
+	flush_bits(&bi);
+	const size_t cl = (size_t)(bc.p - c0), sl = (size_t)(bs.p - s0), il = (size_t)(bi.p - i0);
+	memmove(c0 + cl, s0, sl);
+	memmove(c0 + cl + sl, i0, il);
+	return 8 + cl + sl + il;
 }
 
 /* ---- 3. decoding ---- */

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libdeflate.h>
+#include <zlib.h>
 
 #include "bytes.h"
 #include "log.h"
@@ -226,8 +227,9 @@ int ndf_write_block(struct ndf_writer *w, uint32_t n_records, uint32_t codec,
 	uint32_t c = crc(crc(0, bh, sizeof bh), payload, len);
 	put_le32(tail, c);
 	/* The payload CRC leaves out the blocks' own CRCs: a CRC over data
-	 * followed by its CRC is a constant, which would make it blind. */
-	w->crc = crc(crc(w->crc, bh, sizeof bh), payload, len);
+	 * followed by its CRC is a constant, which would make it blind.  It
+	 * is combined from the block's CRC rather than computed again. */
+	w->crc = (uint32_t)crc32_combine(w->crc, c, (z_off_t)(sizeof bh + len));
 	if ((err = w_write(w, bh, sizeof bh)) || (err = w_write(w, payload, len)) ||
 	    (err = w_write(w, tail, 4)))
 		return err;
@@ -513,9 +515,10 @@ int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
 	if ((err = r_read(r, b->data, len, "file ends inside a block")) ||
 	    (err = r_read(r, tail, 4, "file ends inside a block")))
 		return err;
-	if (get_le32(tail) != crc(crc(0, bh, sizeof bh), b->data, len))
+	const uint32_t c = crc(crc(0, bh, sizeof bh), b->data, len);
+	if (get_le32(tail) != c)
 		return fault(r, NDF_ERR_CHECKSUM, at, "block checksum does not match");
-	r->crc = crc(crc(r->crc, bh, sizeof bh), b->data, len);
+	r->crc = (uint32_t)crc32_combine(r->crc, c, (z_off_t)(sizeof bh + len));
 	b->n_records = get_le32(bh);
 	b->codec = get_le32(bh + 8);
 	b->first_record = r->count;

@@ -14,8 +14,21 @@
 
 #define BATCH 256
 
+struct tableread_ctx {
+	struct ndf_reader *r;
+	struct table_arrays *ta;
+	struct codec code;
+	int have_code;
+	unsigned idx_bits;
+	struct ndf_block blk[BATCH];
+};
+
 void table_arrays_free(struct table_arrays *ta)
 {
+	if (ta->ctx)
+		for (int i = 0; i < BATCH; i++)
+			ndf_block_free(&ta->ctx->blk[i]);
+	free(ta->ctx);
 	free(ta->keys);
 	free(ta->idx);
 	memset(ta, 0, sizeof *ta);
@@ -50,23 +63,14 @@ static int reserve(struct table_arrays *ta, size_t n)
 	return 0;
 }
 
-struct ctx {
-	struct ndf_reader *r;
-	struct table_arrays *ta;
-	struct codec code;
-	int have_code;
-	unsigned idx_bits;
-	struct ndf_block blk[BATCH];
-};
-
-static int fault(const struct ctx *c, const struct ndf_block *b, const char *what)
+static int fault(const struct tableread_ctx *c, const struct ndf_block *b, const char *what)
 {
 	log_error("'%s': offset %llu: %s", ndf_reader_name(c->r),
 		  (unsigned long long)b->offset, what);
 	return NDF_ERR_FORMAT;
 }
 
-static int take_code(struct ctx *c, const struct ndf_block *b)
+static int take_code(struct tableread_ctx *c, const struct ndf_block *b)
 {
 	if (c->have_code || b->n_records != 0 || codec_parse(&c->code, b->data, b->len))
 		return fault(c, b, "invalid or repeated code block");
@@ -75,7 +79,7 @@ static int take_code(struct ctx *c, const struct ndf_block *b)
 }
 
 /* Decode a batch of data blocks into their places in the arrays. */
-static int decode_batch(struct ctx *c, int nb, size_t base)
+static int decode_batch(struct tableread_ctx *c, int nb, size_t base)
 {
 	int bad = -1;
 	size_t at[BATCH];
@@ -109,7 +113,7 @@ static int decode_batch(struct ctx *c, int nb, size_t base)
 	return 0;
 }
 
-static int check_sorted(const struct ctx *c)
+static int check_sorted(const struct tableread_ctx *c)
 {
 	const struct table_arrays *ta = c->ta;
 	const uint64_t limit = c->idx_bits >= 32 ? UINT32_MAX : (1ull << c->idx_bits);
@@ -123,7 +127,7 @@ static int check_sorted(const struct ctx *c)
 	return 0;
 }
 
-static int read_batches(struct ctx *c)
+static int read_batches(struct tableread_ctx *c)
 {
 	int rc;
 	for (;;) {
@@ -152,10 +156,11 @@ static int read_batches(struct ctx *c)
 int tableread_section(struct ndf_reader *r, struct table_arrays *ta)
 {
 	const struct ndf_header *h = ndf_reader_header(r);
-	struct ctx *c = calloc(1, sizeof *c);
-	int rc;
-	if (!c)
+	if (!ta->ctx && !(ta->ctx = calloc(1, sizeof *ta->ctx)))
 		return NDF_ERR_NOMEM;
+	struct tableread_ctx *c = ta->ctx;
+	int rc;
+	c->have_code = 0;
 	c->r = r;
 	c->ta = ta;
 	c->idx_bits = h->kind == NDF_KIND_CTABLE ? h->codec_param : 32;
@@ -168,8 +173,5 @@ int tableread_section(struct ndf_reader *r, struct table_arrays *ta)
 	}
 	if (!rc)
 		rc = check_sorted(c);
-	for (int i = 0; i < BATCH; i++)
-		ndf_block_free(&c->blk[i]);
-	free(c);
 	return rc;
 }

@@ -14,10 +14,16 @@
 
 #include "ndf.h"
 
+struct tableread_ctx;
+
 struct table_arrays {
 	uint64_t *keys;
 	uint32_t *idx;
 	size_t n, cap;
+	/* block buffers kept from one table to the next: a raw table's
+	 * blocks are ~100 MB, and fresh pages for every table were a
+	 * visible share of the time (page faults) */
+	struct tableread_ctx *ctx;
 };
 
 /**

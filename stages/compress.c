@@ -20,6 +20,10 @@
 #include "tablefile.h"
 #include "tableread.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 struct opts {
 	struct cli_common cc;
 	int block_records;
@@ -66,13 +70,36 @@ struct stats {
 	uint64_t records, tables, bytes_in, bytes_out;
 };
 
-/* Encode every block of the table, a batch at a time, in parallel. */
+/* The symbol histogram of a whole table, threads over ranges (a range
+ * also counts the transition from the key before it). */
+static void histogram(const struct table_arrays *ta, uint64_t hist[CODEC_SYMBOLS])
+{
+	int nt = 1;
+#ifdef _OPENMP
+	nt = omp_get_max_threads();
+#endif
+	uint64_t *part = xcalloc((size_t)nt * CODEC_SYMBOLS, sizeof *part);
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+	for (int t = 0; t < nt; t++) {
+		size_t lo = ta->n * (size_t)t / (size_t)nt, hi = ta->n * (size_t)(t + 1) / (size_t)nt;
+		if (lo < hi)
+			codec_histogram(ta->keys + (lo ? lo - 1 : 0), hi - lo + (lo ? 1 : 0),
+					part + (size_t)t * CODEC_SYMBOLS);
+	}
+	for (int t = 0; t < nt; t++)
+		for (unsigned s = 0; s < CODEC_SYMBOLS; s++)
+			hist[s] += part[(size_t)t * CODEC_SYMBOLS + s];
+	free(part);
+}
+
+/* Encode every block of the table, a batch at a time, in parallel, into
+ * @buf (64 blocks' worth of codec_block_bound(), kept across tables). */
 static int write_blocks(struct ndf_writer *w, const struct codec *code,
-			const struct table_arrays *ta, unsigned idx_bits, size_t per_block)
+			const struct table_arrays *ta, unsigned idx_bits, size_t per_block,
+			uint8_t *buf)
 {
 	const size_t batch = 64;
 	size_t bound = codec_block_bound(per_block, idx_bits);
-	uint8_t *buf = xmalloc(batch * bound);
 	size_t len[64];
 	size_t n_blocks = (ta->n + per_block - 1) / per_block;
 	int err = 0;
@@ -92,12 +119,12 @@ static int write_blocks(struct ndf_writer *w, const struct codec *code,
 					      buf + i * bound, len[i]);
 		}
 	}
-	free(buf);
 	return err;
 }
 
 static int compress_table(const struct opts *o, const struct ndf_header *in_h,
-			  const struct table_arrays *ta, struct outfile *out, struct stats *st)
+			  const struct table_arrays *ta, struct outfile *out, struct stats *st,
+			  uint8_t *buf)
 {
 	uint64_t hist[CODEC_SYMBOLS] = {0};
 	struct codec code;
@@ -105,7 +132,7 @@ static int compress_table(const struct opts *o, const struct ndf_header *in_h,
 	struct ndf_header h = *in_h;
 	unsigned idx_bits = tableread_idx_bits(ta->n);
 
-	codec_histogram(ta->keys, ta->n, hist);
+	histogram(ta, hist);
 	if (codec_build(&code, hist)) {
 		log_error("cannot build the Huffman code of table %u", in_h->table_index);
 		return -1;
@@ -120,7 +147,7 @@ static int compress_table(const struct opts *o, const struct ndf_header *in_h,
 	codec_serialize(&code, code_bytes);
 	int err = ndf_write_block(w, 0, NDF_CODEC_CODE, 0, code_bytes, codec_serialized_size());
 	if (!err)
-		err = write_blocks(w, &code, ta, idx_bits, (size_t)o->block_records);
+		err = write_blocks(w, &code, ta, idx_bits, (size_t)o->block_records, buf);
 	if (err) {
 		ndf_writer_abort(w);
 		return -1;
@@ -138,6 +165,8 @@ static int run(const struct opts *o, FILE *in, const char *name, struct outfile 
 	struct ndf_header first;
 	int rc = 0;
 	struct progress pr;
+	/* document indices fit 32 bits: the largest block bound there is */
+	uint8_t *buf = xmalloc(64 * codec_block_bound((size_t)o->block_records, 32));
 	progress_start(&pr, "tables", 0);
 	for (uint32_t t = 0;; t++) {
 		int err;
@@ -167,7 +196,7 @@ static int run(const struct opts *o, FILE *in, const char *name, struct outfile 
 			rc = tableread_section(r, &ta);
 		if (!rc) {
 			st->bytes_in += h->section_size;
-			rc = compress_table(o, h, &ta, out, st);
+			rc = compress_table(o, h, &ta, out, st, buf);
 		}
 		ndf_reader_close(r);
 		progress_update(&pr, t + 1, st->bytes_in);
@@ -176,6 +205,7 @@ static int run(const struct opts *o, FILE *in, const char *name, struct outfile 
 	}
 	progress_end(&pr);
 	table_arrays_free(&ta);
+	free(buf);
 	return rc;
 }
 
