@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keysort.h"
 #include "log.h"
 
 struct edge {
@@ -322,6 +323,26 @@ static int cmp_order(const void *a, const void *b)
 	return x->rep_doc < y->rep_doc ? -1 : x->rep_doc > y->rep_doc;
 }
 
+/* By representative document (unique: a page represents one cluster);
+ * the table-record radix sort when memory allows, else qsort. */
+static void sort_order(struct order_item *ord, size_t n)
+{
+	struct table_rec *r = malloc(n * sizeof *r), *tmp = malloc(n * sizeof *tmp);
+	if (!r || !tmp) {
+		free(r);
+		free(tmp);
+		qsort(ord, n, sizeof *ord, cmp_order);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct table_rec){ord[i].rep_doc, ord[i].cluster};
+	keysort(r, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (struct order_item){(uint32_t)r[i].key, (uint32_t)r[i].idx};
+	free(r);
+	free(tmp);
+}
+
 static void sort_u32(uint32_t *v, size_t n)
 {
 	if (n > 16) {
@@ -405,7 +426,7 @@ static int finish(const struct cover *c, struct clusters *out)
 		sorted &= i == 0 || ord[i - 1].rep_doc < ord[i].rep_doc;
 	}
 	if (!sorted)
-		qsort(ord, c->n_clusters, sizeof *ord, cmp_order);
+		sort_order(ord, c->n_clusters);
 	size_t at = 0;
 	for (size_t i = 0; i < c->n_clusters; i++) {
 		uint32_t s = c->cstart[ord[i].cluster], e = c->cstart[ord[i].cluster + 1];

@@ -33,7 +33,8 @@ struct clusters {
 };
 
 /**
- * Build clusters from @pairs (sorted by (a, b), a < b, no repeats).
+ * Build clusters from @pairs (a < b, no repeats, in any order: the
+ * clusters do not depend on it).
  * Clusters are numbered in order of their representative's document index.
  * @return 0, or -1 on OOM (logged).  Free with clusters_free().
  */

@@ -147,19 +147,45 @@ static int scan_run(const struct design *d, uint32_t t, const uint64_t *keys,
 	return 0;
 }
 
+/*
+ * Runs are short (a few keys) and a third of neighbouring keys or more
+ * share their leading bits, so "does the run go on?" is a branch the CPU
+ * cannot predict.  Instead the answer for 64 neighbours at a time is
+ * gathered into a bit mask without branches, and only its set bits (the
+ * runs) are visited.
+ */
 int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 	      const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *comparisons)
 {
 	const uint32_t lead = d->tables[t].lead_bits;
+	if (lead == 0) /* every key in one run */
+		return n > 1 ? scan_run(d, t, keys, idx, n, out, comparisons) : 0;
+	const unsigned shift = 64 - lead;
 	size_t i = 0;
-	while (i < n) {
-		uint64_t run = lead_of(keys[i], lead);
-		size_t j = i + 1;
-		while (j < n && lead_of(keys[j], lead) == run)
-			j++;
-		if (j - i > 1 && scan_run(d, t, keys + i, idx + i, j - i, out, comparisons))
-			return -1;
-		i = j;
+	while (i + 1 < n) {
+		/* bit b: keys[i + b] and keys[i + b + 1] are in one run */
+		const size_t w = n - 1 - i < 64 ? n - 1 - i : 64;
+		uint64_t m = 0;
+		for (size_t b = 0; b < w; b++)
+			m |= (uint64_t)(((keys[i + b] ^ keys[i + b + 1]) >> shift) == 0) << b;
+		size_t next = i + w;
+		while (m) {
+			const unsigned b = (unsigned)__builtin_ctzll(m);
+			const uint64_t rest = ~(m >> b);
+			const unsigned c = rest ? (unsigned)__builtin_ctzll(rest) : 64 - b; /* neighbours in it */
+			size_t s = i + b, e = s + c + 1;
+			if (b + c >= w) { /* it may go on past this window */
+				while (e < n && ((keys[e - 1] ^ keys[e]) >> shift) == 0)
+					e++;
+				next = e;
+				m = 0;
+			} else {
+				m &= ~((2ull << (b + c)) - 1);
+			}
+			if (scan_run(d, t, keys + s, idx + s, e - s, out, comparisons))
+				return -1;
+		}
+		i = next;
 	}
 	return 0;
 }

@@ -116,15 +116,21 @@ static int decode_batch(struct tableread_ctx *c, int nb, size_t base)
 static int check_sorted(const struct tableread_ctx *c)
 {
 	const struct table_arrays *ta = c->ta;
-	const uint64_t limit = c->idx_bits >= 32 ? UINT32_MAX : (1ull << c->idx_bits);
-	for (size_t i = 0; i < ta->n; i++) {
-		if ((i && ta->keys[i] < ta->keys[i - 1]) || (c->idx_bits < 32 && ta->idx[i] >= limit)) {
-			log_error("'%s': record %zu of table %u is out of order or out of range",
-				  ndf_reader_name(c->r), i, ndf_reader_header(c->r)->table_index);
-			return NDF_ERR_FORMAT;
-		}
-	}
-	return 0;
+	const uint64_t limit = c->idx_bits >= 32 ? (uint64_t)UINT32_MAX + 1 : (1ull << c->idx_bits);
+	/* no early exit: the loop vectorises; the culprit is found only on failure */
+	int bad = 0;
+	for (size_t i = 1; i < ta->n; i++)
+		bad |= ta->keys[i] < ta->keys[i - 1];
+	for (size_t i = 0; i < ta->n; i++)
+		bad |= ta->idx[i] >= limit;
+	if (!bad)
+		return 0;
+	size_t i = 0;
+	while (i < ta->n && (i == 0 || ta->keys[i] >= ta->keys[i - 1]) && ta->idx[i] < limit)
+		i++;
+	log_error("'%s': record %zu of table %u is out of order or out of range",
+		  ndf_reader_name(c->r), i, ndf_reader_header(c->r)->table_index);
+	return NDF_ERR_FORMAT;
 }
 
 static int read_batches(struct tableread_ctx *c)

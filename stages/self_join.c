@@ -212,6 +212,14 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 	size_t w = 0;
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct pair *p = &pv->v[i];
+		if (i + 16 < pv->n) { /* the documents are anywhere: load ahead */
+			__builtin_prefetch(&d->slot[pv->v[i + 16].a]);
+			__builtin_prefetch(&d->slot[pv->v[i + 16].b]);
+		}
+		if (i + 8 < pv->n) {
+			__builtin_prefetch(prov_get(d, pv->v[i + 8].a));
+			__builtin_prefetch(prov_get(d, pv->v[i + 8].b));
+		}
 		if (prov_pair_allowed(prov_get(d, p->a), prov_get(d, p->b), p->d))
 			pv->v[w++] = *p;
 	}
@@ -440,7 +448,8 @@ int main(int argc, char **argv)
 		rc = check_catalog(&ci, &first, js.records);
 	if (!rc) {
 		filter_pairs(&pairs, &det);
-		pair_vec_sort(&pairs);
+		if (o.pairs) /* the clusters do not depend on the order of the pairs */
+			pair_vec_sort(&pairs);
 		phase_done("filter and sort pairs", &tp);
 		rc = clusters_build(&pairs, &cl);
 		phase_done("clusters", &tp);

@@ -142,6 +142,19 @@ static void test_matches_global_greedy(uint64_t *rng)
 		}
 		pair_vec_sort(&pv);
 		CHECK(clusters_build(&pv, &c) == 0);
+		/* the same clusters from the pairs in another order */
+		struct clusters c2;
+		for (size_t i = pv.n; i > 1; i--) {
+			size_t j = (size_t)(test_rand(rng) % i);
+			struct pair t = pv.v[i - 1];
+			pv.v[i - 1] = pv.v[j];
+			pv.v[j] = t;
+		}
+		CHECK(clusters_build(&pv, &c2) == 0);
+		CHECK(c2.n_clusters == c.n_clusters &&
+		      !memcmp(c.start, c2.start, (c.n_clusters + 1) * sizeof *c.start) &&
+		      !memcmp(c.doc, c2.doc, (c.n_clusters ? c.start[c.n_clusters] : 0) * sizeof *c.doc));
+		clusters_free(&c2);
 		uint8_t *taken = calloc(n, 1);
 		uint32_t *rep_of = malloc(n * sizeof *rep_of);
 		for (;;) {

@@ -186,12 +186,61 @@ static void test_designs(void)
 	CHECK(design_choose(3, 100000000) != 4);
 }
 
+/*
+ * join_scan() against the plain definition on sorted keys whose leading
+ * bits take few values, so runs of every length (1 to hundreds) fall at
+ * every offset of its 64-neighbour windows: table 0 of a 4-block design
+ * (16 leading bits), pairs within k inside each run.
+ */
+static void test_scan_runs(uint64_t *rng)
+{
+	struct design d;
+	CHECK(design_make(&d, 3, 4) == 0);
+	for (int round = 0; round < 30; round++) {
+		size_t n = 1 + (size_t)(test_rand(rng) % 3000);
+		uint64_t *keys = malloc(n * sizeof *keys);
+		uint32_t *idx = malloc(n * sizeof *idx);
+		unsigned leads = 1 + (unsigned)(test_rand(rng) % (round % 3 ? 40 : 2000));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t lead = test_rand(rng) % leads;
+			/* low bits: few values too, so pairs within 3 exist */
+			keys[i] = lead << 48 | (test_rand(rng) & 0x0f0f);
+		}
+		for (size_t i = 1; i < n; i++) /* insertion sort: n is small */
+			for (size_t j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+				uint64_t x = keys[j];
+				keys[j] = keys[j - 1];
+				keys[j - 1] = x;
+			}
+		for (size_t i = 0; i < n; i++)
+			idx[i] = (uint32_t)i;
+		struct pair_vec got = {0}, want = {0};
+		uint64_t cmp = 0;
+		CHECK(join_scan(&d, 0, keys, idx, n, &got, &cmp) == 0);
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n && keys[j] >> 48 == keys[i] >> 48; j++) {
+				unsigned dist = (unsigned)__builtin_popcountll(keys[i] ^ keys[j]);
+				if (dist <= 3)
+					CHECK(pair_vec_push(&want, (uint32_t)i, (uint32_t)j, dist) == 0);
+			}
+		pair_vec_sort(&got);
+		pair_vec_sort(&want);
+		CHECK(same_pairs(&got, &want));
+		pair_vec_free(&got);
+		pair_vec_free(&want);
+		free(keys);
+		free(idx);
+	}
+	design_free(&d);
+}
+
 int main(void)
 {
 	uint64_t rng = test_seed(20261121);
 	log_set_level(LOG_SILENT);
 	test_designs();
 	test_keysort(&rng);
+	test_scan_runs(&rng);
 	for (unsigned k = 0; k <= 8; k++) {
 		size_t n = 1500;
 		uint64_t *fps = malloc(n * sizeof *fps);
