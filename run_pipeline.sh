@@ -75,11 +75,13 @@ fi
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
 stages="extract fingerprint permute-sort compress self-join"
+timed="extract fingerprint permute-sort+compress self-join"
 if [ -n "$previous" ]; then
 	for f in tables.ndf fingerprints.ndf; do
 		[ -f "$previous/$f" ] || die "--previous: '$previous/$f' not found (an output directory of run_pipeline.sh?)"
 	done
 	stages="$stages query"
+	timed="$timed query"
 fi
 if [ -z "$bindir" ] && [ -x "$here/build/bin/ndd-extract" ]; then
 	bindir=$here/build/bin
@@ -146,11 +148,24 @@ step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.
 step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" \
 	-o "$work/fingerprints.ndf" "$work/documents.ndf"
 [ "$keep" = 1 ] || rm -f "$work/documents.ndf"
-step permute-sort run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" \
-	-o "$work/tables-raw.ndf" "$work/fingerprints.ndf"
-step compress run_stage compress "${topt[@]}" "${qopt[@]}" \
-	-o "$work/tables.ndf" "$work/tables-raw.ndf"
-[ "$keep" = 1 ] || rm -f "$work/tables-raw.ndf"
+# The raw tables (12 bytes per fingerprint and table: 1.2 GB for 10M
+# fingerprints) go straight through a pipe into compress: written to disk
+# and read back they cost more than sorting them.  --keep-work stages
+# them through a file instead, to be looked at.
+sort_and_compress() {
+	if [ "$keep" = 1 ]; then
+		run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" \
+			-o "$work/tables-raw.ndf" "$work/fingerprints.ndf" || return $?
+		run_stage compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" "$work/tables-raw.ndf"
+		return $?
+	fi
+	run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" "$work/fingerprints.ndf" |
+		run_stage compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" -
+	local rc=("${PIPESTATUS[@]}")
+	[ "${rc[0]}" -gt 1 ] && return "${rc[0]}"
+	return "${rc[1]}"
+}
+step permute-sort+compress sort_and_compress
 step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
 	-o "$work/clusters.csv" "$work/tables.ndf"
@@ -177,7 +192,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
 	if [ -n "$previous" ]; then printf '  "previous": '; cat "$work/query.json"; echo ","; fi
 	printf '  "seconds": {'
 	sep=""
-	for s in $stages; do printf '%s"%s": %s' "$sep" "$s" "${secs[$s]}"; sep=", "; done
+	for s in $timed; do printf '%s"%s": %s' "$sep" "$s" "${secs[$s]}"; sep=", "; done
 	echo "}"
 	echo "}"
 } > "$work/stats.json" || die "cannot write statistics"
