@@ -73,8 +73,9 @@ static int copyright_at(const char *s, size_t n, size_t i)
 	/* the 'g' of "copyright" and of "all rights reserved" is their 7th byte */
 	if (i < 6)
 		return 0;
-	return (n - (i - 6) >= 9 && !strncasecmp(s + i - 6, "copyright", 9)) ||
-	       (n - (i - 6) >= 19 && !strncasecmp(s + i - 6, "all rights reserved", 19));
+	const int first = s[i - 6] | 0x20; /* 'g' is common: look at the first letter first */
+	return (first == 'c' && n - (i - 6) >= 9 && !strncasecmp(s + i - 6, "copyright", 9)) ||
+	       (first == 'a' && n - (i - 6) >= 19 && !strncasecmp(s + i - 6, "all rights reserved", 19));
 }
 
 static int copyright_candidate(unsigned char c)

@@ -157,141 +157,146 @@ _Static_assert(N_TAGS == HTAG_COUNT - 1, "tag table and enum htag disagree");
 _Static_assert(HTAG_COUNT < 256 && sizeof(struct tag_info) == 16, "tag_info is 16 bytes");
 
 /*
- * Tag names are found by a perfect hash of (length, first, second and last
- * byte): one multiply, one load and one compare instead of a bisection of
+ * Tag names are found by a perfect hash of their length and first 8 bytes
+ * (lower-cased, zero-padded, read as a little-endian integer): one
+ * multiply, one load and one 16-byte compare instead of a bisection of
  * string compares (the lookup runs for every tag of every page).  The
  * multiplier was found by trying random odd numbers until the 121 names
  * fell into distinct slots; a new name that collides makes the compiler
- * complain of an overridden initializer (-Woverride-init, in -Wextra), and
- * another multiplier must then be found.
+ * complain of an overridden initializer (-Woverride-init, in -Wextra;
+ * clang: -Winitializer-overrides), and another multiplier must be found.
  */
 #define TAG_SLOT_BITS 10
-#define TAG_SLOT(len, c0, c1, cl)                                                          \
-	((((uint32_t)(c0) | (uint32_t)(c1) << 8 | (uint32_t)(cl) << 16 | (uint32_t)(len) << 24) * \
-	  0x1f42bc61u) >> (32 - TAG_SLOT_BITS))
+#define TAG_HASH(key, len) \
+	((((key) ^ ((uint64_t)(len) << 3)) * 0x7a87d309cdb7fd11ull) >> (64 - TAG_SLOT_BITS))
+#define TAG_SLOT(len, a, b, c, d, e, f, g, h)                                                     \
+	TAG_HASH((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 |   \
+			 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48 |            \
+			 (uint64_t)(h) << 56,                                                         \
+		 len)
 
 static const uint8_t tag_slot[1u << TAG_SLOT_BITS] = {
-	[TAG_SLOT(1, 'a', 0, 'a')] = HTAG_A,
-	[TAG_SLOT(4, 'a', 'b', 'r')] = HTAG_ABBR,
-	[TAG_SLOT(7, 'a', 'd', 's')] = HTAG_ADDRESS,
-	[TAG_SLOT(6, 'a', 'p', 't')] = HTAG_APPLET,
-	[TAG_SLOT(4, 'a', 'r', 'a')] = HTAG_AREA,
-	[TAG_SLOT(7, 'a', 'r', 'e')] = HTAG_ARTICLE,
-	[TAG_SLOT(5, 'a', 's', 'e')] = HTAG_ASIDE,
-	[TAG_SLOT(5, 'a', 'u', 'o')] = HTAG_AUDIO,
-	[TAG_SLOT(1, 'b', 0, 'b')] = HTAG_B,
-	[TAG_SLOT(4, 'b', 'a', 'e')] = HTAG_BASE,
-	[TAG_SLOT(3, 'b', 'd', 'i')] = HTAG_BDI,
-	[TAG_SLOT(3, 'b', 'd', 'o')] = HTAG_BDO,
-	[TAG_SLOT(3, 'b', 'i', 'g')] = HTAG_BIG,
-	[TAG_SLOT(10, 'b', 'l', 'e')] = HTAG_BLOCKQUOTE,
-	[TAG_SLOT(4, 'b', 'o', 'y')] = HTAG_BODY,
-	[TAG_SLOT(2, 'b', 'r', 'r')] = HTAG_BR,
-	[TAG_SLOT(6, 'b', 'u', 'n')] = HTAG_BUTTON,
-	[TAG_SLOT(6, 'c', 'a', 's')] = HTAG_CANVAS,
-	[TAG_SLOT(7, 'c', 'a', 'n')] = HTAG_CAPTION,
-	[TAG_SLOT(6, 'c', 'e', 'r')] = HTAG_CENTER,
-	[TAG_SLOT(4, 'c', 'i', 'e')] = HTAG_CITE,
-	[TAG_SLOT(4, 'c', 'o', 'e')] = HTAG_CODE,
-	[TAG_SLOT(3, 'c', 'o', 'l')] = HTAG_COL,
-	[TAG_SLOT(4, 'd', 'a', 'a')] = HTAG_DATA,
-	[TAG_SLOT(8, 'd', 'a', 't')] = HTAG_DATALIST,
-	[TAG_SLOT(2, 'd', 'd', 'd')] = HTAG_DD,
-	[TAG_SLOT(3, 'd', 'e', 'l')] = HTAG_DEL,
-	[TAG_SLOT(7, 'd', 'e', 's')] = HTAG_DETAILS,
-	[TAG_SLOT(3, 'd', 'f', 'n')] = HTAG_DFN,
-	[TAG_SLOT(6, 'd', 'i', 'g')] = HTAG_DIALOG,
-	[TAG_SLOT(3, 'd', 'i', 'r')] = HTAG_DIR,
-	[TAG_SLOT(3, 'd', 'i', 'v')] = HTAG_DIV,
-	[TAG_SLOT(2, 'd', 'l', 'l')] = HTAG_DL,
-	[TAG_SLOT(2, 'd', 't', 't')] = HTAG_DT,
-	[TAG_SLOT(2, 'e', 'm', 'm')] = HTAG_EM,
-	[TAG_SLOT(5, 'e', 'm', 'd')] = HTAG_EMBED,
-	[TAG_SLOT(8, 'f', 'i', 't')] = HTAG_FIELDSET,
-	[TAG_SLOT(10, 'f', 'i', 'n')] = HTAG_FIGCAPTION,
-	[TAG_SLOT(6, 'f', 'i', 'e')] = HTAG_FIGURE,
-	[TAG_SLOT(4, 'f', 'o', 't')] = HTAG_FONT,
-	[TAG_SLOT(6, 'f', 'o', 'r')] = HTAG_FOOTER,
-	[TAG_SLOT(4, 'f', 'o', 'm')] = HTAG_FORM,
-	[TAG_SLOT(5, 'f', 'r', 'e')] = HTAG_FRAME,
-	[TAG_SLOT(8, 'f', 'r', 't')] = HTAG_FRAMESET,
-	[TAG_SLOT(2, 'h', '1', '1')] = HTAG_H1,
-	[TAG_SLOT(2, 'h', '2', '2')] = HTAG_H2,
-	[TAG_SLOT(2, 'h', '3', '3')] = HTAG_H3,
-	[TAG_SLOT(2, 'h', '4', '4')] = HTAG_H4,
-	[TAG_SLOT(2, 'h', '5', '5')] = HTAG_H5,
-	[TAG_SLOT(2, 'h', '6', '6')] = HTAG_H6,
-	[TAG_SLOT(4, 'h', 'e', 'd')] = HTAG_HEAD,
-	[TAG_SLOT(6, 'h', 'e', 'r')] = HTAG_HEADER,
-	[TAG_SLOT(6, 'h', 'g', 'p')] = HTAG_HGROUP,
-	[TAG_SLOT(2, 'h', 'r', 'r')] = HTAG_HR,
-	[TAG_SLOT(4, 'h', 't', 'l')] = HTAG_HTML,
-	[TAG_SLOT(1, 'i', 0, 'i')] = HTAG_I,
-	[TAG_SLOT(6, 'i', 'f', 'e')] = HTAG_IFRAME,
-	[TAG_SLOT(3, 'i', 'm', 'g')] = HTAG_IMG,
-	[TAG_SLOT(5, 'i', 'n', 't')] = HTAG_INPUT,
-	[TAG_SLOT(3, 'i', 'n', 's')] = HTAG_INS,
-	[TAG_SLOT(3, 'k', 'b', 'd')] = HTAG_KBD,
-	[TAG_SLOT(6, 'k', 'e', 'n')] = HTAG_KEYGEN,
-	[TAG_SLOT(5, 'l', 'a', 'l')] = HTAG_LABEL,
-	[TAG_SLOT(6, 'l', 'e', 'd')] = HTAG_LEGEND,
-	[TAG_SLOT(2, 'l', 'i', 'i')] = HTAG_LI,
-	[TAG_SLOT(4, 'l', 'i', 'k')] = HTAG_LINK,
-	[TAG_SLOT(4, 'm', 'a', 'n')] = HTAG_MAIN,
-	[TAG_SLOT(3, 'm', 'a', 'p')] = HTAG_MAP,
-	[TAG_SLOT(4, 'm', 'a', 'k')] = HTAG_MARK,
-	[TAG_SLOT(4, 'm', 'a', 'h')] = HTAG_MATH,
-	[TAG_SLOT(4, 'm', 'e', 'u')] = HTAG_MENU,
-	[TAG_SLOT(4, 'm', 'e', 'a')] = HTAG_META,
-	[TAG_SLOT(3, 'n', 'a', 'v')] = HTAG_NAV,
-	[TAG_SLOT(4, 'n', 'o', 'r')] = HTAG_NOBR,
-	[TAG_SLOT(7, 'n', 'o', 'd')] = HTAG_NOEMBED,
-	[TAG_SLOT(8, 'n', 'o', 's')] = HTAG_NOFRAMES,
-	[TAG_SLOT(8, 'n', 'o', 't')] = HTAG_NOSCRIPT,
-	[TAG_SLOT(6, 'o', 'b', 't')] = HTAG_OBJECT,
-	[TAG_SLOT(2, 'o', 'l', 'l')] = HTAG_OL,
-	[TAG_SLOT(8, 'o', 'p', 'p')] = HTAG_OPTGROUP,
-	[TAG_SLOT(6, 'o', 'p', 'n')] = HTAG_OPTION,
-	[TAG_SLOT(1, 'p', 0, 'p')] = HTAG_P,
-	[TAG_SLOT(5, 'p', 'a', 'm')] = HTAG_PARAM,
-	[TAG_SLOT(7, 'p', 'i', 'e')] = HTAG_PICTURE,
-	[TAG_SLOT(9, 'p', 'l', 't')] = HTAG_PLAINTEXT,
-	[TAG_SLOT(3, 'p', 'r', 'e')] = HTAG_PRE,
-	[TAG_SLOT(1, 'q', 0, 'q')] = HTAG_Q,
-	[TAG_SLOT(1, 's', 0, 's')] = HTAG_S,
-	[TAG_SLOT(4, 's', 'a', 'p')] = HTAG_SAMP,
-	[TAG_SLOT(6, 's', 'c', 't')] = HTAG_SCRIPT,
-	[TAG_SLOT(7, 's', 'e', 'n')] = HTAG_SECTION,
-	[TAG_SLOT(6, 's', 'e', 't')] = HTAG_SELECT,
-	[TAG_SLOT(5, 's', 'm', 'l')] = HTAG_SMALL,
-	[TAG_SLOT(6, 's', 'o', 'e')] = HTAG_SOURCE,
-	[TAG_SLOT(4, 's', 'p', 'n')] = HTAG_SPAN,
-	[TAG_SLOT(6, 's', 't', 'e')] = HTAG_STRIKE,
-	[TAG_SLOT(6, 's', 't', 'g')] = HTAG_STRONG,
-	[TAG_SLOT(5, 's', 't', 'e')] = HTAG_STYLE,
-	[TAG_SLOT(3, 's', 'u', 'b')] = HTAG_SUB,
-	[TAG_SLOT(7, 's', 'u', 'y')] = HTAG_SUMMARY,
-	[TAG_SLOT(3, 's', 'u', 'p')] = HTAG_SUP,
-	[TAG_SLOT(3, 's', 'v', 'g')] = HTAG_SVG,
-	[TAG_SLOT(5, 't', 'a', 'e')] = HTAG_TABLE,
-	[TAG_SLOT(5, 't', 'b', 'y')] = HTAG_TBODY,
-	[TAG_SLOT(2, 't', 'd', 'd')] = HTAG_TD,
-	[TAG_SLOT(8, 't', 'e', 'e')] = HTAG_TEMPLATE,
-	[TAG_SLOT(8, 't', 'e', 'a')] = HTAG_TEXTAREA,
-	[TAG_SLOT(5, 't', 'f', 't')] = HTAG_TFOOT,
-	[TAG_SLOT(2, 't', 'h', 'h')] = HTAG_TH,
-	[TAG_SLOT(5, 't', 'h', 'd')] = HTAG_THEAD,
-	[TAG_SLOT(4, 't', 'i', 'e')] = HTAG_TIME,
-	[TAG_SLOT(5, 't', 'i', 'e')] = HTAG_TITLE,
-	[TAG_SLOT(2, 't', 'r', 'r')] = HTAG_TR,
-	[TAG_SLOT(5, 't', 'r', 'k')] = HTAG_TRACK,
-	[TAG_SLOT(2, 't', 't', 't')] = HTAG_TT,
-	[TAG_SLOT(1, 'u', 0, 'u')] = HTAG_U,
-	[TAG_SLOT(2, 'u', 'l', 'l')] = HTAG_UL,
-	[TAG_SLOT(3, 'v', 'a', 'r')] = HTAG_VAR,
-	[TAG_SLOT(5, 'v', 'i', 'o')] = HTAG_VIDEO,
-	[TAG_SLOT(3, 'w', 'b', 'r')] = HTAG_WBR,
-	[TAG_SLOT(3, 'x', 'm', 'p')] = HTAG_XMP,
+	[TAG_SLOT(1, 'a', 0, 0, 0, 0, 0, 0, 0)] = HTAG_A,
+	[TAG_SLOT(4, 'a', 'b', 'b', 'r', 0, 0, 0, 0)] = HTAG_ABBR,
+	[TAG_SLOT(7, 'a', 'd', 'd', 'r', 'e', 's', 's', 0)] = HTAG_ADDRESS,
+	[TAG_SLOT(6, 'a', 'p', 'p', 'l', 'e', 't', 0, 0)] = HTAG_APPLET,
+	[TAG_SLOT(4, 'a', 'r', 'e', 'a', 0, 0, 0, 0)] = HTAG_AREA,
+	[TAG_SLOT(7, 'a', 'r', 't', 'i', 'c', 'l', 'e', 0)] = HTAG_ARTICLE,
+	[TAG_SLOT(5, 'a', 's', 'i', 'd', 'e', 0, 0, 0)] = HTAG_ASIDE,
+	[TAG_SLOT(5, 'a', 'u', 'd', 'i', 'o', 0, 0, 0)] = HTAG_AUDIO,
+	[TAG_SLOT(1, 'b', 0, 0, 0, 0, 0, 0, 0)] = HTAG_B,
+	[TAG_SLOT(4, 'b', 'a', 's', 'e', 0, 0, 0, 0)] = HTAG_BASE,
+	[TAG_SLOT(3, 'b', 'd', 'i', 0, 0, 0, 0, 0)] = HTAG_BDI,
+	[TAG_SLOT(3, 'b', 'd', 'o', 0, 0, 0, 0, 0)] = HTAG_BDO,
+	[TAG_SLOT(3, 'b', 'i', 'g', 0, 0, 0, 0, 0)] = HTAG_BIG,
+	[TAG_SLOT(10, 'b', 'l', 'o', 'c', 'k', 'q', 'u', 'o')] = HTAG_BLOCKQUOTE,
+	[TAG_SLOT(4, 'b', 'o', 'd', 'y', 0, 0, 0, 0)] = HTAG_BODY,
+	[TAG_SLOT(2, 'b', 'r', 0, 0, 0, 0, 0, 0)] = HTAG_BR,
+	[TAG_SLOT(6, 'b', 'u', 't', 't', 'o', 'n', 0, 0)] = HTAG_BUTTON,
+	[TAG_SLOT(6, 'c', 'a', 'n', 'v', 'a', 's', 0, 0)] = HTAG_CANVAS,
+	[TAG_SLOT(7, 'c', 'a', 'p', 't', 'i', 'o', 'n', 0)] = HTAG_CAPTION,
+	[TAG_SLOT(6, 'c', 'e', 'n', 't', 'e', 'r', 0, 0)] = HTAG_CENTER,
+	[TAG_SLOT(4, 'c', 'i', 't', 'e', 0, 0, 0, 0)] = HTAG_CITE,
+	[TAG_SLOT(4, 'c', 'o', 'd', 'e', 0, 0, 0, 0)] = HTAG_CODE,
+	[TAG_SLOT(3, 'c', 'o', 'l', 0, 0, 0, 0, 0)] = HTAG_COL,
+	[TAG_SLOT(4, 'd', 'a', 't', 'a', 0, 0, 0, 0)] = HTAG_DATA,
+	[TAG_SLOT(8, 'd', 'a', 't', 'a', 'l', 'i', 's', 't')] = HTAG_DATALIST,
+	[TAG_SLOT(2, 'd', 'd', 0, 0, 0, 0, 0, 0)] = HTAG_DD,
+	[TAG_SLOT(3, 'd', 'e', 'l', 0, 0, 0, 0, 0)] = HTAG_DEL,
+	[TAG_SLOT(7, 'd', 'e', 't', 'a', 'i', 'l', 's', 0)] = HTAG_DETAILS,
+	[TAG_SLOT(3, 'd', 'f', 'n', 0, 0, 0, 0, 0)] = HTAG_DFN,
+	[TAG_SLOT(6, 'd', 'i', 'a', 'l', 'o', 'g', 0, 0)] = HTAG_DIALOG,
+	[TAG_SLOT(3, 'd', 'i', 'r', 0, 0, 0, 0, 0)] = HTAG_DIR,
+	[TAG_SLOT(3, 'd', 'i', 'v', 0, 0, 0, 0, 0)] = HTAG_DIV,
+	[TAG_SLOT(2, 'd', 'l', 0, 0, 0, 0, 0, 0)] = HTAG_DL,
+	[TAG_SLOT(2, 'd', 't', 0, 0, 0, 0, 0, 0)] = HTAG_DT,
+	[TAG_SLOT(2, 'e', 'm', 0, 0, 0, 0, 0, 0)] = HTAG_EM,
+	[TAG_SLOT(5, 'e', 'm', 'b', 'e', 'd', 0, 0, 0)] = HTAG_EMBED,
+	[TAG_SLOT(8, 'f', 'i', 'e', 'l', 'd', 's', 'e', 't')] = HTAG_FIELDSET,
+	[TAG_SLOT(10, 'f', 'i', 'g', 'c', 'a', 'p', 't', 'i')] = HTAG_FIGCAPTION,
+	[TAG_SLOT(6, 'f', 'i', 'g', 'u', 'r', 'e', 0, 0)] = HTAG_FIGURE,
+	[TAG_SLOT(4, 'f', 'o', 'n', 't', 0, 0, 0, 0)] = HTAG_FONT,
+	[TAG_SLOT(6, 'f', 'o', 'o', 't', 'e', 'r', 0, 0)] = HTAG_FOOTER,
+	[TAG_SLOT(4, 'f', 'o', 'r', 'm', 0, 0, 0, 0)] = HTAG_FORM,
+	[TAG_SLOT(5, 'f', 'r', 'a', 'm', 'e', 0, 0, 0)] = HTAG_FRAME,
+	[TAG_SLOT(8, 'f', 'r', 'a', 'm', 'e', 's', 'e', 't')] = HTAG_FRAMESET,
+	[TAG_SLOT(2, 'h', '1', 0, 0, 0, 0, 0, 0)] = HTAG_H1,
+	[TAG_SLOT(2, 'h', '2', 0, 0, 0, 0, 0, 0)] = HTAG_H2,
+	[TAG_SLOT(2, 'h', '3', 0, 0, 0, 0, 0, 0)] = HTAG_H3,
+	[TAG_SLOT(2, 'h', '4', 0, 0, 0, 0, 0, 0)] = HTAG_H4,
+	[TAG_SLOT(2, 'h', '5', 0, 0, 0, 0, 0, 0)] = HTAG_H5,
+	[TAG_SLOT(2, 'h', '6', 0, 0, 0, 0, 0, 0)] = HTAG_H6,
+	[TAG_SLOT(4, 'h', 'e', 'a', 'd', 0, 0, 0, 0)] = HTAG_HEAD,
+	[TAG_SLOT(6, 'h', 'e', 'a', 'd', 'e', 'r', 0, 0)] = HTAG_HEADER,
+	[TAG_SLOT(6, 'h', 'g', 'r', 'o', 'u', 'p', 0, 0)] = HTAG_HGROUP,
+	[TAG_SLOT(2, 'h', 'r', 0, 0, 0, 0, 0, 0)] = HTAG_HR,
+	[TAG_SLOT(4, 'h', 't', 'm', 'l', 0, 0, 0, 0)] = HTAG_HTML,
+	[TAG_SLOT(1, 'i', 0, 0, 0, 0, 0, 0, 0)] = HTAG_I,
+	[TAG_SLOT(6, 'i', 'f', 'r', 'a', 'm', 'e', 0, 0)] = HTAG_IFRAME,
+	[TAG_SLOT(3, 'i', 'm', 'g', 0, 0, 0, 0, 0)] = HTAG_IMG,
+	[TAG_SLOT(5, 'i', 'n', 'p', 'u', 't', 0, 0, 0)] = HTAG_INPUT,
+	[TAG_SLOT(3, 'i', 'n', 's', 0, 0, 0, 0, 0)] = HTAG_INS,
+	[TAG_SLOT(3, 'k', 'b', 'd', 0, 0, 0, 0, 0)] = HTAG_KBD,
+	[TAG_SLOT(6, 'k', 'e', 'y', 'g', 'e', 'n', 0, 0)] = HTAG_KEYGEN,
+	[TAG_SLOT(5, 'l', 'a', 'b', 'e', 'l', 0, 0, 0)] = HTAG_LABEL,
+	[TAG_SLOT(6, 'l', 'e', 'g', 'e', 'n', 'd', 0, 0)] = HTAG_LEGEND,
+	[TAG_SLOT(2, 'l', 'i', 0, 0, 0, 0, 0, 0)] = HTAG_LI,
+	[TAG_SLOT(4, 'l', 'i', 'n', 'k', 0, 0, 0, 0)] = HTAG_LINK,
+	[TAG_SLOT(4, 'm', 'a', 'i', 'n', 0, 0, 0, 0)] = HTAG_MAIN,
+	[TAG_SLOT(3, 'm', 'a', 'p', 0, 0, 0, 0, 0)] = HTAG_MAP,
+	[TAG_SLOT(4, 'm', 'a', 'r', 'k', 0, 0, 0, 0)] = HTAG_MARK,
+	[TAG_SLOT(4, 'm', 'a', 't', 'h', 0, 0, 0, 0)] = HTAG_MATH,
+	[TAG_SLOT(4, 'm', 'e', 'n', 'u', 0, 0, 0, 0)] = HTAG_MENU,
+	[TAG_SLOT(4, 'm', 'e', 't', 'a', 0, 0, 0, 0)] = HTAG_META,
+	[TAG_SLOT(3, 'n', 'a', 'v', 0, 0, 0, 0, 0)] = HTAG_NAV,
+	[TAG_SLOT(4, 'n', 'o', 'b', 'r', 0, 0, 0, 0)] = HTAG_NOBR,
+	[TAG_SLOT(7, 'n', 'o', 'e', 'm', 'b', 'e', 'd', 0)] = HTAG_NOEMBED,
+	[TAG_SLOT(8, 'n', 'o', 'f', 'r', 'a', 'm', 'e', 's')] = HTAG_NOFRAMES,
+	[TAG_SLOT(8, 'n', 'o', 's', 'c', 'r', 'i', 'p', 't')] = HTAG_NOSCRIPT,
+	[TAG_SLOT(6, 'o', 'b', 'j', 'e', 'c', 't', 0, 0)] = HTAG_OBJECT,
+	[TAG_SLOT(2, 'o', 'l', 0, 0, 0, 0, 0, 0)] = HTAG_OL,
+	[TAG_SLOT(8, 'o', 'p', 't', 'g', 'r', 'o', 'u', 'p')] = HTAG_OPTGROUP,
+	[TAG_SLOT(6, 'o', 'p', 't', 'i', 'o', 'n', 0, 0)] = HTAG_OPTION,
+	[TAG_SLOT(1, 'p', 0, 0, 0, 0, 0, 0, 0)] = HTAG_P,
+	[TAG_SLOT(5, 'p', 'a', 'r', 'a', 'm', 0, 0, 0)] = HTAG_PARAM,
+	[TAG_SLOT(7, 'p', 'i', 'c', 't', 'u', 'r', 'e', 0)] = HTAG_PICTURE,
+	[TAG_SLOT(9, 'p', 'l', 'a', 'i', 'n', 't', 'e', 'x')] = HTAG_PLAINTEXT,
+	[TAG_SLOT(3, 'p', 'r', 'e', 0, 0, 0, 0, 0)] = HTAG_PRE,
+	[TAG_SLOT(1, 'q', 0, 0, 0, 0, 0, 0, 0)] = HTAG_Q,
+	[TAG_SLOT(1, 's', 0, 0, 0, 0, 0, 0, 0)] = HTAG_S,
+	[TAG_SLOT(4, 's', 'a', 'm', 'p', 0, 0, 0, 0)] = HTAG_SAMP,
+	[TAG_SLOT(6, 's', 'c', 'r', 'i', 'p', 't', 0, 0)] = HTAG_SCRIPT,
+	[TAG_SLOT(7, 's', 'e', 'c', 't', 'i', 'o', 'n', 0)] = HTAG_SECTION,
+	[TAG_SLOT(6, 's', 'e', 'l', 'e', 'c', 't', 0, 0)] = HTAG_SELECT,
+	[TAG_SLOT(5, 's', 'm', 'a', 'l', 'l', 0, 0, 0)] = HTAG_SMALL,
+	[TAG_SLOT(6, 's', 'o', 'u', 'r', 'c', 'e', 0, 0)] = HTAG_SOURCE,
+	[TAG_SLOT(4, 's', 'p', 'a', 'n', 0, 0, 0, 0)] = HTAG_SPAN,
+	[TAG_SLOT(6, 's', 't', 'r', 'i', 'k', 'e', 0, 0)] = HTAG_STRIKE,
+	[TAG_SLOT(6, 's', 't', 'r', 'o', 'n', 'g', 0, 0)] = HTAG_STRONG,
+	[TAG_SLOT(5, 's', 't', 'y', 'l', 'e', 0, 0, 0)] = HTAG_STYLE,
+	[TAG_SLOT(3, 's', 'u', 'b', 0, 0, 0, 0, 0)] = HTAG_SUB,
+	[TAG_SLOT(7, 's', 'u', 'm', 'm', 'a', 'r', 'y', 0)] = HTAG_SUMMARY,
+	[TAG_SLOT(3, 's', 'u', 'p', 0, 0, 0, 0, 0)] = HTAG_SUP,
+	[TAG_SLOT(3, 's', 'v', 'g', 0, 0, 0, 0, 0)] = HTAG_SVG,
+	[TAG_SLOT(5, 't', 'a', 'b', 'l', 'e', 0, 0, 0)] = HTAG_TABLE,
+	[TAG_SLOT(5, 't', 'b', 'o', 'd', 'y', 0, 0, 0)] = HTAG_TBODY,
+	[TAG_SLOT(2, 't', 'd', 0, 0, 0, 0, 0, 0)] = HTAG_TD,
+	[TAG_SLOT(8, 't', 'e', 'm', 'p', 'l', 'a', 't', 'e')] = HTAG_TEMPLATE,
+	[TAG_SLOT(8, 't', 'e', 'x', 't', 'a', 'r', 'e', 'a')] = HTAG_TEXTAREA,
+	[TAG_SLOT(5, 't', 'f', 'o', 'o', 't', 0, 0, 0)] = HTAG_TFOOT,
+	[TAG_SLOT(2, 't', 'h', 0, 0, 0, 0, 0, 0)] = HTAG_TH,
+	[TAG_SLOT(5, 't', 'h', 'e', 'a', 'd', 0, 0, 0)] = HTAG_THEAD,
+	[TAG_SLOT(4, 't', 'i', 'm', 'e', 0, 0, 0, 0)] = HTAG_TIME,
+	[TAG_SLOT(5, 't', 'i', 't', 'l', 'e', 0, 0, 0)] = HTAG_TITLE,
+	[TAG_SLOT(2, 't', 'r', 0, 0, 0, 0, 0, 0)] = HTAG_TR,
+	[TAG_SLOT(5, 't', 'r', 'a', 'c', 'k', 0, 0, 0)] = HTAG_TRACK,
+	[TAG_SLOT(2, 't', 't', 0, 0, 0, 0, 0, 0)] = HTAG_TT,
+	[TAG_SLOT(1, 'u', 0, 0, 0, 0, 0, 0, 0)] = HTAG_U,
+	[TAG_SLOT(2, 'u', 'l', 0, 0, 0, 0, 0, 0)] = HTAG_UL,
+	[TAG_SLOT(3, 'v', 'a', 'r', 0, 0, 0, 0, 0)] = HTAG_VAR,
+	[TAG_SLOT(5, 'v', 'i', 'd', 'e', 'o', 0, 0, 0)] = HTAG_VIDEO,
+	[TAG_SLOT(3, 'w', 'b', 'r', 0, 0, 0, 0, 0)] = HTAG_WBR,
+	[TAG_SLOT(3, 'x', 'm', 'p', 0, 0, 0, 0, 0)] = HTAG_XMP,
 };
 
 /* Byte classes, for the loops that scan names and values. */
@@ -349,24 +354,13 @@ static __m128i lower16(const char *p)
 }
 #endif
 
-/* Does [s, s+len) equal the lower-case @name, ignoring ASCII case?  @avail
- * bytes are readable at @s. */
-static int name_matches(const char *s, size_t len, size_t avail, const struct tag_info *t)
+/* The table entry whose hash slot the lower-cased name of @len bytes,
+ * first 8 as @key, falls in; NULL if none. */
+static const struct tag_info *tag_candidate(uint64_t key, size_t len)
 {
-#ifdef __SSE2__
-	if (avail >= 16) {
-		const __m128i want = _mm_loadu_si128((const __m128i *)(const void *)t->name);
-		const unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower16(s), want));
-		const unsigned mask = (1u << len) - 1;
-		return (eq & mask) == mask;
-	}
-#else
-	(void)avail;
-#endif
-	for (size_t i = 0; i < len; i++)
-		if (to_lower((unsigned char)s[i]) != t->name[i])
-			return 0;
-	return 1;
+	const uint8_t id = tag_slot[TAG_HASH(key, len)];
+	const struct tag_info *const t = id ? &tags[id - 1] : NULL;
+	return t && t->len == len ? t : NULL;
 }
 
 /* The element named [s, s+len) (any case; len >= 1), or HTAG_UNKNOWN;
@@ -375,14 +369,31 @@ static enum htag tag_lookup(const char *s, size_t len, size_t avail)
 {
 	if (len > MAX_KNOWN_NAME)
 		return HTAG_UNKNOWN;
-	const int c0 = to_lower((unsigned char)s[0]);
-	const int c1 = len > 1 ? to_lower((unsigned char)s[1]) : 0;
-	const int cl = to_lower((unsigned char)s[len - 1]);
-	const uint8_t id = tag_slot[TAG_SLOT(len, c0, c1, cl)];
-	if (id == 0)
-		return HTAG_UNKNOWN;
-	const struct tag_info *const t = &tags[id - 1];
-	return t->len == len && name_matches(s, len, avail, t) ? (enum htag)t->tag : HTAG_UNKNOWN;
+#ifdef __SSE2__
+	if (avail >= 16) {
+		const __m128i low = lower16(s);
+		const uint64_t first8 = (uint64_t)_mm_cvtsi128_si64(low);
+		const uint64_t key = len >= 8 ? first8 : first8 & ((1ull << (8 * len)) - 1);
+		const struct tag_info *const t = tag_candidate(key, len);
+		if (!t)
+			return HTAG_UNKNOWN;
+		const __m128i want = _mm_loadu_si128((const __m128i *)(const void *)t->name);
+		const unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(low, want));
+		const unsigned mask = (1u << len) - 1;
+		return (eq & mask) == mask ? (enum htag)t->tag : HTAG_UNKNOWN;
+	}
+#else
+	(void)avail;
+#endif
+	char low[MAX_KNOWN_NAME];
+	uint64_t key = 0;
+	for (size_t i = 0; i < len; i++) {
+		low[i] = (char)to_lower((unsigned char)s[i]);
+		if (i < 8)
+			key |= (uint64_t)(unsigned char)low[i] << (8 * i);
+	}
+	const struct tag_info *const t = tag_candidate(key, len);
+	return t && !memcmp(t->name, low, len) ? (enum htag)t->tag : HTAG_UNKNOWN;
 }
 
 void htok_init(struct htok *t, const char *s, size_t n)
@@ -459,6 +470,23 @@ static const char *scan_to(const char *p, const char *end, unsigned cls)
 	return p;
 }
 
+/* The first byte @c in [p, end), or NULL.  Text between tags and
+ * attribute values are short: the first 16 bytes are tested inline before
+ * memchr() is called. */
+static const char *find_byte(const char *p, const char *end, char c)
+{
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return memchr(p, c, (size_t)(end - p));
+}
+
 /* FNV-1a of the lower-cased name [p, end): tells unknown elements apart. */
 static uint32_t name_hash(const char *p, const char *end)
 {
@@ -484,7 +512,7 @@ static enum htag read_name(const char **pp, const char *end, uint32_t *hash)
 static const char *read_value(const char *p, const char *end, struct htok_attr *a)
 {
 	if (p < end && (*p == '"' || *p == '\'')) {
-		const char *const q = memchr(p + 1, *p, (size_t)(end - p - 1));
+		const char *const q = find_byte(p + 1, end, *p);
 		if (!q)
 			return NULL;
 		a->value = p + 1;
@@ -638,27 +666,11 @@ static void read_raw(struct htok *t, struct htok_token *tok)
 	t->raw_tag = HTAG_UNKNOWN;
 }
 
-/* The first '<' in [p, end), or NULL.  Text between tags is short: the
- * first 16 bytes are tested inline before memchr() is called. */
-static const char *find_lt(const char *p, const char *end)
-{
-#ifdef __SSE2__
-	if (end - p >= 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
-		if (m)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#endif
-	return memchr(p, '<', (size_t)(end - p));
-}
-
 /* Text from t->p up to the next '<' that opens markup. */
 static void read_text(struct htok *t, struct htok_token *tok)
 {
 	const char *q = t->p + 1;
-	while ((q = find_lt(q, t->end)) != NULL && !opens_markup(q, t->end))
+	while ((q = find_byte(q, t->end, '<')) != NULL && !opens_markup(q, t->end))
 		q++;
 	if (!q)
 		q = t->end;
