@@ -8,6 +8,7 @@
  * markup, truncation at every offset, random bytes with a printed seed,
  * 100k-deep nesting) and a throughput figure.
  */
+#include "html_blocks.h"
 #include "html_entities.h"
 #include "html_text.h"
 #include "html_tokenizer.h"
@@ -388,6 +389,103 @@ static void test_random(void)
 	CHECK(bad == 0);
 }
 
+/*
+ * The vector paths: tag names of every length and case, each at every
+ * distance from the end of an exact-size buffer (16-byte loads give way
+ * to byte loops there; ASan runs see any overread); near misses of the
+ * perfect hash are unknown elements.
+ */
+static void test_tag_names(void)
+{
+	static const struct {
+		const char *name;
+		enum htag tag;
+	} cases[] = {{"a", HTAG_A}, {"B", HTAG_B}, {"dIv", HTAG_DIV}, {"H6", HTAG_H6},
+		     {"TABLE", HTAG_TABLE}, {"article", HTAG_ARTICLE}, {"FrameSet", HTAG_FRAMESET},
+		     {"plaintext", HTAG_PLAINTEXT}, {"BLOCKQUOTE", HTAG_BLOCKQUOTE},
+		     {"figcaptioN", HTAG_FIGCAPTION}, {"blockquotes", HTAG_UNKNOWN},
+		     {"blockquotf", HTAG_UNKNOWN}, {"divx", HTAG_UNKNOWN}, {"h7", HTAG_UNKNOWN},
+		     {"x-y", HTAG_UNKNOWN}, {"di", HTAG_UNKNOWN}, {"tablex", HTAG_UNKNOWN},
+		     {"abcdefghijklmnopq", HTAG_UNKNOWN}, {"d\x01v", HTAG_UNKNOWN}};
+	int bad = 0;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (size_t tail = 0; tail < 24; tail++) {
+			char tmp[64];
+			const int n = snprintf(tmp, sizeof(tmp), "<%s class='c' id=x>%.*s", cases[k].name,
+					       (int)tail, "text after the tag, long");
+			char *const page = malloc((size_t)n);
+			memcpy(page, tmp, (size_t)n);
+			struct htok t;
+			struct htok_token tok;
+			htok_init(&t, page, (size_t)n);
+			const enum htok_type ty = htok_next(&t, &tok);
+			if (ty != HTOK_START || tok.tag != cases[k].tag || tok.n_attrs != 2 ||
+			    tok.attrs[0].kind != HATTR_CLASS || tok.attrs[1].kind != HATTR_ID ||
+			    tok.attrs[0].value_len != 1 || tok.attrs[1].value[0] != 'x')
+				bad++;
+			/* the end tag alone, ending the buffer */
+			const int m = snprintf(tmp, sizeof(tmp), "</%s>", cases[k].name);
+			memcpy(page, tmp, (size_t)m);
+			htok_init(&t, page, (size_t)m);
+			if (htok_next(&t, &tok) != HTOK_END || tok.tag != cases[k].tag)
+				bad++;
+			free(page);
+		}
+	}
+	CHECK(bad == 0);
+}
+
+/* html_collapse() must not depend on what lies past its text (it may read
+ * up to @avail), and the block measure not on the slack after it. */
+static void test_vector_tails(void)
+{
+	static const char alphabet[] = "ab .!?&;#\t\n\xC2\xA0\xE4\xB8\xAD<x";
+	uint64_t st = test_seed(11);
+	char in[96], junk_in[96 + 32], out1[200], out2[200];
+	int bad = 0;
+	for (int it = 0; it < 20000; it++) {
+		const size_t n = test_rand(&st) % 80;
+		for (size_t i = 0; i < n; i++)
+			in[i] = alphabet[test_rand(&st) % (sizeof(alphabet) - 1)];
+		memcpy(junk_in, in, n);
+		for (size_t i = n; i < sizeof(junk_in); i++)
+			junk_in[i] = alphabet[test_rand(&st) % (sizeof(alphabet) - 1)];
+		int p1 = (int)(it & 1), p2 = p1;
+		const int has = (int)(it >> 1 & 1), dec = (int)(it >> 2 & 1);
+		const size_t l1 = html_collapse(out1, in, n, n, has, &p1, dec);
+		const size_t l2 = html_collapse(out2, junk_in, n, sizeof(junk_in), has, &p2, dec);
+		if (l1 != l2 || memcmp(out1, out2, l1) || p1 != p2)
+			bad++;
+		/* measure the collapsed text with zero and with junk slack */
+		char z[200 + HBLOCK_SLACK] = {0}, j[200 + HBLOCK_SLACK];
+		memcpy(z, out1, l1);
+		memcpy(j, out1, l1);
+		for (size_t i = l1; i < sizeof(j); i++)
+			j[i] = alphabet[test_rand(&st) % (sizeof(alphabet) - 1)];
+		struct hblock bz = {0}, bj = {0};
+		bz.len = bj.len = (uint32_t)l1;
+		hblock_measure(&bz, z);
+		hblock_measure(&bj, j);
+		if (bz.words10 != bj.words10 || bz.ns_bytes != bj.ns_bytes || bz.flags != bj.flags ||
+		    hblock_words10(z, l1) != bz.words10)
+			bad++;
+	}
+	CHECK(bad == 0);
+	/* known measures: 3 words, a sentence; CJK counts 0.6 per character */
+	struct hblock b = {0};
+	char s[64 + HBLOCK_SLACK] = "one two three.";
+	b.len = 14;
+	hblock_measure(&b, s);
+	CHECK(b.words10 == 30 && b.ns_bytes == 12 && (b.flags & HB_SENTENCE));
+	memcpy(s, "\xE4\xB8\xAD\xE6\x96\x87 word", 11);
+	CHECK(hblock_words10(s, 11) == 22);
+	memcpy(s, "a sixteen byte s and a longer tail (c) copyright", 48);
+	b = (struct hblock){0};
+	b.len = 48;
+	hblock_measure(&b, s);
+	CHECK(b.flags & HB_COPYRIGHT);
+}
+
 static void test_deep_nesting(void)
 {
 	static const char *const open[] = {"<div>", "<span>", "<a>", "<li>", "<table>", "<b><i>", "<x-y>"};
@@ -461,6 +559,8 @@ int main(void)
 	test_malformed();
 	test_truncation();
 	test_random();
+	test_tag_names();
+	test_vector_tails();
 	test_deep_nesting();
 	test_throughput();
 	html_text_free(H);
