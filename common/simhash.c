@@ -65,7 +65,13 @@ struct simhash_ctx {
 	uint32_t line_w;  /* weight of one occurrence on the current line */
 	uint64_t ring[SIMHASH_MAX_SHINGLE]; /* hashes of the last words */
 	size_t words;     /* words of the document so far */
+	uint64_t last_tok; /* hash of the last token of the previous line, 0: none */
+	uint64_t mh_mul[64]; /* per-bin constants of minhash_bits() */
+	uint64_t oph[64];    /* per bin: minimum of the features' low 58 bits */
+	size_t n_feat;       /* feature occurrences (minhash) */
 };
+
+#define OPH_EMPTY ((1ull << 58) - 1) /* above any value a bin can hold */
 
 /*
  * Line weight.  Extract puts each text block (paragraph, heading, list
@@ -91,7 +97,9 @@ int simhash_config_check(const struct simhash_config *c)
 	}
 	if (c->cjk_unit < 1 || c->cjk_unit > SIMHASH_MAX_CJK_NGRAM ||
 	    c->unit_weight < 0 || c->unit_weight > SIMHASH_WEIGHT_ONE || c->line_full < 0 ||
-	    c->line_full > 100000 || (c->tf_log != 0 && c->tf_log != 1)) {
+	    c->line_full > 100000 || (c->tf_log != 0 && c->tf_log != 1) ||
+	    c->boundary_weight < 0 || c->boundary_weight > 2 * SIMHASH_WEIGHT_ONE ||
+	    c->method < 0 || c->method > 1) {
 		log_error("unit/line/tf options out of range");
 		return -1;
 	}
@@ -108,10 +116,11 @@ int simhash_config_string(const struct simhash_config *c, char *buf, size_t n)
 	return snprintf(buf, n,
 			"simhash/%d textnorm/%d f=64 hash=xxh3-64 seed=%016llx "
 			"weight=%s line=(len/%d)^2 scale=%d shingle=%d cjk_ngram=%d min_text=%zu "
-			"units=%d/%d cjk_unit=%d",
+			"units=%d/%d cjk_unit=%d boundary=%d/%d method=%s",
 			SIMHASH_VERSION, TEXTNORM_VERSION, (unsigned long long)SIMHASH_SEED,
 			c->tf_log ? "1+ln(tf)" : "1", c->line_full, SIMHASH_WEIGHT_ONE, c->shingle,
-			c->cjk_ngram, c->min_text, c->unit_weight, SIMHASH_WEIGHT_ONE, c->cjk_unit);
+			c->cjk_ngram, c->min_text, c->unit_weight, SIMHASH_WEIGHT_ONE, c->cjk_unit,
+			c->boundary_weight, SIMHASH_WEIGHT_ONE, c->method ? "minhash1" : "simhash");
 }
 
 uint64_t simhash_config_hash(const struct simhash_config *c)
@@ -323,6 +332,26 @@ static uint32_t line_weight(size_t len, int full)
 	return w ? w : 1;
 }
 
+/* One occurrence of feature @h: counted for SimHash, or straight into the
+ * minimum of its bin for minwise hashing (which ignores weights). */
+static int feature_add(struct simhash_ctx *ctx, uint64_t h, uint32_t w, uint32_t scale)
+{
+	if (ctx->cfg.method) {
+		/* A kind of feature of weight below 1 is sampled: kept where 16
+		 * bits of its hash fall below the weight, the same in every
+		 * document, so it counts in the Jaccard as a weight would. */
+		if (scale < SIMHASH_WEIGHT_ONE &&
+		    ((h >> 32) & 0xffff) >= scale * (65536 / SIMHASH_WEIGHT_ONE))
+			return 0;
+		const unsigned bin = (unsigned)(h >> 58);
+		const uint64_t v = h & (OPH_EMPTY >> 1); /* never OPH_EMPTY */
+		ctx->oph[bin] = v < ctx->oph[bin] ? v : ctx->oph[bin];
+		ctx->n_feat++;
+		return 0;
+	}
+	return tf_add(&ctx->tf, h, w, scale);
+}
+
 static uint64_t hash_bytes(const char *p, size_t n)
 {
 	return XXH3_64bits_withSeed(p, n, SIMHASH_SEED);
@@ -356,16 +385,29 @@ static int word_features(struct simhash_ctx *ctx)
 			continue;
 		const uint64_t h = hash_bytes(tn->text + t->off, t->len);
 		if (n == 1) {
-			if (tf_add(&ctx->tf, h, ctx->line_w, SIMHASH_WEIGHT_ONE))
+			if (feature_add(ctx, h, ctx->line_w, SIMHASH_WEIGHT_ONE))
 				return -1;
 			continue;
 		}
-		if (uw && tf_add(&ctx->tf, h, ctx->line_w, uw))
+		if (uw && feature_add(ctx, h, ctx->line_w, uw))
 			return -1;
+		if (n == 2) { /* the common case, without the ring's divisions */
+			const uint64_t prev = ring[(words + 1) & 1];
+			ring[words & 1] = h;
+			if (++words < 2)
+				continue;
+			uint8_t buf[16];
+			put_le64(buf, prev);
+			put_le64(buf + 8, h);
+			if (feature_add(ctx, XXH3_64bits_withSeed(buf, 16, SIMHASH_SEED), ctx->line_w,
+					SIMHASH_WEIGHT_ONE))
+				return -1;
+			continue;
+		}
 		ring[words % (size_t)n] = h;
 		words++;
 		if (words >= (size_t)n &&
-		    tf_add(&ctx->tf, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w,
+		    feature_add(ctx, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w,
 			   SIMHASH_WEIGHT_ONE))
 			return -1;
 	}
@@ -378,7 +420,7 @@ static int short_shingle(struct simhash_ctx *ctx)
 {
 	const int n = ctx->cfg.shingle;
 	if (n > 1 && ctx->words > 0 && ctx->words < (size_t)n)
-		return tf_add(&ctx->tf, shingle_hash(ctx->ring, (int)ctx->words, 0, n), ctx->line_w,
+		return feature_add(ctx, shingle_hash(ctx->ring, (int)ctx->words, 0, n), ctx->line_w,
 			      SIMHASH_WEIGHT_ONE);
 	return 0;
 }
@@ -392,7 +434,7 @@ static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b, size_t n, uint32
 	for (size_t i = a; i <= last; i++) {
 		const struct textnorm_token *first = &tn->tok[i], *end = &tn->tok[i + span - 1];
 		const size_t len = end->off + end->len - first->off;
-		if (tf_add(&ctx->tf, hash_bytes(tn->text + first->off, len), ctx->line_w, scale))
+		if (feature_add(ctx, hash_bytes(tn->text + first->off, len), ctx->line_w, scale))
 			return -1;
 	}
 	return 0;
@@ -457,6 +499,48 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 	return simhash_acc_final(&ctx->acc);
 }
 
+/*
+ * 1-bit minwise hashing by one permutation (Li, Owen & Zhang 2012) with
+ * optimal densification (Shrivastava 2017).  A feature's hash picks one
+ * of 64 bins (its top 6 bits) and competes for the bin's minimum with its
+ * other 58 bits.  An empty bin i takes the minimum of the first non-empty
+ * bin on a fixed probe sequence of i, so every bin is a minwise sample of
+ * the whole set: two documents agree on bin i's minimum with probability
+ * J, the Jaccard similarity of their feature sets.  Bit i is one bit of
+ * that minimum mixed with i, so the expected distance is 32 (1 - J):
+ * linear in J, where SimHash's is proportional to the angle, which moves
+ * little near J = 1 and so needs a wide k to separate J 0.8 from J 0.65.
+ */
+static unsigned oph_probe(unsigned bin, unsigned attempt)
+{
+	uint64_t z = (uint64_t)bin << 32 | attempt;
+	z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
+	z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ull;
+	return (unsigned)(z >> 58);
+}
+
+static uint64_t minhash_bits(struct simhash_ctx *ctx)
+{
+	if (!ctx->n_feat)
+		return 0;
+	uint64_t fp = 0;
+	for (unsigned i = 0; i < 64; i++) {
+		uint64_t m = ctx->oph[i];
+		for (unsigned a = 1; m == OPH_EMPTY; a++)
+			m = ctx->oph[oph_probe(i, a)];
+		const uint64_t x = (m ^ ctx->mh_mul[i]) * 0x9e3779b97f4a7c15ull;
+		fp |= (x >> 63) << i;
+	}
+	return fp;
+}
+
+static void oph_reset(struct simhash_ctx *ctx)
+{
+	for (int i = 0; i < 64; i++)
+		ctx->oph[i] = OPH_EMPTY;
+	ctx->n_feat = 0;
+}
+
 /* ---- contexts ---- */
 
 struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
@@ -472,6 +556,13 @@ struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
 	ctx->cfg = *c;
 	for (uint32_t n = 0; n < WTAB_SIZE; n++)
 		ctx->wtab[n] = (uint16_t)weight_formula(n);
+	uint64_t x = SIMHASH_SEED;
+	for (int i = 0; i < 64; i++) { /* splitmix64 */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		ctx->mh_mul[i] = (z ^ (z >> 31)) | 1;
+	}
 	return ctx;
 }
 
@@ -484,6 +575,28 @@ void simhash_ctx_free(struct simhash_ctx *ctx)
 	free(ctx);
 }
 
+/*
+ * Where two lines meet: the last token of the previous line and the first
+ * of this one, as one feature of fixed weight.  Single words do not see
+ * order; these see exactly what moving a block changes, as the shingles
+ * spanning its edges do.
+ */
+static int boundary_feature(struct simhash_ctx *ctx)
+{
+	const struct textnorm *tn = &ctx->tn;
+	const struct textnorm_token *f = &tn->tok[0], *l = &tn->tok[tn->n_tok - 1];
+	const uint64_t first = hash_bytes(tn->text + f->off, f->len);
+	const uint64_t prev = ctx->last_tok;
+	ctx->last_tok = hash_bytes(tn->text + l->off, l->len);
+	if (!prev)
+		return 0;
+	uint8_t buf[16];
+	put_le64(buf, prev);
+	put_le64(buf + 8, first);
+	return feature_add(ctx, XXH3_64bits_withSeed(buf, 16, SIMHASH_SEED + 1), SIMHASH_WEIGHT_ONE,
+		      (uint32_t)ctx->cfg.boundary_weight);
+}
+
 /* Features of every line, each weighted by its line's length; @return the
  * normalised length of the whole text (lines joined by one space). */
 static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, size_t *norm)
@@ -491,6 +604,8 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 	const char *p = text, *const end = text + len;
 	*norm = 0;
 	ctx->words = 0;
+	ctx->last_tok = 0;
+	oph_reset(ctx);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
@@ -499,6 +614,8 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 		if (ctx->tn.len) {
 			*norm += ctx->tn.len + (*norm ? 1 : 0);
 			ctx->line_w = line_weight(ctx->tn.len, ctx->cfg.line_full);
+			if (ctx->cfg.boundary_weight && boundary_feature(ctx))
+				return -1;
 			/* Each pass walks every token: skip the one with nothing to do. */
 			if ((ctx->tn.n_cjk < ctx->tn.n_tok && word_features(ctx)) ||
 			    (ctx->tn.n_cjk && cjk_features(ctx)))
@@ -530,8 +647,8 @@ int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t
 		*fp = hash_bytes(ctx->tn.text, ctx->tn.len);
 		return 0;
 	}
-	ctx->last_features = ctx->tf.n_used;
-	*fp = accumulate(ctx);
+	ctx->last_features = ctx->cfg.method ? ctx->n_feat : ctx->tf.n_used;
+	*fp = ctx->cfg.method ? minhash_bits(ctx) : accumulate(ctx);
 	tf_clear(&ctx->tf);
 	return 0;
 }

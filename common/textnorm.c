@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
+
 /* ASCII: folded letter or digit, or 0 for a separator. */
 static const char ascii_map[128] = {
 	['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4',
@@ -362,18 +364,94 @@ static int add_char(struct textnorm *tn, struct pass *s, uint32_t cp,
 	return 0;
 }
 
-/* A run of ASCII word characters, copied folded in one tight loop. */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* High bit of each byte of @x (all bytes < 0x80) that lies in [lo, hi]:
+ * adding 0x80 - lo sets it from lo up, adding 0x7F - hi from above hi,
+ * and no byte carries into the next. */
+static uint64_t swar_in(uint64_t x, unsigned lo, unsigned hi)
+{
+	return (x + (0x80 - lo) * ONES) & ~(x + (0x7F - hi) * ONES) & HIGHS;
+}
+
+/*
+ * A run of ASCII word characters, copied folded: 8 bytes at a time (the
+ * classes of 8 bytes from a few 64-bit operations, the word's end from a
+ * count of trailing zeros), so a word costs one loop branch, not one per
+ * letter.  The output may be written up to 8 bytes ahead: reserve_text()
+ * keeps that slack.
+ */
 static const uint8_t *ascii_word(struct textnorm *tn, struct pass *s,
 				 const uint8_t *p, const uint8_t *end)
 {
 	char *out = tn->text + s->o;
 	char c;
+	while (end - p >= 8) {
+		const uint64_t x = get_le64(p);
+		const uint64_t ascii = ~x & HIGHS;
+		const uint64_t x7 = x & ~HIGHS;
+		const uint64_t letter = swar_in(x7 | 0x20 * ONES, 'a', 'z') & ascii;
+		const uint64_t word = (letter | swar_in(x7, '0', '9')) & ascii;
+		put_le64((uint8_t *)out, x | (letter >> 2)); /* 0x80 >> 2 = 0x20 */
+		if (word == HIGHS) {
+			out += 8;
+			p += 8;
+			continue;
+		}
+		const unsigned n = (unsigned)__builtin_ctzll(~word & HIGHS) / 8;
+		out += n;
+		p += n;
+		s->o = (size_t)(out - tn->text);
+		return p;
+	}
 	while (p < end && *p < 0x80 && (c = ascii_map[*p]) != 0) {
 		*out++ = c;
 		p++;
 	}
 	s->o = (size_t)(out - tn->text);
 	return p;
+}
+
+/* U+4E00..U+9FFF (lead bytes E4..E9, from U+4000): Han, the bulk of Chinese text. */
+static int is_han(const uint8_t *p, const uint8_t *end)
+{
+	return *p >= 0xE4 && *p <= 0xE9 && end - p >= 3 && is_cont(p[1]) && is_cont(p[2]) &&
+	       (*p > 0xE4 || p[1] >= 0xB8);
+}
+
+/*
+ * A run of Han characters: what add_char() does for each, without the
+ * decoding, folding and classing (they need none) and with the token
+ * array grown once for the whole run.
+ */
+static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
+		   const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	close_word(tn, s);
+	if (s->pending_sep)
+		tn->text[s->o++] = ' ';
+	s->pending_sep = 0;
+	uint32_t kind = TN_CJK | (s->prev_cjk ? TN_JOINED : 0);
+	do {
+		if (tn->n_tok == tn->tok_cap && push_token(tn, 0, 0) == 0)
+			tn->n_tok--; /* grown; the slot is filled below */
+		if (tn->n_tok == tn->tok_cap)
+			return -1;
+		struct textnorm_token *t = &tn->tok[tn->n_tok++];
+		t->off = (uint32_t)s->o;
+		t->len = 3;
+		t->kind = kind;
+		kind = TN_CJK | TN_JOINED;
+		memcpy(tn->text + s->o, p, 3);
+		s->o += 3;
+		tn->n_cjk++;
+		p += 3;
+	} while (p < end && is_han(p, end));
+	s->prev_cjk = 1;
+	*pp = p;
+	return 0;
 }
 
 int textnorm_run(struct textnorm *tn, const char *in, size_t len)
@@ -383,7 +461,7 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 	tn->len = 0;
 	tn->n_tok = 0;
 	tn->n_cjk = 0;
-	if (reserve_text(tn, len + 1))
+	if (reserve_text(tn, len + 9)) /* NUL, and ascii_word()'s slack */
 		return -1;
 	struct pass s = {0, 0, 0, 0};
 	const uint8_t *p = (const uint8_t *)in, *const end = p + len;
@@ -406,15 +484,10 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 				;
 			continue;
 		}
-		if (*p >= 0xE4 && *p <= 0xE9 && end - p >= 3 && is_cont(p[1]) && is_cont(p[2])) {
-			/* U+4000..U+9FFF; from U+4E00 it is Han, the bulk of Chinese text. */
-			const uint32_t han = (*p & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
-			if (han >= 0x4E00) {
-				if (add_char(tn, &s, han, TN_CJK))
-					return -1;
-				p += 3;
-				continue;
-			}
+		if (is_han(p, end)) {
+			if (han_run(tn, &s, &p, end))
+				return -1;
+			continue;
 		}
 		uint32_t cp;
 		p += textnorm_decode(p, end, &cp);

@@ -52,19 +52,24 @@ static void usage(FILE *fp, int status)
 {
 	fprintf(fp,
 		"Usage: ndd-fingerprint [options] [DOCS]\n"
-		"Compute the 64-bit SimHash fingerprint of every document in DOCS (the\n"
+		"Compute the 64-bit fingerprint of every document in DOCS (the\n"
 		"output of ndd-extract; a file, or '-' / none for standard input) and\n"
 		"write one fingerprint record per document, in input order.\n\n"
-		"      --shingle N        words per feature shingle, 1..%d (default 1)\n"
+		"      --method NAME      minhash: 1-bit minwise hashing of the feature set\n"
+		"                         (default); simhash: weighted SimHash\n"
+		"      --shingle N        words per feature shingle, 1..%d (default 2)\n"
 		"      --cjk-ngram N      characters per CJK feature n-gram, 1..%d (default 2)\n"
 		"      --min-text BYTES   below this much normalised text, fingerprint the\n"
 		"                         exact text and flag it short (default 200)\n"
 		"      --unit-weight W    with --shingle > 1: also single words (and CJK\n"
-		"                         --cjk-unit n-grams) at weight W/64, 0..64 (default 0)\n"
+		"                         --cjk-unit n-grams); SimHash weighs them W/64;\n"
+		"                         0..64, 0: none (default 0)\n"
 		"      --cjk-unit N       characters per CJK unit feature, 1..%d (default 2)\n"
+		"SimHash weights (minhash counts each distinct feature once):\n"
 		"      --line-full BYTES  line length of full weight; shorter lines weigh\n"
 		"                         (len/BYTES)^2; 0: no line weights (default 160)\n"
 		"      --tf-log 0|1       1: weight 1+ln(tf); 0: each distinct feature 1 (1)\n"
+		"      --boundary-weight W  a feature where two lines meet, weight W/64 (0)\n"
 		"      --import-text FILE read fingerprints instead, one per line:\n"
 		"                         16 hex digits, optionally ',' and a key (URL)\n"
 		"      --dry-run          read, check and decode the documents, compute and\n"
@@ -77,7 +82,7 @@ static void usage(FILE *fp, int status)
 static void parse(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY,
-	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU };
+	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU, OPT_BW, OPT_METHOD };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"shingle", required_argument, NULL, OPT_SHINGLE},
@@ -89,6 +94,8 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"tf-log", required_argument, NULL, OPT_TF},
 		{"unit-weight", required_argument, NULL, OPT_UW},
 		{"cjk-unit", required_argument, NULL, OPT_CJKU},
+		{"boundary-weight", required_argument, NULL, OPT_BW},
+		{"method", required_argument, NULL, OPT_METHOD},
 		{NULL, 0, NULL, 0},
 	};
 	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
@@ -115,6 +122,11 @@ static void parse(struct opts *o, int argc, char **argv)
 		else if (c == OPT_UW)
 			o->cfg.unit_weight = (int)cli_parse_int("--unit-weight", optarg, 0,
 								SIMHASH_WEIGHT_ONE);
+		else if (c == OPT_METHOD && (!strcmp(optarg, "simhash") || !strcmp(optarg, "minhash")))
+			o->cfg.method = !strcmp(optarg, "minhash");
+		else if (c == OPT_BW)
+			o->cfg.boundary_weight = (int)cli_parse_int("--boundary-weight", optarg, 0,
+								    2 * SIMHASH_WEIGHT_ONE);
 		else if (c == OPT_CJKU)
 			o->cfg.cjk_unit = (int)cli_parse_int("--cjk-unit", optarg, 1,
 							     SIMHASH_MAX_CJK_NGRAM);

@@ -59,8 +59,11 @@ cmp -s "$T/t1.fps" "$T/t2.fps" && ok "-t1 and -t2 identical" || bad "-t1 and -t2
 cmp -s "$T/t1.fps" "$T/stdin.fps" && ok "stdin identical" || bad "stdin output differs"
 expect 0 "-v prints the feature config" "$FP" -v -o "$T/v.fps" "$T/docs.ndf"
 grep -q 'feature config [0-9a-f]\{16\}' "$T/err" || bad "-v shows the config hash"
-"$FP" --shingle 2 -o "$T/s2.fps" "$T/docs.ndf" 2>"$T/err"
-cmp -s "$T/t1.fps" "$T/s2.fps" && bad "--shingle 2 changes the output" || ok "--shingle 2"
+"$FP" --shingle 3 -o "$T/s2.fps" "$T/docs.ndf" 2>"$T/err"
+cmp -s "$T/t1.fps" "$T/s2.fps" && bad "--shingle 3 changes the output" || ok "--shingle 3"
+"$FP" --method simhash -o "$T/sim.fps" "$T/docs.ndf" 2>"$T/err"
+cmp -s "$T/t1.fps" "$T/sim.fps" && bad "--method simhash changes the output" || ok "--method simhash"
+expect 2 "bad --method value exits 2" "$FP" --method md5 -o "$T/x.fps" "$T/docs.ndf"
 
 # --dry-run reads and decodes everything and writes nothing.
 expect 0 "--dry-run" "$FP" --dry-run -o "$T/dry.fps" "$T/docs.ndf"

@@ -126,9 +126,12 @@ static void test_config(void)
 	char buf[256];
 	CHECK(simhash_config_check(&c) == 0);
 	CHECK(simhash_config_string(&c, buf, sizeof buf) > 0);
-	CHECK(strstr(buf, "shingle=1") && strstr(buf, "textnorm/"));
+	CHECK(strstr(buf, "shingle=2") && strstr(buf, "textnorm/") && strstr(buf, "method=minhash1"));
 	CHECK_EQ_U64(simhash_config_hash(&c), simhash_config_hash(&d));
-	d.shingle = 2;
+	d.method = 0;
+	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
+	d = c;
+	d.shingle = 3;
 	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
 	d = c;
 	d.min_text = 100;
@@ -143,9 +146,11 @@ static void test_config(void)
 	d.cjk_ngram = 9;
 	CHECK(simhash_config_check(&d) == -1);
 	/* Every weighting option is part of the hash, and checked. */
-	int *const opt[] = {&d.line_full, &d.tf_log, &d.unit_weight, &d.cjk_unit};
-	const int good[] = {80, 0, 32, 3}, bad[] = {-1, 2, SIMHASH_WEIGHT_ONE + 1, 0};
-	for (int i = 0; i < 4; i++) {
+	int *const opt[] = {&d.line_full, &d.tf_log, &d.unit_weight, &d.cjk_unit,
+			    &d.boundary_weight, &d.method};
+	const int good[] = {80, 0, 32, 3, 32, 0};
+	const int bad[] = {-1, 2, SIMHASH_WEIGHT_ONE + 1, 0, 2 * SIMHASH_WEIGHT_ONE + 1, 2};
+	for (int i = 0; i < 6; i++) {
 		d = c;
 		*opt[i] = good[i];
 		CHECK(simhash_config_check(&d) == 0);
@@ -257,7 +262,7 @@ static size_t put_han(char *out)
 	return 3;
 }
 
-static void test_cjk(struct simhash_ctx *ctx)
+static void test_cjk(struct simhash_ctx *ctx, int must_differ)
 {
 	static char a[4096], b[4096];
 	size_t n = 0;
@@ -270,7 +275,7 @@ static void test_cjk(struct simhash_ctx *ctx)
 	put_han(b + 3 * 300 + 3 * 15); /* change one character of 600 */
 	const uint64_t fa = fp_of(ctx, a, n, NULL), fb = fp_of(ctx, b, n, NULL);
 	printf("one Han character of 600 changed: distance %d\n", hamming64(fa, fb));
-	CHECK(fa != fb);
+	CHECK(fa != fb || !must_differ); /* minhash: 1% changed, often no bit */
 	CHECK(hamming64(fa, fb) < 8);
 	const char *s1 = "ＡＢＣ１２３ 全角 Text", *s2 = "abc123 全角 text";
 	CHECK_EQ_U64(fp_of(ctx, s1, strlen(s1), NULL), fp_of(ctx, s2, strlen(s2), NULL));
@@ -299,10 +304,9 @@ static void test_short(struct simhash_ctx *ctx)
 }
 
 /* A large document grows the tf table; the next small one must not care. */
-static void test_reuse(struct simhash_ctx *ctx)
+static void test_reuse(struct simhash_ctx *ctx, const struct simhash_config *c)
 {
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
-	struct simhash_ctx *fresh = simhash_ctx_new(&c);
+	struct simhash_ctx *fresh = simhash_ctx_new(c);
 	const size_t big = 60000 * 8;
 	char *a = malloc(big);
 	size_t n = 0;
@@ -323,7 +327,7 @@ static void test_reuse(struct simhash_ctx *ctx)
  * Pinned values: any change to normalisation, features or weights shows
  * up here, and must come with a TEXTNORM_VERSION/SIMHASH_VERSION bump.
  */
-static void test_golden(struct simhash_ctx *ctx)
+static void test_golden(struct simhash_ctx *ctx, struct simhash_ctx *sim)
 {
 	const char *s = "The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。"
 			"Съешь же ещё этих мягких французских булок, да выпей чаю. "
@@ -333,9 +337,45 @@ static void test_golden(struct simhash_ctx *ctx)
 	CHECK(!(flags & FP_SHORT_TEXT));
 	printf("golden: %016llx config %016llx\n", (unsigned long long)fp,
 	       (unsigned long long)simhash_config_hash(&(struct simhash_config)SIMHASH_CONFIG_DEFAULT));
-	CHECK_EQ_U64(fp, 0x3dcbc6ab8e713fdbull);
+	CHECK_EQ_U64(fp, 0x317001bf5bf59f21ull);
 	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
-	CHECK_EQ_U64(simhash_config_hash(&c), 0x672b8628fcf96a88ull);
+	CHECK_EQ_U64(simhash_config_hash(&c), 0x13fec77e318d224cull);
+	/* SimHash of weighted single words: the same as SIMHASH_VERSION 3 made. */
+	CHECK_EQ_U64(fp_of(sim, s, strlen(s), NULL), 0x3dcbc6ab8e713fdbull);
+}
+
+/*
+ * Minwise hashing: the expected distance is 32 (1 - J).  Texts of 400
+ * distinct words with the last m replaced share 399 - 2m of their
+ * 399 + ... bigrams; the mean distance over rounds must track 32 (1 - J),
+ * and a short text (empty bins filled from others) must be as stable.
+ */
+static void test_minhash(struct simhash_ctx *ctx, struct simhash_ctx *ctx2)
+{
+	static char a[MAXW * 12];
+	const int n = 400, m = 40, rounds = 24;
+	double sum = 0;
+	for (int r = 0; r < rounds; r++) {
+		size_t len = 0;
+		for (int i = 0; i < n; i++)
+			len += (size_t)sprintf(a + len, "r%dw%d ", r, i);
+		const uint64_t fa = fp_of(ctx, a, len, NULL);
+		len = 0;
+		for (int i = 0; i < n; i++)
+			len += (size_t)sprintf(a + len, i < n - m ? "r%dw%d " : "r%dx%d ", r, i);
+		sum += hamming64(fa, fp_of(ctx, a, len, NULL));
+	}
+	/* n - 1 bigrams each; the first n - m - 1 shared. */
+	const double shared = n - m - 1, j = shared / (2.0 * (n - 1) - shared);
+	printf("minhash: J %.3f, mean distance %.2f, expected %.2f\n", j, sum / rounds,
+	       32 * (1 - j));
+	CHECK(sum / rounds > 32 * (1 - j) - 2.5 && sum / rounds < 32 * (1 - j) + 2.5);
+	const char *s = "A page of forty words is enough to pass the minimum length of text, "
+			"but it leaves most of the sixty four bins empty, so they are filled "
+			"from the bins that are not, in an order fixed by the bin alone.";
+	const uint64_t f = fp_of(ctx, s, strlen(s), NULL);
+	CHECK_EQ_U64(f, fp_of(ctx2, s, strlen(s), NULL));
+	CHECK(popcount64(f) > 10 && popcount64(f) < 54);
 }
 
 /* One synthetic document's text into @out: English, Chinese or short. */
@@ -418,23 +458,34 @@ int main(int argc, char **argv)
 		return write_docs(argv[2]);
 	g_rng = test_seed(42);
 	make_vocab();
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	/* ctx: SimHash of weighted single words; mh: the default, minhash. */
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT, d = c;
+	c.method = 0;
+	c.shingle = 1;
 	struct simhash_ctx *ctx = simhash_ctx_new(&c), *ctx2 = simhash_ctx_new(&c);
-	CHECK(ctx && ctx2);
-	if (!ctx || !ctx2)
+	struct simhash_ctx *mh = simhash_ctx_new(&d), *mh2 = simhash_ctx_new(&d);
+	CHECK(ctx && ctx2 && mh && mh2);
+	if (!ctx || !ctx2 || !mh || !mh2)
 		return test_finish("test_simhash");
 	test_bits();
 	test_acc();
 	test_config();
 	test_identical_and_edit(ctx, ctx2);
+	test_identical_and_edit(mh, mh2);
 	test_unrelated(ctx);
+	test_unrelated(mh);
 	test_order(ctx);
 	test_shingle_lines();
-	test_cjk(ctx);
+	test_cjk(ctx, 1);
+	test_cjk(mh, 0);
 	test_short(ctx);
-	test_reuse(ctx);
-	test_golden(ctx);
+	test_short(mh);
+	test_reuse(ctx, &c);
+	test_minhash(mh, mh2);
+	test_golden(mh, ctx);
 	simhash_ctx_free(ctx);
 	simhash_ctx_free(ctx2);
+	simhash_ctx_free(mh);
+	simhash_ctx_free(mh2);
 	return test_finish("test_simhash");
 }
