@@ -169,11 +169,11 @@ _Static_assert(HTAG_COUNT < 256 && sizeof(struct tag_info) == 16, "tag_info is 1
 #define TAG_SLOT_BITS 10
 #define TAG_HASH(key, len) \
 	((((key) ^ ((uint64_t)(len) << 3)) * 0x7a87d309cdb7fd11ull) >> (64 - TAG_SLOT_BITS))
-#define TAG_SLOT(len, a, b, c, d, e, f, g, h)                                                     \
-	TAG_HASH((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 |   \
-			 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48 |            \
-			 (uint64_t)(h) << 56,                                                         \
-		 len)
+/* Up to 8 bytes as a little-endian integer: a name as name_key() reads it. */
+#define PACK8(a, b, c, d, e, f, g, h)                                                          \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 |        \
+	 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
+#define TAG_SLOT(len, a, b, c, d, e, f, g, h) TAG_HASH(PACK8(a, b, c, d, e, f, g, h), len)
 
 static const uint8_t tag_slot[1u << TAG_SLOT_BITS] = {
 	[TAG_SLOT(1, 'a', 0, 0, 0, 0, 0, 0, 0)] = HTAG_A,
@@ -533,31 +533,64 @@ static const char *skip_ws(const char *p, const char *end)
 	return p;
 }
 
-/* Does the name [s, s+n) equal @lower (n bytes), ignoring ASCII case? */
-static int name_eq(const char *s, const char *lower, size_t n)
+/*
+ * Bytes 0..7 of the name [s, s+n) lower-cased and zero-padded past @n, as
+ * a little-endian integer; *rest gets bytes 8..15 the same way.  @avail
+ * bytes are readable at @s.
+ */
+static uint64_t name_key(const char *s, size_t n, size_t avail, uint64_t *rest)
 {
-	for (size_t i = 0; i < n; i++)
-		if (to_lower((unsigned char)s[i]) != lower[i])
-			return 0;
-	return 1;
+	uint64_t lo = 0, hi = 0;
+#ifdef __SSE2__
+	if (avail >= 16) {
+		const __m128i low = lower16(s);
+		lo = (uint64_t)_mm_cvtsi128_si64(low);
+		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8));
+		if (n < 8)
+			lo &= (1ull << (8 * n)) - 1, hi = 0;
+		else if (n < 16)
+			hi &= (1ull << (8 * (n - 8))) - 1;
+		*rest = hi;
+		return lo;
+	}
+#else
+	(void)avail;
+#endif
+	for (size_t i = 0; i < n && i < 16; i++) {
+		const uint64_t c = (uint64_t)to_lower((unsigned char)s[i]);
+		if (i < 8)
+			lo |= c << (8 * i);
+		else
+			hi |= c << (8 * (i - 8));
+	}
+	*rest = hi;
+	return lo;
 }
 
-/* The attributes html_text reads, told apart once here by length first. */
-static enum hattr attr_kind(const char *s, uint32_t n)
+/* The attributes html_text reads, told apart once here: by length, then
+ * the lower-cased name as integers. */
+static enum hattr attr_kind(const char *s, uint32_t n, size_t avail)
 {
+	if (n != 2 && (n < 4 || n > 6) && n != 11)
+		return HATTR_OTHER;
+	uint64_t rest;
+	const uint64_t key = name_key(s, n, avail, &rest);
 	switch (n) {
-	case 2: return name_eq(s, "id", 2) ? HATTR_ID : HATTR_OTHER;
+	case 2: return key == PACK8('i', 'd', 0, 0, 0, 0, 0, 0) ? HATTR_ID : HATTR_OTHER;
 	case 4:
-		if (name_eq(s, "href", 4))
+		if (key == PACK8('h', 'r', 'e', 'f', 0, 0, 0, 0))
 			return HATTR_HREF;
-		return name_eq(s, "role", 4) ? HATTR_ROLE : HATTR_OTHER;
+		return key == PACK8('r', 'o', 'l', 'e', 0, 0, 0, 0) ? HATTR_ROLE : HATTR_OTHER;
 	case 5:
-		if (name_eq(s, "class", 5))
+		if (key == PACK8('c', 'l', 'a', 's', 's', 0, 0, 0))
 			return HATTR_CLASS;
-		return name_eq(s, "style", 5) ? HATTR_STYLE : HATTR_OTHER;
-	case 6: return name_eq(s, "hidden", 6) ? HATTR_HIDDEN : HATTR_OTHER;
-	case 11: return name_eq(s, "aria-hidden", 11) ? HATTR_ARIA_HIDDEN : HATTR_OTHER;
-	default: return HATTR_OTHER;
+		return key == PACK8('s', 't', 'y', 'l', 'e', 0, 0, 0) ? HATTR_STYLE : HATTR_OTHER;
+	case 6: return key == PACK8('h', 'i', 'd', 'd', 'e', 'n', 0, 0) ? HATTR_HIDDEN : HATTR_OTHER;
+	default:
+		return key == PACK8('a', 'r', 'i', 'a', '-', 'h', 'i', 'd') &&
+				       rest == PACK8('d', 'e', 'n', 0, 0, 0, 0, 0)
+			       ? HATTR_ARIA_HIDDEN
+			       : HATTR_OTHER;
 	}
 }
 
@@ -584,7 +617,7 @@ static const char *read_attrs(const char *p, const char *end, struct htok_token 
 		struct htok_attr a = {p, "", 0, 0, HATTR_OTHER};
 		p = scan_to(p + 1, end, C_ATTR_END); /* a name may start with '=' */
 		a.name_len = (uint32_t)(p - a.name);
-		a.kind = attr_kind(a.name, a.name_len);
+		a.kind = attr_kind(a.name, a.name_len, (size_t)(end - a.name));
 		p = skip_ws(p, end);
 		if (p < end && *p == '=') {
 			p = read_value(skip_ws(p + 1, end), end, &a);
