@@ -121,14 +121,9 @@ static uint32_t pop16(unsigned x)
 }
 #endif
 
-/* The running state of measure(). */
-struct tally {
-	uint32_t words10, spaces;
-	int in_word, sentence;
-};
 
 /* One byte or character at *pp (scalar measure()). */
-static void tally_char(struct tally *t, const unsigned char **pp, const unsigned char *end)
+static void tally_char(struct hblock_tally *t, const unsigned char **pp, const unsigned char *end)
 {
 	if (**pp < 0x80) { /* ASCII without decoding */
 		const unsigned char c = *(*pp)++;
@@ -161,7 +156,7 @@ static void tally_char(struct tally *t, const unsigned char **pp, const unsigned
  * (a non-space byte after a space, or first with !in_word) and sentence
  * punctuation.  @return 0 without counting if one of them is not ASCII.
  */
-static int tally_ascii16(struct tally *t, const unsigned char *p, unsigned k)
+static int tally_ascii16(struct hblock_tally *t, const unsigned char *p, unsigned k)
 {
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p); /* see HBLOCK_SLACK */
 	const unsigned valid = k == 16 ? 0xFFFFu : (1u << k) - 1;
@@ -181,50 +176,66 @@ static int tally_ascii16(struct tally *t, const unsigned char *p, unsigned k)
 }
 #endif
 
-/* Word measure of [s, s+n); *spaces and *sentence (if not NULL) get the
- * count of spaces and whether sentence punctuation occurs.  ASCII goes 16
- * bytes at a time (the tail too: HBLOCK_SLACK); a chunk with another
- * byte is decoded character by character. */
-static uint32_t measure(const char *s, size_t n, uint32_t *spaces_out, int *sentence)
+/* Measure [s, s+n) on from @t.  ASCII goes 16 bytes at a time (the tail
+ * too: HBLOCK_SLACK); a chunk with another byte is decoded character by
+ * character. */
+static void tally_run(struct hblock_tally *t, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
-	struct tally t = {0, 0, 0, *sentence};
 	while (p < end) {
 		const unsigned k = end - p < 16 ? (unsigned)(end - p) : 16;
 #ifdef __SSE2__
-		if (tally_ascii16(&t, p, k)) {
+		if (tally_ascii16(t, p, k)) {
 			p += k;
 			continue;
 		}
 #endif
 		const unsigned char *const stop = p + k;
 		while (p < stop)
-			tally_char(&t, &p, end);
+			tally_char(t, &p, end);
 	}
-	*spaces_out = t.spaces;
-	*sentence = t.sentence;
-	return t.words10;
 }
 
-uint32_t hblock_words10(const char *s, size_t n)
+uint32_t hblock_tally_add(struct hblock_tally *t, const char *s, size_t n)
 {
-	uint32_t spaces;
-	int sentence = 0;
-	return measure(s, n, &spaces, &sentence);
+	const uint32_t before = t->words10;
+	const int cont = t->in_word;
+	tally_run(t, s, n);
+	uint32_t own = t->words10 - before;
+	/* Alone, a first letter that continues the word before starts one. */
+	if (cont && n) {
+		const unsigned char *p = (const unsigned char *)s;
+		const uint32_t cp = *p < 0x80 ? *p : next_cp(&p, p + n);
+		if (cp != ' ' && !is_cjk(cp))
+			own += 10;
+	}
+	return own;
 }
 
-void hblock_measure(struct hblock *b, const char *s)
+void hblock_finish(struct hblock *b, const struct hblock_tally *t, const char *s)
 {
-	uint32_t spaces;
-	int sentence = 0;
-	b->words10 = measure(s, b->len, &spaces, &sentence);
-	b->ns_bytes = b->len - spaces;
-	if (sentence)
+	b->words10 = t->words10;
+	b->ns_bytes = b->len - t->spaces;
+	if (t->sentence)
 		b->flags |= HB_SENTENCE;
 	/* Legal footers (rights, syndication terms, licence numbers) run to a
 	 * paragraph; an article that merely mentions copyright is longer. */
 	if (b->words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
 		b->flags |= HB_COPYRIGHT;
+}
+
+uint32_t hblock_words10(const char *s, size_t n)
+{
+	struct hblock_tally t = {0};
+	tally_run(&t, s, n);
+	return t.words10;
+}
+
+void hblock_measure(struct hblock *b, const char *s)
+{
+	struct hblock_tally t = {0};
+	tally_run(&t, s, b->len);
+	hblock_finish(b, &t, s);
 }
 
 /* ---- classifying ---- */

@@ -778,9 +778,20 @@ static int word_cmp(const char *w, size_t n, const struct word *e)
 	return c ? c : (n > e->n) - (n < e->n);
 }
 
+/* First letters of the listed words (a bit per letter): most words of a
+ * page are rejected by one test before any compare. */
+#define LETTER(c) (1u << ((c) - 'a'))
+#define WORD_INITIALS                                                                         \
+	(LETTER('a') | LETTER('b') | LETTER('c') | LETTER('d') | LETTER('f') | LETTER('g') |      \
+	 LETTER('h') | LETTER('m') | LETTER('n') | LETTER('o') | LETTER('p') | LETTER('r') |      \
+	 LETTER('s') | LETTER('t') | LETTER('w'))
+
 /* Bisection: this runs for every class and id word of a page. */
 static int word_in(const char *w, size_t n, const struct word *list, size_t count)
 {
+	const unsigned c0 = (unsigned char)w[0] - 'a';
+	if (c0 >= 26 || !(WORD_INITIALS >> c0 & 1))
+		return 0;
 	size_t lo = 0, hi = count;
 	while (lo < hi) {
 		const size_t mid = lo + (hi - lo) / 2;
@@ -799,7 +810,8 @@ static int word_in(const char *w, size_t n, const struct word *list, size_t coun
 static int class_word_is_boiler(const char *s, size_t n)
 {
 	/* WordPress puts taxonomy slugs in classes: "category-social", "tag-ads". */
-	if ((n > 9 && !strncmp(s, "category-", 9)) || (n > 4 && !strncmp(s, "tag-", 4)))
+	if ((n > 9 && s[0] == 'c' && !memcmp(s, "category-", 9)) ||
+	    (n > 4 && s[0] == 't' && !memcmp(s, "tag-", 4)))
 		return 0;
 	char w[24], pair[48];
 	size_t wl = 0, pl = 0;
