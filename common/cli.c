@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -173,12 +174,25 @@ static void unregister_tmp(const char *path)
 			g_tmp_paths[i] = NULL;
 }
 
+/*
+ * Stages stream hundreds of MB through pipes.  A pipe holds 64 KB by
+ * default, so the writer and the reader take turns every 64 KB; 1 MB (the
+ * usual unprivileged limit) lets each run on.  Failing is harmless.
+ */
+static void widen_pipe(FILE *fp)
+{
+	struct stat st;
+	if (fp && fstat(fileno(fp), &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(fileno(fp), F_SETPIPE_SZ, 1 << 20);
+}
+
 int outfile_open(struct outfile *o, const char *path)
 {
 	memset(o, 0, sizeof *o);
 	if (!path || !strcmp(path, "-")) {
 		o->fp = stdout;
 		o->display = "(standard output)";
+		widen_pipe(stdout);
 		return 0;
 	}
 	/* A device or FIFO (-o /dev/null, -o /dev/stdout, a named pipe) is
@@ -193,6 +207,7 @@ int outfile_open(struct outfile *o, const char *path)
 			return -1;
 		}
 		o->direct = 1;
+		widen_pipe(o->fp);
 		return 0;
 	}
 	size_t n = strlen(path) + 32;
@@ -261,11 +276,10 @@ void outfile_abort(struct outfile *o)
 
 FILE *cli_open_input(const char *path)
 {
-	if (!path || !strcmp(path, "-"))
-		return stdin;
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = !path || !strcmp(path, "-") ? stdin : fopen(path, "rb");
 	if (!fp)
 		log_error("cannot open '%s': %s", path, strerror(errno));
+	widen_pipe(fp);
 	return fp;
 }
 
