@@ -15,11 +15,13 @@
 
 #include "log.h"
 
-/* Cost of one record in one table (permute, sort, code, decode, scan), in
+/* Cost of one record in one table (permute, sort, pipe, code, decode), in
  * units of one popcount comparison inside a run.  Measured at 10M
- * fingerprints: ~40 ns per record and table for the stages together
- * against ~1 ns per comparison. */
-#define COST_PER_RECORD 40.0
+ * fingerprints (CPU time, one thread): ~55 ns per record and table for
+ * the stages together (permute-sort ~25, compress ~19, self-join's read
+ * and decode ~10) against 0.43 ns per comparison with the AVX2 run scan
+ * (join.c); 1.3 ns without it, where this overrates few-table designs. */
+#define COST_PER_RECORD 120.0
 
 static uint64_t binomial(uint32_t n, uint32_t k)
 {

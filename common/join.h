@@ -58,4 +58,11 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 /** Range splits for parallel scans: boundaries moved forward to run starts. */
 size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits);
 
+/**
+ * Long runs are scanned with AVX2 where the CPU has it; 0 turns that off
+ * (for tests of the portable loop, and to measure the gain).  Call it
+ * before any scan starts.
+ */
+void join_use_vector(int on);
+
 #endif

@@ -241,6 +241,9 @@ int main(void)
 	test_designs();
 	test_keysort(&rng);
 	test_scan_runs(&rng);
+	join_use_vector(0); /* the portable loop too, on any CPU */
+	test_scan_runs(&rng);
+	join_use_vector(1);
 	for (unsigned k = 0; k <= 8; k++) {
 		size_t n = 1500;
 		uint64_t *fps = malloc(n * sizeof *fps);
