@@ -334,11 +334,16 @@ static void sort_order(struct order_item *ord, size_t n)
 		qsort(ord, n, sizeof *ord, cmp_order);
 		return;
 	}
+	/* the radix sort buckets by the top bits: move the used bits there */
+	uint32_t max = 1;
 	for (size_t i = 0; i < n; i++)
-		r[i] = (struct table_rec){ord[i].rep_doc, ord[i].cluster};
+		max = ord[i].rep_doc > max ? ord[i].rep_doc : max;
+	const unsigned shift = (unsigned)__builtin_clz(max) + 32;
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct table_rec){(uint64_t)ord[i].rep_doc << shift, ord[i].cluster};
 	keysort(r, tmp, n);
 	for (size_t i = 0; i < n; i++)
-		ord[i] = (struct order_item){(uint32_t)r[i].key, (uint32_t)r[i].idx};
+		ord[i] = (struct order_item){(uint32_t)(r[i].key >> shift), (uint32_t)r[i].idx};
 	free(r);
 	free(tmp);
 }

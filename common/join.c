@@ -80,14 +80,20 @@ void pair_vec_sort(struct pair_vec *pv)
 		qsort(pv->v, pv->n, sizeof *pv->v, pair_cmp);
 		return;
 	}
+	/* the radix sort buckets by the top bits: a's used bits go there */
+	uint32_t max = 1;
+	for (size_t i = 0; i < pv->n; i++)
+		max = pv->v[i].a > max ? pv->v[i].a : max;
+	const unsigned shift = (unsigned)__builtin_clz(max);
 	for (size_t i = 0; i < pv->n; i++) {
-		r[i].key = (uint64_t)pv->v[i].a << 32 | pv->v[i].b;
+		r[i].key = ((uint64_t)pv->v[i].a << 32 | pv->v[i].b) << shift;
 		r[i].idx = pv->v[i].d;
 	}
 	keysort(r, tmp, pv->n);
 	for (size_t i = 0; i < pv->n; i++) {
-		pv->v[i].a = (uint32_t)(r[i].key >> 32);
-		pv->v[i].b = (uint32_t)r[i].key;
+		const uint64_t key = r[i].key >> shift;
+		pv->v[i].a = (uint32_t)(key >> 32);
+		pv->v[i].b = (uint32_t)key;
 		pv->v[i].d = (uint32_t)r[i].idx;
 	}
 	free(r);
@@ -174,16 +180,36 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 	for (size_t i = 0; i + 1 < n; i++) {
 		const __m256i a = _mm256_set1_epi64x((long long)keys[i]);
 		size_t j = i + 1;
+		for (; j + 8 <= n; j += 8) { /* two vectors a round: one branch for eight */
+			__m256i x0 = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j)));
+			__m256i x1 = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j + 4)));
+			__m256i c0 = _mm256_add_epi8(
+				_mm256_shuffle_epi8(lut, _mm256_and_si256(x0, low)),
+				_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x0, 4), low)));
+			__m256i c1 = _mm256_add_epi8(
+				_mm256_shuffle_epi8(lut, _mm256_and_si256(x1, low)),
+				_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x1, 4), low)));
+			__m256i far = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_sad_epu8(c0, zero), kv),
+						       _mm256_cmpgt_epi64(_mm256_sad_epu8(c1, zero), kv));
+			if (__builtin_expect(_mm256_movemask_pd(_mm256_castsi256_pd(far)) != 15, 0)) {
+				for (size_t l = j; l < j + 8; l++) { /* a hit among these: which */
+					uint64_t y = keys[i] ^ keys[l];
+					uint32_t dist = (uint32_t)__builtin_popcountll(y);
+					if (dist <= k && take_pair(d, t, y, dist, idx[i], idx[l], out))
+						return -1;
+				}
+			}
+		}
 		for (; j + 4 <= n; j += 4) {
 			__m256i x = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j)));
 			__m256i c = _mm256_add_epi8(
 				_mm256_shuffle_epi8(lut, _mm256_and_si256(x, low)),
 				_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
 			c = _mm256_sad_epu8(c, zero);
-			int far = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(c, kv)));
-			if (__builtin_expect(far != 15, 0)) {
+			int near = ~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(c, kv))) & 15;
+			if (__builtin_expect(near != 0, 0)) {
 				for (unsigned l = 0; l < 4; l++) {
-					if (far >> l & 1)
+					if (!(near >> l & 1))
 						continue;
 					uint64_t y = keys[i] ^ keys[j + l];
 					if (take_pair(d, t, y, (uint32_t)__builtin_popcountll(y), idx[i],
