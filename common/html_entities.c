@@ -149,7 +149,9 @@ static const struct entity *entity_lookup(const char *s, size_t n)
 	while (lo < hi) {
 		const size_t mid = lo + (hi - lo) / 2;
 		const char *const name = entities[mid].name;
-		int c = strncmp(name, s, n);
+		int c = 0;
+		for (size_t i = 0; i < n && c == 0; i++) /* strncmp() without the call */
+			c = (unsigned char)name[i] - (unsigned char)s[i];
 		if (c == 0)
 			c = name[n] ? 1 : 0; /* the table name is longer */
 		if (c == 0)
