@@ -127,6 +127,9 @@ static void tally_char(struct hblock_tally *t, const unsigned char **pp, const u
 {
 	if (**pp < 0x80) { /* ASCII without decoding */
 		const unsigned char c = *(*pp)++;
+		if (t->after_g && (c | 0x20) == 'h')
+			t->legal = 1;
+		t->after_g = (c | 0x20) == 'g';
 		if (c == ' ') {
 			t->spaces++;
 			t->in_word = 0;
@@ -139,6 +142,9 @@ static void tally_char(struct hblock_tally *t, const unsigned char **pp, const u
 		return;
 	}
 	const uint32_t cp = next_cp(pp, end);
+	t->after_g = 0;
+	if (cp == 0xA9 || cp == 0x7248) /* (c), the first character of the Chinese */
+		t->legal = 1;
 	if (is_cjk(cp)) {
 		t->words10 += 6;
 		t->in_word = 0;
@@ -168,6 +174,12 @@ static int tally_ascii16(struct hblock_tally *t, const unsigned char *p, unsigne
 							_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
 	if ((unsigned)_mm_movemask_epi8(punct) & valid)
 		t->sentence = 1;
+	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	const unsigned g = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('g'))) & valid;
+	const unsigned h = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('h')));
+	if ((g << 1 | (unsigned)t->after_g) & h & valid)
+		t->legal = 1;
+	t->after_g = g >> (k - 1) & 1;
 	const unsigned after_space = s << 1 | (t->in_word ? 0u : 1u);
 	t->words10 += 10u * pop16(~s & after_space & valid);
 	t->spaces += pop16(s);
@@ -219,8 +231,9 @@ void hblock_finish(struct hblock *b, const struct hblock_tally *t, const char *s
 	if (t->sentence)
 		b->flags |= HB_SENTENCE;
 	/* Legal footers (rights, syndication terms, licence numbers) run to a
-	 * paragraph; an article that merely mentions copyright is longer. */
-	if (b->words10 < COPYRIGHT_MAX_WORDS10 && has_copyright(s, b->len))
+	 * paragraph; an article that merely mentions copyright is longer.  Only
+	 * text with one of the markers' telltales is searched. */
+	if (b->words10 < COPYRIGHT_MAX_WORDS10 && t->legal && has_copyright(s, b->len))
 		b->flags |= HB_COPYRIGHT;
 }
 

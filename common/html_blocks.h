@@ -92,6 +92,8 @@ uint32_t hblock_words10(const char *s, size_t n);
 struct hblock_tally {
 	uint32_t words10, spaces;
 	int in_word, sentence;
+	int after_g; /* the last byte was 'g' or 'G' */
+	int legal;   /* "gh" (of "copyright", "rights"), U+00A9 or U+7248 seen */
 };
 
 /**
