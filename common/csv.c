@@ -59,6 +59,8 @@ int csv_reserve_slow(struct csv_writer *w, size_t n)
 
 void csv_raw(struct csv_writer *w, const char *s, size_t len)
 {
+	if (!len)
+		return;
 	char *p = csv_room(w, len);
 	if (p) {
 		memcpy(p, s, len);

@@ -82,9 +82,11 @@ static void csv_case(const char *in, const char *want)
 	struct csv_writer w;
 	csv_init(&w, NULL);
 	csv_field(&w, in, strlen(in));
-	CHECK(!w.err && w.len == strlen(want) && !memcmp(w.buf, want, w.len));
-	if (w.err || w.len != strlen(want) || memcmp(w.buf, want, w.len))
-		fprintf(stderr, "csv: [%s] -> [%.*s], want [%s]\n", in, (int)w.len, w.buf, want);
+	const int ok = !w.err && w.len == strlen(want) && (!w.len || !memcmp(w.buf, want, w.len));
+	CHECK(ok);
+	if (!ok)
+		fprintf(stderr, "csv: [%s] -> [%.*s], want [%s]\n", in, (int)w.len,
+			w.buf ? w.buf : "", want);
 	CHECK(csv_close(&w) == 0);
 }
 
