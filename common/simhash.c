@@ -372,47 +372,34 @@ static uint64_t shingle_hash(const uint64_t *ring, int n, int start, int size)
  * sees order as the Jaccard truth of the evaluation does.  A shingle
  * weighs what the line it ends on weighs.
  */
-static int word_features(struct simhash_ctx *ctx)
+/* The features that word @t ends: the word, its shingle, or both. */
+static int word_feature(struct simhash_ctx *ctx, const struct textnorm_token *t)
 {
-	const struct textnorm *tn = &ctx->tn;
 	const int n = ctx->cfg.shingle;
-	const uint32_t uw = (uint32_t)ctx->cfg.unit_weight;
+	const uint64_t h = hash_bytes(ctx->tn.text + t->off, t->len);
 	uint64_t *const ring = ctx->ring;
-	size_t words = ctx->words;
-	for (size_t k = 0; k < tn->n_tok; k++) {
-		const struct textnorm_token *t = &tn->tok[k];
-		if ((t->kind & TN_KIND_MASK) != TN_WORD)
-			continue;
-		const uint64_t h = hash_bytes(tn->text + t->off, t->len);
-		if (n == 1) {
-			if (feature_add(ctx, h, ctx->line_w, SIMHASH_WEIGHT_ONE))
-				return -1;
-			continue;
-		}
-		if (uw && feature_add(ctx, h, ctx->line_w, uw))
-			return -1;
-		if (n == 2) { /* the common case, without the ring's divisions */
-			const uint64_t prev = ring[(words + 1) & 1];
-			ring[words & 1] = h;
-			if (++words < 2)
-				continue;
-			uint8_t buf[16];
-			put_le64(buf, prev);
-			put_le64(buf + 8, h);
-			if (feature_add(ctx, XXH3_64bits_withSeed(buf, 16, SIMHASH_SEED), ctx->line_w,
-					SIMHASH_WEIGHT_ONE))
-				return -1;
-			continue;
-		}
-		ring[words % (size_t)n] = h;
-		words++;
-		if (words >= (size_t)n &&
-		    feature_add(ctx, shingle_hash(ring, n, (int)(words % (size_t)n), n), ctx->line_w,
-			   SIMHASH_WEIGHT_ONE))
-			return -1;
+	if (n == 1)
+		return feature_add(ctx, h, ctx->line_w, SIMHASH_WEIGHT_ONE);
+	const uint32_t uw = (uint32_t)ctx->cfg.unit_weight;
+	if (uw && feature_add(ctx, h, ctx->line_w, uw))
+		return -1;
+	const size_t words = ctx->words++;
+	if (n == 2) { /* the common case, without the ring's divisions */
+		const uint64_t prev = ring[(words + 1) & 1];
+		ring[words & 1] = h;
+		if (words < 1)
+			return 0;
+		uint8_t buf[16];
+		put_le64(buf, prev);
+		put_le64(buf + 8, h);
+		return feature_add(ctx, XXH3_64bits_withSeed(buf, 16, SIMHASH_SEED), ctx->line_w,
+				   SIMHASH_WEIGHT_ONE);
 	}
-	ctx->words = words;
-	return 0;
+	ring[words % (size_t)n] = h;
+	if (words + 1 < (size_t)n)
+		return 0;
+	return feature_add(ctx, shingle_hash(ring, n, (int)((words + 1) % (size_t)n), n),
+			   ctx->line_w, SIMHASH_WEIGHT_ONE);
 }
 
 /* A text with fewer words than a shingle: one shingle of all of them. */
@@ -444,15 +431,20 @@ static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b, size_t n, uint32
 	return 0;
 }
 
-static int cjk_features(struct simhash_ctx *ctx)
+/*
+ * The features of the current line, in one walk over its tokens: words
+ * one by one, CJK runs (TN_JOINED chains) as a whole.
+ */
+static int token_features(struct simhash_ctx *ctx)
 {
 	const struct textnorm *tn = &ctx->tn;
 	const size_t n = (size_t)ctx->cfg.cjk_ngram, u = (size_t)ctx->cfg.cjk_unit;
 	const uint32_t uw = (uint32_t)ctx->cfg.unit_weight;
 	size_t k = 0;
 	while (k < tn->n_tok) {
-		if ((tn->tok[k].kind & TN_KIND_MASK) != TN_CJK) {
-			k++;
+		if ((tn->tok[k].kind & TN_KIND_MASK) == TN_WORD) {
+			if (word_feature(ctx, &tn->tok[k++]))
+				return -1;
 			continue;
 		}
 		size_t e = k + 1;
@@ -617,12 +609,11 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 			return -1;
 		if (ctx->tn.len) {
 			*norm += ctx->tn.len + (*norm ? 1 : 0);
-			ctx->line_w = line_weight(ctx->tn.len, ctx->cfg.line_full);
+			if (!ctx->cfg.method) /* minhash has no weights */
+				ctx->line_w = line_weight(ctx->tn.len, ctx->cfg.line_full);
 			if (ctx->cfg.boundary_weight && boundary_feature(ctx))
 				return -1;
-			/* Each pass walks every token: skip the one with nothing to do. */
-			if ((ctx->tn.n_cjk < ctx->tn.n_tok && word_features(ctx)) ||
-			    (ctx->tn.n_cjk && cjk_features(ctx)))
+			if (token_features(ctx))
 				return -1;
 		}
 		p = eol + 1;
