@@ -486,7 +486,7 @@ static void test_vector_tails(void)
 	CHECK(b.flags & HB_COPYRIGHT);
 	/* every marker, also split over 16-byte chunks and appended in pieces */
 	static const char *const legal[] = {"\xC2\xA9 2024 Example", "x ALL RIGHTS RESERVED",
-		"Copyrig" "ht 2020", "\xE7\x89\x88\xE6\x9D\x83\xE6\x89\x80\xE6\x9C\x89 x",
+		"Copyright 2020 (one piece)", "\xE7\x89\x88\xE6\x9D\x83\xE6\x89\x80\xE6\x9C\x89 x",
 		"\xE7\x89\x88\xE6\xAC\x8A\xE6\x89\x80\xE6\x9C\x89", "fifteen bytes! copyright"};
 	for (size_t k = 0; k < sizeof(legal) / sizeof(legal[0]); k++) {
 		for (size_t pad = 0; pad < 20; pad++) {
