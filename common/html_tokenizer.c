@@ -175,129 +175,143 @@ _Static_assert(HTAG_COUNT < 256 && sizeof(struct tag_info) == 16, "tag_info is 1
 	 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
 #define TAG_SLOT(len, a, b, c, d, e, f, g, h) TAG_HASH(PACK8(a, b, c, d, e, f, g, h), len)
 
-static const uint8_t tag_slot[1u << TAG_SLOT_BITS] = {
-	[TAG_SLOT(1, 'a', 0, 0, 0, 0, 0, 0, 0)] = HTAG_A,
-	[TAG_SLOT(4, 'a', 'b', 'b', 'r', 0, 0, 0, 0)] = HTAG_ABBR,
-	[TAG_SLOT(7, 'a', 'd', 'd', 'r', 'e', 's', 's', 0)] = HTAG_ADDRESS,
-	[TAG_SLOT(6, 'a', 'p', 'p', 'l', 'e', 't', 0, 0)] = HTAG_APPLET,
-	[TAG_SLOT(4, 'a', 'r', 'e', 'a', 0, 0, 0, 0)] = HTAG_AREA,
-	[TAG_SLOT(7, 'a', 'r', 't', 'i', 'c', 'l', 'e', 0)] = HTAG_ARTICLE,
-	[TAG_SLOT(5, 'a', 's', 'i', 'd', 'e', 0, 0, 0)] = HTAG_ASIDE,
-	[TAG_SLOT(5, 'a', 'u', 'd', 'i', 'o', 0, 0, 0)] = HTAG_AUDIO,
-	[TAG_SLOT(1, 'b', 0, 0, 0, 0, 0, 0, 0)] = HTAG_B,
-	[TAG_SLOT(4, 'b', 'a', 's', 'e', 0, 0, 0, 0)] = HTAG_BASE,
-	[TAG_SLOT(3, 'b', 'd', 'i', 0, 0, 0, 0, 0)] = HTAG_BDI,
-	[TAG_SLOT(3, 'b', 'd', 'o', 0, 0, 0, 0, 0)] = HTAG_BDO,
-	[TAG_SLOT(3, 'b', 'i', 'g', 0, 0, 0, 0, 0)] = HTAG_BIG,
-	[TAG_SLOT(10, 'b', 'l', 'o', 'c', 'k', 'q', 'u', 'o')] = HTAG_BLOCKQUOTE,
-	[TAG_SLOT(4, 'b', 'o', 'd', 'y', 0, 0, 0, 0)] = HTAG_BODY,
-	[TAG_SLOT(2, 'b', 'r', 0, 0, 0, 0, 0, 0)] = HTAG_BR,
-	[TAG_SLOT(6, 'b', 'u', 't', 't', 'o', 'n', 0, 0)] = HTAG_BUTTON,
-	[TAG_SLOT(6, 'c', 'a', 'n', 'v', 'a', 's', 0, 0)] = HTAG_CANVAS,
-	[TAG_SLOT(7, 'c', 'a', 'p', 't', 'i', 'o', 'n', 0)] = HTAG_CAPTION,
-	[TAG_SLOT(6, 'c', 'e', 'n', 't', 'e', 'r', 0, 0)] = HTAG_CENTER,
-	[TAG_SLOT(4, 'c', 'i', 't', 'e', 0, 0, 0, 0)] = HTAG_CITE,
-	[TAG_SLOT(4, 'c', 'o', 'd', 'e', 0, 0, 0, 0)] = HTAG_CODE,
-	[TAG_SLOT(3, 'c', 'o', 'l', 0, 0, 0, 0, 0)] = HTAG_COL,
-	[TAG_SLOT(4, 'd', 'a', 't', 'a', 0, 0, 0, 0)] = HTAG_DATA,
-	[TAG_SLOT(8, 'd', 'a', 't', 'a', 'l', 'i', 's', 't')] = HTAG_DATALIST,
-	[TAG_SLOT(2, 'd', 'd', 0, 0, 0, 0, 0, 0)] = HTAG_DD,
-	[TAG_SLOT(3, 'd', 'e', 'l', 0, 0, 0, 0, 0)] = HTAG_DEL,
-	[TAG_SLOT(7, 'd', 'e', 't', 'a', 'i', 'l', 's', 0)] = HTAG_DETAILS,
-	[TAG_SLOT(3, 'd', 'f', 'n', 0, 0, 0, 0, 0)] = HTAG_DFN,
-	[TAG_SLOT(6, 'd', 'i', 'a', 'l', 'o', 'g', 0, 0)] = HTAG_DIALOG,
-	[TAG_SLOT(3, 'd', 'i', 'r', 0, 0, 0, 0, 0)] = HTAG_DIR,
-	[TAG_SLOT(3, 'd', 'i', 'v', 0, 0, 0, 0, 0)] = HTAG_DIV,
-	[TAG_SLOT(2, 'd', 'l', 0, 0, 0, 0, 0, 0)] = HTAG_DL,
-	[TAG_SLOT(2, 'd', 't', 0, 0, 0, 0, 0, 0)] = HTAG_DT,
-	[TAG_SLOT(2, 'e', 'm', 0, 0, 0, 0, 0, 0)] = HTAG_EM,
-	[TAG_SLOT(5, 'e', 'm', 'b', 'e', 'd', 0, 0, 0)] = HTAG_EMBED,
-	[TAG_SLOT(8, 'f', 'i', 'e', 'l', 'd', 's', 'e', 't')] = HTAG_FIELDSET,
-	[TAG_SLOT(10, 'f', 'i', 'g', 'c', 'a', 'p', 't', 'i')] = HTAG_FIGCAPTION,
-	[TAG_SLOT(6, 'f', 'i', 'g', 'u', 'r', 'e', 0, 0)] = HTAG_FIGURE,
-	[TAG_SLOT(4, 'f', 'o', 'n', 't', 0, 0, 0, 0)] = HTAG_FONT,
-	[TAG_SLOT(6, 'f', 'o', 'o', 't', 'e', 'r', 0, 0)] = HTAG_FOOTER,
-	[TAG_SLOT(4, 'f', 'o', 'r', 'm', 0, 0, 0, 0)] = HTAG_FORM,
-	[TAG_SLOT(5, 'f', 'r', 'a', 'm', 'e', 0, 0, 0)] = HTAG_FRAME,
-	[TAG_SLOT(8, 'f', 'r', 'a', 'm', 'e', 's', 'e', 't')] = HTAG_FRAMESET,
-	[TAG_SLOT(2, 'h', '1', 0, 0, 0, 0, 0, 0)] = HTAG_H1,
-	[TAG_SLOT(2, 'h', '2', 0, 0, 0, 0, 0, 0)] = HTAG_H2,
-	[TAG_SLOT(2, 'h', '3', 0, 0, 0, 0, 0, 0)] = HTAG_H3,
-	[TAG_SLOT(2, 'h', '4', 0, 0, 0, 0, 0, 0)] = HTAG_H4,
-	[TAG_SLOT(2, 'h', '5', 0, 0, 0, 0, 0, 0)] = HTAG_H5,
-	[TAG_SLOT(2, 'h', '6', 0, 0, 0, 0, 0, 0)] = HTAG_H6,
-	[TAG_SLOT(4, 'h', 'e', 'a', 'd', 0, 0, 0, 0)] = HTAG_HEAD,
-	[TAG_SLOT(6, 'h', 'e', 'a', 'd', 'e', 'r', 0, 0)] = HTAG_HEADER,
-	[TAG_SLOT(6, 'h', 'g', 'r', 'o', 'u', 'p', 0, 0)] = HTAG_HGROUP,
-	[TAG_SLOT(2, 'h', 'r', 0, 0, 0, 0, 0, 0)] = HTAG_HR,
-	[TAG_SLOT(4, 'h', 't', 'm', 'l', 0, 0, 0, 0)] = HTAG_HTML,
-	[TAG_SLOT(1, 'i', 0, 0, 0, 0, 0, 0, 0)] = HTAG_I,
-	[TAG_SLOT(6, 'i', 'f', 'r', 'a', 'm', 'e', 0, 0)] = HTAG_IFRAME,
-	[TAG_SLOT(3, 'i', 'm', 'g', 0, 0, 0, 0, 0)] = HTAG_IMG,
-	[TAG_SLOT(5, 'i', 'n', 'p', 'u', 't', 0, 0, 0)] = HTAG_INPUT,
-	[TAG_SLOT(3, 'i', 'n', 's', 0, 0, 0, 0, 0)] = HTAG_INS,
-	[TAG_SLOT(3, 'k', 'b', 'd', 0, 0, 0, 0, 0)] = HTAG_KBD,
-	[TAG_SLOT(6, 'k', 'e', 'y', 'g', 'e', 'n', 0, 0)] = HTAG_KEYGEN,
-	[TAG_SLOT(5, 'l', 'a', 'b', 'e', 'l', 0, 0, 0)] = HTAG_LABEL,
-	[TAG_SLOT(6, 'l', 'e', 'g', 'e', 'n', 'd', 0, 0)] = HTAG_LEGEND,
-	[TAG_SLOT(2, 'l', 'i', 0, 0, 0, 0, 0, 0)] = HTAG_LI,
-	[TAG_SLOT(4, 'l', 'i', 'n', 'k', 0, 0, 0, 0)] = HTAG_LINK,
-	[TAG_SLOT(4, 'm', 'a', 'i', 'n', 0, 0, 0, 0)] = HTAG_MAIN,
-	[TAG_SLOT(3, 'm', 'a', 'p', 0, 0, 0, 0, 0)] = HTAG_MAP,
-	[TAG_SLOT(4, 'm', 'a', 'r', 'k', 0, 0, 0, 0)] = HTAG_MARK,
-	[TAG_SLOT(4, 'm', 'a', 't', 'h', 0, 0, 0, 0)] = HTAG_MATH,
-	[TAG_SLOT(4, 'm', 'e', 'n', 'u', 0, 0, 0, 0)] = HTAG_MENU,
-	[TAG_SLOT(4, 'm', 'e', 't', 'a', 0, 0, 0, 0)] = HTAG_META,
-	[TAG_SLOT(3, 'n', 'a', 'v', 0, 0, 0, 0, 0)] = HTAG_NAV,
-	[TAG_SLOT(4, 'n', 'o', 'b', 'r', 0, 0, 0, 0)] = HTAG_NOBR,
-	[TAG_SLOT(7, 'n', 'o', 'e', 'm', 'b', 'e', 'd', 0)] = HTAG_NOEMBED,
-	[TAG_SLOT(8, 'n', 'o', 'f', 'r', 'a', 'm', 'e', 's')] = HTAG_NOFRAMES,
-	[TAG_SLOT(8, 'n', 'o', 's', 'c', 'r', 'i', 'p', 't')] = HTAG_NOSCRIPT,
-	[TAG_SLOT(6, 'o', 'b', 'j', 'e', 'c', 't', 0, 0)] = HTAG_OBJECT,
-	[TAG_SLOT(2, 'o', 'l', 0, 0, 0, 0, 0, 0)] = HTAG_OL,
-	[TAG_SLOT(8, 'o', 'p', 't', 'g', 'r', 'o', 'u', 'p')] = HTAG_OPTGROUP,
-	[TAG_SLOT(6, 'o', 'p', 't', 'i', 'o', 'n', 0, 0)] = HTAG_OPTION,
-	[TAG_SLOT(1, 'p', 0, 0, 0, 0, 0, 0, 0)] = HTAG_P,
-	[TAG_SLOT(5, 'p', 'a', 'r', 'a', 'm', 0, 0, 0)] = HTAG_PARAM,
-	[TAG_SLOT(7, 'p', 'i', 'c', 't', 'u', 'r', 'e', 0)] = HTAG_PICTURE,
-	[TAG_SLOT(9, 'p', 'l', 'a', 'i', 'n', 't', 'e', 'x')] = HTAG_PLAINTEXT,
-	[TAG_SLOT(3, 'p', 'r', 'e', 0, 0, 0, 0, 0)] = HTAG_PRE,
-	[TAG_SLOT(1, 'q', 0, 0, 0, 0, 0, 0, 0)] = HTAG_Q,
-	[TAG_SLOT(1, 's', 0, 0, 0, 0, 0, 0, 0)] = HTAG_S,
-	[TAG_SLOT(4, 's', 'a', 'm', 'p', 0, 0, 0, 0)] = HTAG_SAMP,
-	[TAG_SLOT(6, 's', 'c', 'r', 'i', 'p', 't', 0, 0)] = HTAG_SCRIPT,
-	[TAG_SLOT(7, 's', 'e', 'c', 't', 'i', 'o', 'n', 0)] = HTAG_SECTION,
-	[TAG_SLOT(6, 's', 'e', 'l', 'e', 'c', 't', 0, 0)] = HTAG_SELECT,
-	[TAG_SLOT(5, 's', 'm', 'a', 'l', 'l', 0, 0, 0)] = HTAG_SMALL,
-	[TAG_SLOT(6, 's', 'o', 'u', 'r', 'c', 'e', 0, 0)] = HTAG_SOURCE,
-	[TAG_SLOT(4, 's', 'p', 'a', 'n', 0, 0, 0, 0)] = HTAG_SPAN,
-	[TAG_SLOT(6, 's', 't', 'r', 'i', 'k', 'e', 0, 0)] = HTAG_STRIKE,
-	[TAG_SLOT(6, 's', 't', 'r', 'o', 'n', 'g', 0, 0)] = HTAG_STRONG,
-	[TAG_SLOT(5, 's', 't', 'y', 'l', 'e', 0, 0, 0)] = HTAG_STYLE,
-	[TAG_SLOT(3, 's', 'u', 'b', 0, 0, 0, 0, 0)] = HTAG_SUB,
-	[TAG_SLOT(7, 's', 'u', 'm', 'm', 'a', 'r', 'y', 0)] = HTAG_SUMMARY,
-	[TAG_SLOT(3, 's', 'u', 'p', 0, 0, 0, 0, 0)] = HTAG_SUP,
-	[TAG_SLOT(3, 's', 'v', 'g', 0, 0, 0, 0, 0)] = HTAG_SVG,
-	[TAG_SLOT(5, 't', 'a', 'b', 'l', 'e', 0, 0, 0)] = HTAG_TABLE,
-	[TAG_SLOT(5, 't', 'b', 'o', 'd', 'y', 0, 0, 0)] = HTAG_TBODY,
-	[TAG_SLOT(2, 't', 'd', 0, 0, 0, 0, 0, 0)] = HTAG_TD,
-	[TAG_SLOT(8, 't', 'e', 'm', 'p', 'l', 'a', 't', 'e')] = HTAG_TEMPLATE,
-	[TAG_SLOT(8, 't', 'e', 'x', 't', 'a', 'r', 'e', 'a')] = HTAG_TEXTAREA,
-	[TAG_SLOT(5, 't', 'f', 'o', 'o', 't', 0, 0, 0)] = HTAG_TFOOT,
-	[TAG_SLOT(2, 't', 'h', 0, 0, 0, 0, 0, 0)] = HTAG_TH,
-	[TAG_SLOT(5, 't', 'h', 'e', 'a', 'd', 0, 0, 0)] = HTAG_THEAD,
-	[TAG_SLOT(4, 't', 'i', 'm', 'e', 0, 0, 0, 0)] = HTAG_TIME,
-	[TAG_SLOT(5, 't', 'i', 't', 'l', 'e', 0, 0, 0)] = HTAG_TITLE,
-	[TAG_SLOT(2, 't', 'r', 0, 0, 0, 0, 0, 0)] = HTAG_TR,
-	[TAG_SLOT(5, 't', 'r', 'a', 'c', 'k', 0, 0, 0)] = HTAG_TRACK,
-	[TAG_SLOT(2, 't', 't', 0, 0, 0, 0, 0, 0)] = HTAG_TT,
-	[TAG_SLOT(1, 'u', 0, 0, 0, 0, 0, 0, 0)] = HTAG_U,
-	[TAG_SLOT(2, 'u', 'l', 0, 0, 0, 0, 0, 0)] = HTAG_UL,
-	[TAG_SLOT(3, 'v', 'a', 'r', 0, 0, 0, 0, 0)] = HTAG_VAR,
-	[TAG_SLOT(5, 'v', 'i', 'd', 'e', 'o', 0, 0, 0)] = HTAG_VIDEO,
-	[TAG_SLOT(3, 'w', 'b', 'r', 0, 0, 0, 0, 0)] = HTAG_WBR,
-	[TAG_SLOT(3, 'x', 'm', 'p', 0, 0, 0, 0, 0)] = HTAG_XMP,
+/* A slot: the name's key (first 8 bytes, then bytes 8..9), length, element. */
+struct tag_slot {
+	uint64_t key;
+	uint16_t rest;
+	uint8_t len; /* 0: empty */
+	uint8_t tag;
 };
+
+#define TAG(len, a, b, c, d, e, f, g, h, i, j, tag)                                         \
+	[TAG_SLOT(len, a, b, c, d, e, f, g, h)] = {PACK8(a, b, c, d, e, f, g, h),               \
+						   (uint16_t)((i) | (j) << 8), len, tag}
+
+/* The whole entry in one 16-byte slot: a lookup is one load. */
+static const struct tag_slot tag_slots[1u << TAG_SLOT_BITS] = {
+	TAG(1, 'a', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_A),
+	TAG(4, 'a', 'b', 'b', 'r', 0, 0, 0, 0, 0, 0, HTAG_ABBR),
+	TAG(7, 'a', 'd', 'd', 'r', 'e', 's', 's', 0, 0, 0, HTAG_ADDRESS),
+	TAG(6, 'a', 'p', 'p', 'l', 'e', 't', 0, 0, 0, 0, HTAG_APPLET),
+	TAG(4, 'a', 'r', 'e', 'a', 0, 0, 0, 0, 0, 0, HTAG_AREA),
+	TAG(7, 'a', 'r', 't', 'i', 'c', 'l', 'e', 0, 0, 0, HTAG_ARTICLE),
+	TAG(5, 'a', 's', 'i', 'd', 'e', 0, 0, 0, 0, 0, HTAG_ASIDE),
+	TAG(5, 'a', 'u', 'd', 'i', 'o', 0, 0, 0, 0, 0, HTAG_AUDIO),
+	TAG(1, 'b', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_B),
+	TAG(4, 'b', 'a', 's', 'e', 0, 0, 0, 0, 0, 0, HTAG_BASE),
+	TAG(3, 'b', 'd', 'i', 0, 0, 0, 0, 0, 0, 0, HTAG_BDI),
+	TAG(3, 'b', 'd', 'o', 0, 0, 0, 0, 0, 0, 0, HTAG_BDO),
+	TAG(3, 'b', 'i', 'g', 0, 0, 0, 0, 0, 0, 0, HTAG_BIG),
+	TAG(10, 'b', 'l', 'o', 'c', 'k', 'q', 'u', 'o', 't', 'e', HTAG_BLOCKQUOTE),
+	TAG(4, 'b', 'o', 'd', 'y', 0, 0, 0, 0, 0, 0, HTAG_BODY),
+	TAG(2, 'b', 'r', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_BR),
+	TAG(6, 'b', 'u', 't', 't', 'o', 'n', 0, 0, 0, 0, HTAG_BUTTON),
+	TAG(6, 'c', 'a', 'n', 'v', 'a', 's', 0, 0, 0, 0, HTAG_CANVAS),
+	TAG(7, 'c', 'a', 'p', 't', 'i', 'o', 'n', 0, 0, 0, HTAG_CAPTION),
+	TAG(6, 'c', 'e', 'n', 't', 'e', 'r', 0, 0, 0, 0, HTAG_CENTER),
+	TAG(4, 'c', 'i', 't', 'e', 0, 0, 0, 0, 0, 0, HTAG_CITE),
+	TAG(4, 'c', 'o', 'd', 'e', 0, 0, 0, 0, 0, 0, HTAG_CODE),
+	TAG(3, 'c', 'o', 'l', 0, 0, 0, 0, 0, 0, 0, HTAG_COL),
+	TAG(4, 'd', 'a', 't', 'a', 0, 0, 0, 0, 0, 0, HTAG_DATA),
+	TAG(8, 'd', 'a', 't', 'a', 'l', 'i', 's', 't', 0, 0, HTAG_DATALIST),
+	TAG(2, 'd', 'd', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_DD),
+	TAG(3, 'd', 'e', 'l', 0, 0, 0, 0, 0, 0, 0, HTAG_DEL),
+	TAG(7, 'd', 'e', 't', 'a', 'i', 'l', 's', 0, 0, 0, HTAG_DETAILS),
+	TAG(3, 'd', 'f', 'n', 0, 0, 0, 0, 0, 0, 0, HTAG_DFN),
+	TAG(6, 'd', 'i', 'a', 'l', 'o', 'g', 0, 0, 0, 0, HTAG_DIALOG),
+	TAG(3, 'd', 'i', 'r', 0, 0, 0, 0, 0, 0, 0, HTAG_DIR),
+	TAG(3, 'd', 'i', 'v', 0, 0, 0, 0, 0, 0, 0, HTAG_DIV),
+	TAG(2, 'd', 'l', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_DL),
+	TAG(2, 'd', 't', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_DT),
+	TAG(2, 'e', 'm', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_EM),
+	TAG(5, 'e', 'm', 'b', 'e', 'd', 0, 0, 0, 0, 0, HTAG_EMBED),
+	TAG(8, 'f', 'i', 'e', 'l', 'd', 's', 'e', 't', 0, 0, HTAG_FIELDSET),
+	TAG(10, 'f', 'i', 'g', 'c', 'a', 'p', 't', 'i', 'o', 'n', HTAG_FIGCAPTION),
+	TAG(6, 'f', 'i', 'g', 'u', 'r', 'e', 0, 0, 0, 0, HTAG_FIGURE),
+	TAG(4, 'f', 'o', 'n', 't', 0, 0, 0, 0, 0, 0, HTAG_FONT),
+	TAG(6, 'f', 'o', 'o', 't', 'e', 'r', 0, 0, 0, 0, HTAG_FOOTER),
+	TAG(4, 'f', 'o', 'r', 'm', 0, 0, 0, 0, 0, 0, HTAG_FORM),
+	TAG(5, 'f', 'r', 'a', 'm', 'e', 0, 0, 0, 0, 0, HTAG_FRAME),
+	TAG(8, 'f', 'r', 'a', 'm', 'e', 's', 'e', 't', 0, 0, HTAG_FRAMESET),
+	TAG(2, 'h', '1', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_H1),
+	TAG(2, 'h', '2', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_H2),
+	TAG(2, 'h', '3', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_H3),
+	TAG(2, 'h', '4', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_H4),
+	TAG(2, 'h', '5', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_H5),
+	TAG(2, 'h', '6', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_H6),
+	TAG(4, 'h', 'e', 'a', 'd', 0, 0, 0, 0, 0, 0, HTAG_HEAD),
+	TAG(6, 'h', 'e', 'a', 'd', 'e', 'r', 0, 0, 0, 0, HTAG_HEADER),
+	TAG(6, 'h', 'g', 'r', 'o', 'u', 'p', 0, 0, 0, 0, HTAG_HGROUP),
+	TAG(2, 'h', 'r', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_HR),
+	TAG(4, 'h', 't', 'm', 'l', 0, 0, 0, 0, 0, 0, HTAG_HTML),
+	TAG(1, 'i', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_I),
+	TAG(6, 'i', 'f', 'r', 'a', 'm', 'e', 0, 0, 0, 0, HTAG_IFRAME),
+	TAG(3, 'i', 'm', 'g', 0, 0, 0, 0, 0, 0, 0, HTAG_IMG),
+	TAG(5, 'i', 'n', 'p', 'u', 't', 0, 0, 0, 0, 0, HTAG_INPUT),
+	TAG(3, 'i', 'n', 's', 0, 0, 0, 0, 0, 0, 0, HTAG_INS),
+	TAG(3, 'k', 'b', 'd', 0, 0, 0, 0, 0, 0, 0, HTAG_KBD),
+	TAG(6, 'k', 'e', 'y', 'g', 'e', 'n', 0, 0, 0, 0, HTAG_KEYGEN),
+	TAG(5, 'l', 'a', 'b', 'e', 'l', 0, 0, 0, 0, 0, HTAG_LABEL),
+	TAG(6, 'l', 'e', 'g', 'e', 'n', 'd', 0, 0, 0, 0, HTAG_LEGEND),
+	TAG(2, 'l', 'i', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_LI),
+	TAG(4, 'l', 'i', 'n', 'k', 0, 0, 0, 0, 0, 0, HTAG_LINK),
+	TAG(4, 'm', 'a', 'i', 'n', 0, 0, 0, 0, 0, 0, HTAG_MAIN),
+	TAG(3, 'm', 'a', 'p', 0, 0, 0, 0, 0, 0, 0, HTAG_MAP),
+	TAG(4, 'm', 'a', 'r', 'k', 0, 0, 0, 0, 0, 0, HTAG_MARK),
+	TAG(4, 'm', 'a', 't', 'h', 0, 0, 0, 0, 0, 0, HTAG_MATH),
+	TAG(4, 'm', 'e', 'n', 'u', 0, 0, 0, 0, 0, 0, HTAG_MENU),
+	TAG(4, 'm', 'e', 't', 'a', 0, 0, 0, 0, 0, 0, HTAG_META),
+	TAG(3, 'n', 'a', 'v', 0, 0, 0, 0, 0, 0, 0, HTAG_NAV),
+	TAG(4, 'n', 'o', 'b', 'r', 0, 0, 0, 0, 0, 0, HTAG_NOBR),
+	TAG(7, 'n', 'o', 'e', 'm', 'b', 'e', 'd', 0, 0, 0, HTAG_NOEMBED),
+	TAG(8, 'n', 'o', 'f', 'r', 'a', 'm', 'e', 's', 0, 0, HTAG_NOFRAMES),
+	TAG(8, 'n', 'o', 's', 'c', 'r', 'i', 'p', 't', 0, 0, HTAG_NOSCRIPT),
+	TAG(6, 'o', 'b', 'j', 'e', 'c', 't', 0, 0, 0, 0, HTAG_OBJECT),
+	TAG(2, 'o', 'l', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_OL),
+	TAG(8, 'o', 'p', 't', 'g', 'r', 'o', 'u', 'p', 0, 0, HTAG_OPTGROUP),
+	TAG(6, 'o', 'p', 't', 'i', 'o', 'n', 0, 0, 0, 0, HTAG_OPTION),
+	TAG(1, 'p', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_P),
+	TAG(5, 'p', 'a', 'r', 'a', 'm', 0, 0, 0, 0, 0, HTAG_PARAM),
+	TAG(7, 'p', 'i', 'c', 't', 'u', 'r', 'e', 0, 0, 0, HTAG_PICTURE),
+	TAG(9, 'p', 'l', 'a', 'i', 'n', 't', 'e', 'x', 't', 0, HTAG_PLAINTEXT),
+	TAG(3, 'p', 'r', 'e', 0, 0, 0, 0, 0, 0, 0, HTAG_PRE),
+	TAG(1, 'q', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_Q),
+	TAG(1, 's', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_S),
+	TAG(4, 's', 'a', 'm', 'p', 0, 0, 0, 0, 0, 0, HTAG_SAMP),
+	TAG(6, 's', 'c', 'r', 'i', 'p', 't', 0, 0, 0, 0, HTAG_SCRIPT),
+	TAG(7, 's', 'e', 'c', 't', 'i', 'o', 'n', 0, 0, 0, HTAG_SECTION),
+	TAG(6, 's', 'e', 'l', 'e', 'c', 't', 0, 0, 0, 0, HTAG_SELECT),
+	TAG(5, 's', 'm', 'a', 'l', 'l', 0, 0, 0, 0, 0, HTAG_SMALL),
+	TAG(6, 's', 'o', 'u', 'r', 'c', 'e', 0, 0, 0, 0, HTAG_SOURCE),
+	TAG(4, 's', 'p', 'a', 'n', 0, 0, 0, 0, 0, 0, HTAG_SPAN),
+	TAG(6, 's', 't', 'r', 'i', 'k', 'e', 0, 0, 0, 0, HTAG_STRIKE),
+	TAG(6, 's', 't', 'r', 'o', 'n', 'g', 0, 0, 0, 0, HTAG_STRONG),
+	TAG(5, 's', 't', 'y', 'l', 'e', 0, 0, 0, 0, 0, HTAG_STYLE),
+	TAG(3, 's', 'u', 'b', 0, 0, 0, 0, 0, 0, 0, HTAG_SUB),
+	TAG(7, 's', 'u', 'm', 'm', 'a', 'r', 'y', 0, 0, 0, HTAG_SUMMARY),
+	TAG(3, 's', 'u', 'p', 0, 0, 0, 0, 0, 0, 0, HTAG_SUP),
+	TAG(3, 's', 'v', 'g', 0, 0, 0, 0, 0, 0, 0, HTAG_SVG),
+	TAG(5, 't', 'a', 'b', 'l', 'e', 0, 0, 0, 0, 0, HTAG_TABLE),
+	TAG(5, 't', 'b', 'o', 'd', 'y', 0, 0, 0, 0, 0, HTAG_TBODY),
+	TAG(2, 't', 'd', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_TD),
+	TAG(8, 't', 'e', 'm', 'p', 'l', 'a', 't', 'e', 0, 0, HTAG_TEMPLATE),
+	TAG(8, 't', 'e', 'x', 't', 'a', 'r', 'e', 'a', 0, 0, HTAG_TEXTAREA),
+	TAG(5, 't', 'f', 'o', 'o', 't', 0, 0, 0, 0, 0, HTAG_TFOOT),
+	TAG(2, 't', 'h', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_TH),
+	TAG(5, 't', 'h', 'e', 'a', 'd', 0, 0, 0, 0, 0, HTAG_THEAD),
+	TAG(4, 't', 'i', 'm', 'e', 0, 0, 0, 0, 0, 0, HTAG_TIME),
+	TAG(5, 't', 'i', 't', 'l', 'e', 0, 0, 0, 0, 0, HTAG_TITLE),
+	TAG(2, 't', 'r', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_TR),
+	TAG(5, 't', 'r', 'a', 'c', 'k', 0, 0, 0, 0, 0, HTAG_TRACK),
+	TAG(2, 't', 't', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_TT),
+	TAG(1, 'u', 0, 0, 0, 0, 0, 0, 0, 0, 0, HTAG_U),
+	TAG(2, 'u', 'l', 0, 0, 0, 0, 0, 0, 0, 0, HTAG_UL),
+	TAG(3, 'v', 'a', 'r', 0, 0, 0, 0, 0, 0, 0, HTAG_VAR),
+	TAG(5, 'v', 'i', 'd', 'e', 'o', 0, 0, 0, 0, 0, HTAG_VIDEO),
+	TAG(3, 'w', 'b', 'r', 0, 0, 0, 0, 0, 0, 0, HTAG_WBR),
+	TAG(3, 'x', 'm', 'p', 0, 0, 0, 0, 0, 0, 0, HTAG_XMP),
+};
+#undef TAG
 
 /* Byte classes, for the loops that scan names and values. */
 enum {
@@ -354,13 +368,46 @@ static __m128i lower16(const char *p)
 }
 #endif
 
-/* The table entry whose hash slot the lower-cased name of @len bytes,
- * first 8 as @key, falls in; NULL if none. */
-static const struct tag_info *tag_candidate(uint64_t key, size_t len)
+/*
+ * Bytes 0..7 of the name [s, s+n) lower-cased and zero-padded past @n, as
+ * a little-endian integer; *rest gets bytes 8..15 the same way.  @avail
+ * bytes are readable at @s.
+ */
+static uint64_t name_key(const char *s, size_t n, size_t avail, uint64_t *rest)
 {
-	const uint8_t id = tag_slot[TAG_HASH(key, len)];
-	const struct tag_info *const t = id ? &tags[id - 1] : NULL;
-	return t && t->len == len ? t : NULL;
+	uint64_t lo = 0, hi = 0;
+#ifdef __SSE2__
+	if (avail >= 16) {
+		const __m128i low = lower16(s);
+		lo = (uint64_t)_mm_cvtsi128_si64(low);
+		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8));
+		if (n < 8)
+			lo &= (1ull << (8 * n)) - 1, hi = 0;
+		else if (n < 16)
+			hi &= (1ull << (8 * (n - 8))) - 1;
+		*rest = hi;
+		return lo;
+	}
+#else
+	(void)avail;
+#endif
+	for (size_t i = 0; i < n && i < 16; i++) {
+		const uint64_t c = (uint64_t)to_lower((unsigned char)s[i]);
+		if (i < 8)
+			lo |= c << (8 * i);
+		else
+			hi |= c << (8 * (i - 8));
+	}
+	*rest = hi;
+	return lo;
+}
+
+/* The element whose lower-cased name of @len bytes has bytes 0..7 @key and
+ * bytes 8..9 @rest (zero-padded), or HTAG_UNKNOWN. */
+static enum htag tag_find(uint64_t key, uint16_t rest, size_t len)
+{
+	const struct tag_slot *const e = &tag_slots[TAG_HASH(key, len)];
+	return e->len == len && e->key == key && e->rest == rest ? (enum htag)e->tag : HTAG_UNKNOWN;
 }
 
 /* The element named [s, s+len) (any case; len >= 1), or HTAG_UNKNOWN;
@@ -369,31 +416,9 @@ static enum htag tag_lookup(const char *s, size_t len, size_t avail)
 {
 	if (len > MAX_KNOWN_NAME)
 		return HTAG_UNKNOWN;
-#ifdef __SSE2__
-	if (avail >= 16) {
-		const __m128i low = lower16(s);
-		const uint64_t first8 = (uint64_t)_mm_cvtsi128_si64(low);
-		const uint64_t key = len >= 8 ? first8 : first8 & ((1ull << (8 * len)) - 1);
-		const struct tag_info *const t = tag_candidate(key, len);
-		if (!t)
-			return HTAG_UNKNOWN;
-		const __m128i want = _mm_loadu_si128((const __m128i *)(const void *)t->name);
-		const unsigned eq = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(low, want));
-		const unsigned mask = (1u << len) - 1;
-		return (eq & mask) == mask ? (enum htag)t->tag : HTAG_UNKNOWN;
-	}
-#else
-	(void)avail;
-#endif
-	char low[MAX_KNOWN_NAME];
-	uint64_t key = 0;
-	for (size_t i = 0; i < len; i++) {
-		low[i] = (char)to_lower((unsigned char)s[i]);
-		if (i < 8)
-			key |= (uint64_t)(unsigned char)low[i] << (8 * i);
-	}
-	const struct tag_info *const t = tag_candidate(key, len);
-	return t && !memcmp(t->name, low, len) ? (enum htag)t->tag : HTAG_UNKNOWN;
+	uint64_t rest;
+	const uint64_t key = name_key(s, len, avail, &rest);
+	return tag_find(key, (uint16_t)rest, len);
 }
 
 void htok_init(struct htok *t, const char *s, size_t n)
@@ -531,40 +556,6 @@ static const char *skip_ws(const char *p, const char *end)
 	while (p < end && is_ws((unsigned char)*p))
 		p++;
 	return p;
-}
-
-/*
- * Bytes 0..7 of the name [s, s+n) lower-cased and zero-padded past @n, as
- * a little-endian integer; *rest gets bytes 8..15 the same way.  @avail
- * bytes are readable at @s.
- */
-static uint64_t name_key(const char *s, size_t n, size_t avail, uint64_t *rest)
-{
-	uint64_t lo = 0, hi = 0;
-#ifdef __SSE2__
-	if (avail >= 16) {
-		const __m128i low = lower16(s);
-		lo = (uint64_t)_mm_cvtsi128_si64(low);
-		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8));
-		if (n < 8)
-			lo &= (1ull << (8 * n)) - 1, hi = 0;
-		else if (n < 16)
-			hi &= (1ull << (8 * (n - 8))) - 1;
-		*rest = hi;
-		return lo;
-	}
-#else
-	(void)avail;
-#endif
-	for (size_t i = 0; i < n && i < 16; i++) {
-		const uint64_t c = (uint64_t)to_lower((unsigned char)s[i]);
-		if (i < 8)
-			lo |= c << (8 * i);
-		else
-			hi |= c << (8 * (i - 8));
-	}
-	*rest = hi;
-	return lo;
 }
 
 /* The attributes html_text reads, told apart once here: by length, then
