@@ -159,8 +159,10 @@ _Static_assert(HTAG_COUNT < 256 && sizeof(struct tag_info) == 16, "tag_info is 1
 /*
  * Tag names are found by a perfect hash of their length and first 8 bytes
  * (lower-cased, zero-padded, read as a little-endian integer): one
- * multiply, one load and one 16-byte compare instead of a bisection of
- * string compares (the lookup runs for every tag of every page).  The
+ * multiply, one load of a 16-byte slot that holds the whole key, and two
+ * compares, instead of a bisection of string compares (the lookup runs
+ * for every tag of every page).  tag_slots must list the names of tags[]
+ * (test_html_text checks every one through htag_name()).  The
  * multiplier was found by trying random odd numbers until the 121 names
  * fell into distinct slots; a new name that collides makes the compiler
  * complain of an overridden initializer (-Woverride-init, in -Wextra;
@@ -342,6 +344,11 @@ static int is_alpha(int c)
 static int to_lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+const char *htag_name(enum htag tag)
+{
+	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? tags[tag - 1].name : "";
 }
 
 unsigned htag_props(enum htag tag)

@@ -105,6 +105,9 @@ void htok_init(struct htok *t, const char *s, size_t n);
  */
 enum htok_type htok_next(struct htok *t, struct htok_token *tok);
 
+/** The lower-case name of @tag ("" for HTAG_UNKNOWN), a static string. */
+const char *htag_name(enum htag tag);
+
 /** The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
 unsigned htag_props(enum htag tag);
 

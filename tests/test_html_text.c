@@ -433,6 +433,26 @@ static void test_tag_names(void)
 		}
 	}
 	CHECK(bad == 0);
+	/* every element, by its name in lower and upper case */
+	bad = 0;
+	for (int tag = HTAG_UNKNOWN + 1; tag < HTAG_COUNT; tag++) {
+		char tmp[40], up[40];
+		const char *const name = htag_name((enum htag)tag);
+		size_t l = strlen(name);
+		for (size_t i = 0; i <= l; i++)
+			up[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
+		for (int u = 0; u < 4; u++) { /* case; alone, or followed by 16+ bytes */
+			const int n = snprintf(tmp, sizeof(tmp), "<%s>%s", u & 1 ? up : name,
+					       u & 2 ? "and then some text" : "");
+			struct htok t;
+			struct htok_token tok;
+			htok_init(&t, tmp, (size_t)n);
+			if (htok_next(&t, &tok) != HTOK_START || tok.tag != (enum htag)tag)
+				bad++;
+		}
+	}
+	CHECK(bad == 0);
+	CHECK(!strcmp(htag_name(HTAG_UNKNOWN), "") && !strcmp(htag_name(HTAG_BLOCKQUOTE), "blockquote"));
 }
 
 /* html_collapse() must not depend on what lies past its text (it may read
