@@ -202,6 +202,46 @@ static void test_deterministic(void)
 	textnorm_free(&other); /* twice is harmless */
 }
 
+/*
+ * ASCII words are scanned 8 bytes at a time: compare with a byte-by-byte
+ * reference on random ASCII (every class, every alignment and length,
+ * words across 8-byte boundaries, texts ending mid-word), with a multi-
+ * byte character sometimes in the way.
+ */
+static void test_ascii_words(void)
+{
+	static const char alphabet[] = "abcXYZ09 @[`{/:.-_\x7f\t\nAzZa";
+	uint64_t rng = test_seed(7);
+	char in[64], want[128];
+	for (int round = 0; round < 20000; round++) {
+		const size_t n = (size_t)(test_rand(&rng) % 40);
+		for (size_t i = 0; i < n; i++)
+			in[i] = alphabet[test_rand(&rng) % (sizeof alphabet - 1)];
+		if (n > 4 && round % 5 == 0)
+			memcpy(in + test_rand(&rng) % (n - 2), "\xc3\xa9", 2); /* e acute */
+		in[n] = '\0';
+		/* Reference: lower-case letters and digits form words, one space
+		 * between words, none at the ends; é is a letter too. */
+		size_t o = 0;
+		int sep = 0;
+		for (size_t i = 0; i < n; i++) {
+			const unsigned char c = (unsigned char)in[i];
+			const int word = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+					 (c >= 'A' && c <= 'Z') || c >= 0x80;
+			if (!word) {
+				sep = o > 0;
+				continue;
+			}
+			if (sep)
+				want[o++] = ' ';
+			sep = 0;
+			want[o++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+		}
+		want[o] = '\0';
+		CHECK(norm_is(in, want));
+	}
+}
+
 int main(void)
 {
 	test_decode();
@@ -211,6 +251,7 @@ int main(void)
 	test_cjk_tokens();
 	test_garbage();
 	test_deterministic();
+	test_ascii_words();
 	textnorm_free(&g_tn);
 	return test_finish("test_textnorm");
 }
