@@ -1,17 +1,22 @@
 /*
- * simhash.c - features, term-frequency weights and the 64 counters of a
- * SimHash fingerprint; the method and its choices are in simhash.h.
+ * simhash.c - features, and the two ways of making 64 bits of them:
+ * minwise hashing and SimHash; the methods and choices are in simhash.h.
  *
- * Per document:
+ * Per document, one pass over its lines:
  *
- *   text --textnorm_run--> tokens --hash--> feature hashes
- *        --tf table--> (hash, tf) distinct --weight--> 64 counters --> fp
+ *   line --textnorm_run--> tokens --hash--> feature hashes --+
+ *                                                            |
+ *   minhash: bin = top 6 bits, keep the minimum of the rest <-+
+ *            --> densify empty bins --> one bit per bin --> fp
+ *   SimHash: tf table --> (hash, tf) distinct --weight--> 64 counters --> fp
  *
- * The tf table is open addressing keyed by the feature hash itself (it is
- * already uniformly distributed), with a list of occupied slots: the list
- * drives accumulation and then clears exactly those slots, so the cost of
- * a document is proportional to its size, not to the table's, and the
- * table is reused without reallocating once it is big enough.
+ * Minhash needs no table: a minimum ignores repeats, so each occurrence
+ * goes straight into its bin.  The SimHash tf table is open addressing
+ * over 32-bit entry numbers keyed by the feature hash itself (already
+ * uniform), with the features in dense arrays in insertion order: they
+ * drive accumulation and then clear exactly their slots, so a document
+ * costs in proportion to its size, and the table is reused without
+ * reallocating once it is big enough.
  */
 #include "simhash.h"
 

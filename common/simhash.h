@@ -61,8 +61,8 @@
  * Short texts: if the normalised text is shorter than @min_text bytes the
  * fingerprint is XXH3-64 of the normalised text instead, and the
  * FP_SHORT_TEXT flag (docrec.h) is set.  Below a few dozen features one
- * changed word moves many bits, so near-duplicate search on SimHash would
- * be noise; an exact-text hash lets such pages still match when their
+ * changed word moves many bits (with either method), so near-duplicate
+ * search would be noise; an exact-text hash lets such pages still match when their
  * normalised text is identical (distance 0).  Unrelated 64-bit values are
  * about 32 bits apart, so they do not come near anything by accident.
  * The default of 200 bytes is ~30 English words or ~65 Chinese characters.
@@ -88,17 +88,17 @@
 #define SIMHASH_MAX_CJK_NGRAM 4
 
 struct simhash_config {
-	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 1) */
+	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 2) */
 	int cjk_ngram;   /* CJK characters per n-gram, 1..SIMHASH_MAX_CJK_NGRAM (2) */
 	size_t min_text; /* normalised bytes below which FP_SHORT_TEXT (200) */
 	int line_full;   /* line length of full weight; 0: no line weights (160) */
-	int tf_log;      /* 1: weight 1+ln(tf); 0: every distinct feature weighs 1 */
+	int tf_log;      /* 1: weight 1+ln(tf); 0: every distinct feature weighs 1 (1) */
 	int unit_weight; /* weight (of SIMHASH_WEIGHT_ONE) of single words and CJK
 			  * units added beside the shingles; 0: none */
 	int cjk_unit;    /* CJK characters per unit feature (2) */
 	int boundary_weight; /* weight (of SIMHASH_WEIGHT_ONE) of the feature where
 			      * two lines meet, 0..2*SIMHASH_WEIGHT_ONE; 0: none */
-	int method;      /* 0: SimHash; 1: 1-bit minwise hashing of the feature set */
+	int method;      /* 0: SimHash; 1: 1-bit minwise hashing of the feature set (1) */
 };
 
 #define SIMHASH_CONFIG_DEFAULT {2, 2, 200, 160, 1, 0, 2, 0, 1}
