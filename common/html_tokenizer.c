@@ -380,7 +380,8 @@ static __m128i lower16(const char *p)
  * a little-endian integer; *rest gets bytes 8..15 the same way.  @avail
  * bytes are readable at @s.
  */
-static uint64_t name_key(const char *s, size_t n, size_t avail, uint64_t *rest)
+static inline __attribute__((always_inline)) uint64_t name_key(const char *s, size_t n, size_t avail,
+								 uint64_t *rest)
 {
 	uint64_t lo = 0, hi = 0;
 #ifdef __SSE2__
@@ -476,7 +477,8 @@ static const char *skip_bang(const char *p, const char *end)
  * for exactly the bytes of the class: HTML white space (' ', and \t \n
  * \f \r = 0x09..0x0D but 0x0B), '/', '>' (and '=').
  */
-static const char *scan_to(const char *p, const char *end, unsigned cls)
+static inline __attribute__((always_inline)) const char *scan_to(const char *p, const char *end,
+								  unsigned cls)
 {
 #ifdef __SSE2__
 	const __m128i eq = _mm_set1_epi8(cls == C_ATTR_END ? '=' : '>');
