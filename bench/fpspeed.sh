@@ -7,6 +7,10 @@
 # beside it, since a shared machine inflates wall time.
 #   FPS_MB=100  FPS_THREADS="1 2"  BENCH_DIR=/tmp/ndd-bench
 set -u
+# Idle OpenMP threads sleep (as under bench/run.sh), so CPU seconds at -t2
+# count work, not spinning.
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+export OMP_WAIT_POLICY
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin
 DIR=${BENCH_DIR:-/tmp/ndd-bench}/fps
