@@ -23,6 +23,7 @@
 #include "html_text.h"
 
 #include "html_blocks.h"
+#include "html_classwords.h"
 #include "html_entities.h"
 #include "html_tokenizer.h"
 
@@ -60,7 +61,7 @@ struct buf {
 /*
  * Class and id values repeat from element to element and from page to
  * page ("reference internal", "toctree-l1"): the verdict of
- * htok_value_has_chrome_word() on each is remembered, keyed by the exact
+ * html_class_is_chrome() on each is remembered, keyed by the exact
  * bytes, in a direct-mapped table (CLASS_MEMO_SLOTS x 48 bytes).
  */
 #define CLASS_MEMO_SLOTS 512
@@ -385,16 +386,16 @@ static int style_hides(const struct htok_attr *a)
 	return strstr(t, "display:none") || strstr(t, "visibility:hidden");
 }
 
-/* htok_value_has_chrome_word() of a class or id value, remembered. */
+/* html_class_is_chrome() of a class or id value, remembered. */
 static int chrome_value(struct html_text *h, const char *s, size_t n)
 {
 	if (n == 0 || n > CLASS_MEMO_KEY)
-		return n && htok_value_has_chrome_word(s, n);
+		return n && html_class_is_chrome(s, n);
 	struct class_memo *const m = &h->memo[XXH3_64bits(s, n) & (CLASS_MEMO_SLOTS - 1)];
 	if (m->len == n && !memcmp(m->key, s, n))
 		return m->chrome;
 	m->len = (uint8_t)n;
-	m->chrome = (uint8_t)htok_value_has_chrome_word(s, n);
+	m->chrome = (uint8_t)html_class_is_chrome(s, n);
 	memcpy(m->key, s, n);
 	return m->chrome;
 }

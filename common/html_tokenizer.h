@@ -114,17 +114,4 @@ unsigned htag_props(enum htag tag);
 /** Case-insensitive compare of an attribute name with @lower_name. */
 int htok_attr_is(const struct htok_attr *a, const char *lower_name);
 
-/**
- * Does a class or id value name page chrome?  The value is split into
- * words at blanks, '-', '_', other punctuation and camelCase humps
- * ("mainNav" -> main, nav), and each word is compared whole with a list
- * (nav, menu, sidebar, footer, header, banner, ad, ads, advert, sponsor,
- * comment(s), share, social, cookie, breadcrumb, related, popup,
- * subscribe, widget...), so "top-ad" matches but "add", "shadow" and
- * "header2" do not.  A word after "has", "with", "no", "without" is
- * skipped ("has-sidebar" describes a page), and so are WordPress taxonomy
- * classes ("category-social", "tag-ads").  @return 1 or 0.
- */
-int htok_value_has_chrome_word(const char *s, size_t n);
-
 #endif

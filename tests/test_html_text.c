@@ -9,6 +9,7 @@
  * 100k-deep nesting) and a throughput figure.
  */
 #include "html_blocks.h"
+#include "html_classwords.h"
 #include "html_entities.h"
 #include "html_text.h"
 #include "html_tokenizer.h"
@@ -246,7 +247,7 @@ static void test_chrome_words(void)
 		{"menuitem", 0}, {"footnote", 0}, {"shared-library", 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const int got = htok_value_has_chrome_word(cases[i].v, strlen(cases[i].v));
+		const int got = html_class_is_chrome(cases[i].v, strlen(cases[i].v));
 		CHECK(got == cases[i].want);
 		if (got != cases[i].want)
 			fprintf(stderr, "  chrome word '%s': got %d\n", cases[i].v, got);

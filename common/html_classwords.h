@@ -1,0 +1,27 @@
+/*
+ * html_classwords.h - does a class or id value name page chrome?
+ *
+ * html_text drops, softly, the elements whose class or id says they are
+ * navigation, menus, sidebars, footers, ads, comments, share buttons or
+ * cookie banners.  This is the word test behind it.
+ */
+#ifndef NDD_HTML_CLASSWORDS_H
+#define NDD_HTML_CLASSWORDS_H
+
+#include <stddef.h>
+
+/**
+ * Does a class or id value name page chrome?  The value is split into
+ * words at blanks, '-', '_', other punctuation and camelCase humps
+ * ("mainNav" -> main, nav), and each word is compared whole with a list
+ * (nav, menu, sidebar, footer, header, banner, ad, ads, advert, sponsor,
+ * comment(s), share, social, cookie, breadcrumb, related, popup,
+ * subscribe, widget...), so "top-ad" matches but "add", "shadow" and
+ * "header2" do not.  A word after "has", "with", "no", "without" is
+ * skipped ("has-sidebar" describes a page), and so are WordPress taxonomy
+ * classes ("category-social", "tag-ads").  Pure and reentrant.
+ * @return 1 or 0.
+ */
+int html_class_is_chrome(const char *s, size_t n);
+
+#endif
