@@ -527,8 +527,11 @@ static uint64_t minhash_bits(struct simhash_ctx *ctx)
 	uint64_t fp = 0;
 	for (unsigned i = 0; i < 64; i++) {
 		uint64_t m = ctx->oph[i];
-		for (unsigned a = 1; m == OPH_EMPTY; a++)
+		for (unsigned a = 1; m == OPH_EMPTY && a < 256; a++)
 			m = ctx->oph[oph_probe(i, a)];
+		/* Very few bins set: a bounded search, then the next set bin. */
+		for (unsigned j = i + 1; m == OPH_EMPTY; j++)
+			m = ctx->oph[j & 63];
 		const uint64_t x = (m ^ ctx->mh_mul[i]) * 0x9e3779b97f4a7c15ull;
 		fp |= (x >> 63) << i;
 	}

@@ -376,6 +376,18 @@ static void test_minhash(struct simhash_ctx *ctx, struct simhash_ctx *ctx2)
 	const uint64_t f = fp_of(ctx, s, strlen(s), NULL);
 	CHECK_EQ_U64(f, fp_of(ctx2, s, strlen(s), NULL));
 	CHECK(popcount64(f) > 10 && popcount64(f) < 54);
+	/* One distinct feature: 63 bins borrow from one, and still every bit
+	 * is its own draw, so two such pages are far apart. */
+	char one[400], other[400];
+	size_t n1 = 0, n2 = 0;
+	for (int i = 0; i < 60; i++) {
+		n1 += (size_t)sprintf(one + n1, "spam ");
+		n2 += (size_t)sprintf(other + n2, "eggs ");
+	}
+	const uint64_t g1 = fp_of(ctx, one, n1, NULL), g2 = fp_of(ctx, other, n2, NULL);
+	CHECK_EQ_U64(g1, fp_of(ctx2, one, n1, NULL));
+	printf("minhash: one feature each, distance %d\n", hamming64(g1, g2));
+	CHECK(hamming64(g1, g2) > 16);
 }
 
 /* One synthetic document's text into @out: English, Chinese or short. */
