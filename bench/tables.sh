@@ -33,8 +33,8 @@ echo "== codec: bits per key against the bound, block decode speed =="
 
 echo
 echo "== table stages, k = $K (seconds; peak RSS in MB) =="
-printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %10s %9s %7s\n' N t permute compress join sum \
-	"pipe" "peakMB" "cmp/fp" pairs "bits/rec" design
+printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %8s %10s %9s %7s\n' N t permute compress join sum \
+	"pipe" "peakMB" "pipeMB" "cmp/fp" pairs "bits/rec" design
 for n in $N_LIST; do
 	"$BUILD/bench/gen_fps" -n "$n" -k "$K" -s 1 -o "$DIR/fps.ndf" || exit 1
 	for t in $THREADS; do
@@ -48,23 +48,29 @@ for n in $N_LIST; do
 		tj=$(elapsed "$t2")
 		rm -f "$DIR/raw.ndf"
 		t3=$(now)
-		"$BIN/ndd-permute-sort" -q -t "$t" -k "$K" "$DIR/fps.ndf" | "$BIN/ndd-compress" -q -t "$t" |
-			"$BIN/ndd-self-join" -q -t "$t" -c "$DIR/fps.ndf" -o "$DIR/c2.csv" || exit 1
+		"$BIN/ndd-permute-sort" -t "$t" -k "$K" "$DIR/fps.ndf" 2> "$DIR/ps2.log" |
+			"$BIN/ndd-compress" -t "$t" 2> "$DIR/c2.log" |
+			"$BIN/ndd-self-join" -t "$t" -c "$DIR/fps.ndf" -o "$DIR/c2.csv" 2> "$DIR/j2.log" || exit 1
 		tpipe=$(elapsed "$t3")
+		# the three run at once: their peaks add up
+		pipemb=$(printf '%s\n%s\n%s\n' "$(rss "$DIR/ps2.log")" "$(rss "$DIR/c2.log")" "$(rss "$DIR/j2.log")" |
+			awk '{ s += $1 } END { printf "%.0f", s }')
 		cmp -s "$DIR/c.csv" "$DIR/c2.csv" || echo "WARNING: piped and staged clusters differ"
 		sum=$(awk -v a="$tp" -v b="$tc" -v c="$tj" 'BEGIN { printf "%.3f", a + b + c }')
 		bits=$(sed -n 's/.*(\([0-9.]*\) bits\/record).*/\1/p' "$DIR/c.log")
 		design=$(sed -n 's/.*design \([0-9x]*\):.*/\1/p' "$DIR/ps.log")
 		peak=$(printf '%s\n%s\n%s\n' "$(rss "$DIR/ps.log")" "$(rss "$DIR/c.log")" "$(rss "$DIR/j.log")" | sort -n | tail -1)
-		printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %10s %9s %7s\n' "$n" "$t" "$tp" "$tc" "$tj" \
-			"$sum" "$tpipe" "$peak" "$(json comparisons_per_document "$DIR/j.json")" \
+		printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %8s %10s %9s %7s\n' "$n" "$t" "$tp" "$tc" "$tj" \
+			"$sum" "$tpipe" "$peak" "$pipemb" "$(json comparisons_per_document "$DIR/j.json")" \
 			"$(json pairs "$DIR/j.json")" "$bits" "$design"
 		echo "$n $t $tpipe" >> "$DIR/times.txt.$$"
 	done
 done
-rm -f "$DIR/tab.ndf" "$DIR/c.csv" "$DIR/c2.csv"
-echo "(bits/rec: key + document index; the information bound for the keys alone is"
-echo " 2 + 64 - log2 N bits, see the codec figures above)"
+rm -f "$DIR/tab.ndf" "$DIR/c.csv" "$DIR/c2.csv" "$DIR/fps.ndf"
+echo "(seconds; permute/compress/join: each stage alone through files, peakMB the"
+echo " largest of them; pipe: the three in a pipe, end to end, pipeMB their peaks"
+echo " added up; bits/rec: key + document index; the information bound for the keys"
+echo " alone is 2 + 64 - log2 N bits, see the codec figures above)"
 # Time ratio of each N against the previous one, at the largest thread count.
 awk -v t="$(echo $THREADS | awk '{ print $NF }')" '$2 == t { if (pn) printf "N x %.0f -> time x %.2f\n", $1 / pn, $3 / pt; pn = $1; pt = $3 }' \
 	"$DIR/times.txt.$$"
