@@ -185,29 +185,27 @@ fail:
 struct table_out {
 	struct ndf_writer *w;
 	uint8_t *buf;
-	uint8_t *big; /* PACK_BATCH blocks, for tout_blocks() */
+	uint8_t *pack;     /* free memory to pack whole blocks in (the sort's */
+	size_t pack_cap;   /* scratch array, done with by then), or NULL */
 	size_t n;
 	uint64_t first_key;
 };
 
-/* Whole blocks from a sorted array: packed by all threads, a batch of
- * blocks at a time, then written in order. */
-#define PACK_BATCH 16
-
+/* Whole blocks from a sorted array: packed by all threads into the pack
+ * area, as many blocks at a time as it holds, then written in order. */
 static int tout_blocks(struct table_out *to, const struct table_rec *recs, size_t n_blocks)
 {
 	const size_t per = TABLE_RAW_BLOCK_RECORDS, bytes = per * TABLE_RAW_RECORD;
-	if (!to->big)
-		to->big = xmalloc(PACK_BATCH * bytes);
-	for (size_t b0 = 0; b0 < n_blocks; b0 += PACK_BATCH) {
-		const size_t nb = n_blocks - b0 < PACK_BATCH ? n_blocks - b0 : PACK_BATCH;
+	const size_t batch = to->pack_cap / bytes;
+	for (size_t b0 = 0; b0 < n_blocks; b0 += batch) {
+		const size_t nb = n_blocks - b0 < batch ? n_blocks - b0 : batch;
 		const struct table_rec *r = recs + b0 * per;
 #pragma omp parallel for schedule(static)
 		for (size_t i = 0; i < nb * per; i++)
-			tablefile_put_raw(to->big + i * TABLE_RAW_RECORD, r[i].key, (uint32_t)r[i].idx);
+			tablefile_put_raw(to->pack + i * TABLE_RAW_RECORD, r[i].key, (uint32_t)r[i].idx);
 		for (size_t b = 0; b < nb; b++)
 			if (ndf_write_block(to->w, (uint32_t)per, NDF_CODEC_RAW, r[b * per].key,
-					    to->big + b * bytes, bytes))
+					    to->pack + b * bytes, bytes))
 				return -1;
 	}
 	return 0;
@@ -216,7 +214,8 @@ static int tout_blocks(struct table_out *to, const struct table_rec *recs, size_
 static int tout_add(void *ctx, const struct table_rec *recs, size_t n)
 {
 	struct table_out *to = ctx;
-	if (to->n == 0 && n >= TABLE_RAW_BLOCK_RECORDS) {
+	if (to->n == 0 && n >= TABLE_RAW_BLOCK_RECORDS &&
+	    to->pack_cap >= (size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD) {
 		const size_t whole = n / TABLE_RAW_BLOCK_RECORDS;
 		if (tout_blocks(to, recs, whole))
 			return -1;
@@ -259,7 +258,6 @@ static int tout_close(struct table_out *to, int rc)
 	else
 		rc = ndf_writer_finish(to->w) ? -1 : 0;
 	free(to->buf);
-	free(to->big);
 	return rc;
 }
 
@@ -305,6 +303,8 @@ static int build_table(struct builder *b, uint32_t t)
 	int rc = tout_open(&to, b->out, b->d, t, b->info);
 	if (!rc && n <= b->chunk) {
 		rc = sort_chunk(b, t, 0, n);
+		to.pack = (uint8_t *)b->scratch; /* free again once sorted */
+		to.pack_cap = n * sizeof *b->scratch;
 		if (!rc)
 			rc = tout_add(&to, b->recs, n);
 	} else if (!rc) {
