@@ -1,0 +1,25 @@
+/*
+ * memhint.c - see memhint.h.
+ */
+#include "memhint.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define WORTH_IT ((size_t)64 << 20)
+
+void mem_hint_random(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (!p || n < WORTH_IT)
+		return;
+	uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}

@@ -1,0 +1,20 @@
+/*
+ * memhint.h - tell the kernel how big arrays will be used.
+ *
+ * The self-join's last phases (provenance of the paired documents, the
+ * pair graph, the CSV) read arrays of hundreds of MB to GB at random.
+ * With 4 KB pages nearly every such read also misses the TLB; asking for
+ * transparent huge pages on those arrays (2 MB pages) removes most of
+ * that.  Only a hint: where THP is off ("never") or memory is short the
+ * kernel ignores it, and nothing changes but speed.
+ */
+#ifndef NDD_MEMHINT_H
+#define NDD_MEMHINT_H
+
+#include <stddef.h>
+
+/** Ask for huge pages on the 2 MB-aligned interior of [p, p + n) when it
+ * is large enough to matter (64 MB); call after each (re)allocation. */
+void mem_hint_random(void *p, size_t n);
+
+#endif
