@@ -1,7 +1,8 @@
 /*
  * tableread.c - see tableread.h.  Blocks are read serially (the stream
- * is serial) in batches, and a batch of compressed blocks is decoded by
- * all threads at once.
+ * is serial) in batches, and the blocks of a batch are decoded as tasks
+ * by the other threads while the next batch is read into a second set of
+ * buffers: reading (a copy and a CRC) and decoding overlap.
  */
 #include "tableread.h"
 
@@ -12,7 +13,16 @@
 #include "log.h"
 #include "tablefile.h"
 
+/* A batch ends at this many blocks or bytes (raw blocks are ~800 KB). */
 #define BATCH 256
+#define BATCH_BYTES (8u << 20)
+
+struct batch {
+	struct ndf_block blk[BATCH];
+	size_t at[BATCH];       /* each block's first record in the arrays */
+	uint64_t number[BATCH]; /* each block's number in the section */
+	int n;
+};
 
 struct tableread_ctx {
 	struct ndf_reader *r;
@@ -20,14 +30,18 @@ struct tableread_ctx {
 	struct codec code;
 	int have_code;
 	unsigned idx_bits;
-	struct ndf_block blk[BATCH];
+	struct batch b[2];
+	int bad;                /* a block did not decode: */
+	uint64_t bad_block;     /* the lowest number of such a block */
+	uint64_t bad_offset;    /* and its offset */
 };
 
 void table_arrays_free(struct table_arrays *ta)
 {
 	if (ta->ctx)
-		for (int i = 0; i < BATCH; i++)
-			ndf_block_free(&ta->ctx->blk[i]);
+		for (int h = 0; h < 2; h++)
+			for (int i = 0; i < BATCH; i++)
+				ndf_block_free(&ta->ctx->b[h].blk[i]);
 	free(ta->ctx);
 	free(ta->keys);
 	free(ta->idx);
@@ -78,39 +92,31 @@ static int take_code(struct tableread_ctx *c, const struct ndf_block *b)
 	return 0;
 }
 
-/* Decode a batch of data blocks into their places in the arrays. */
-static int decode_batch(struct tableread_ctx *c, int nb, size_t base)
+/* Decode one data block into its place in the arrays; a failure is kept
+ * as the lowest failing block, so the error is the same for any thread
+ * count. */
+static void decode_block(struct tableread_ctx *c, const struct ndf_block *b, size_t at,
+			 uint64_t number)
 {
-	int bad = -1;
-	size_t at[BATCH];
-	for (int i = 0; i < nb; i++) {
-		at[i] = base;
-		base += c->blk[i].n_records;
+	int ok;
+	if (b->codec == NDF_CODEC_RAW) {
+		ok = b->len == (size_t)b->n_records * TABLE_RAW_RECORD;
+		if (ok)
+			tablefile_decode_raw(b->data, b->n_records, c->ta->keys + at,
+					     c->ta->idx + at);
+	} else {
+		ok = b->codec == NDF_CODEC_PREFIX && c->have_code &&
+		     !codec_decode_block(&c->code, b->data, b->len, b->n_records, c->idx_bits,
+					 c->ta->keys + at, c->ta->idx + at);
 	}
-#pragma omp parallel for schedule(dynamic, 4)
-	for (int i = 0; i < nb; i++) {
-		const struct ndf_block *b = &c->blk[i];
-		int ok;
-		if (b->codec == NDF_CODEC_RAW) {
-			ok = b->len == (size_t)b->n_records * TABLE_RAW_RECORD;
-			if (ok)
-				tablefile_decode_raw(b->data, b->n_records, c->ta->keys + at[i],
-						     c->ta->idx + at[i]);
-		} else {
-			ok = b->codec == NDF_CODEC_PREFIX && c->have_code &&
-			     !codec_decode_block(&c->code, b->data, b->len, b->n_records,
-						 c->idx_bits, c->ta->keys + at[i],
-						 c->ta->idx + at[i]);
-		}
-		if (!ok) {
-#pragma omp critical
-			if (bad < 0 || i < bad)
-				bad = i;
+	if (!ok) {
+#pragma omp critical(tableread_bad)
+		if (!c->bad || number < c->bad_block) {
+			c->bad = 1;
+			c->bad_block = number;
+			c->bad_offset = b->offset;
 		}
 	}
-	if (bad >= 0)
-		return fault(c, &c->blk[bad], "block does not decode as a table block");
-	return 0;
 }
 
 static int check_sorted(const struct tableread_ctx *c)
@@ -133,30 +139,75 @@ static int check_sorted(const struct tableread_ctx *c)
 	return NDF_ERR_FORMAT;
 }
 
+/* Read the next batch of data blocks into @bt (the code block, if met,
+ * is taken on the way).  @return 0, or an ndf_err; bt->n = 0 at the end. */
+static int read_batch(struct tableread_ctx *c, struct batch *bt, uint64_t *blocks,
+		      size_t *records)
+{
+	size_t bytes = 0;
+	int rc = 0;
+	bt->n = 0;
+	while (bt->n < BATCH && bytes < BATCH_BYTES &&
+	       (rc = ndf_read_block(c->r, &bt->blk[bt->n])) > 0) {
+		struct ndf_block *b = &bt->blk[bt->n];
+		if (b->codec == NDF_CODEC_CODE) {
+			if ((rc = take_code(c, b)))
+				return rc;
+			continue;
+		}
+		bt->at[bt->n] = *records;
+		bt->number[bt->n] = (*blocks)++;
+		*records += b->n_records;
+		bytes += b->len;
+		bt->n++;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * One thread reads batch after batch; each batch's blocks become decode
+ * tasks, which the other threads run while the next batch is read into
+ * the other buffers.  The wait at the top of each round guarantees the
+ * tasks that used those buffers are done.  The arrays only grow between
+ * rounds, with no task running (after the first table they are big
+ * enough already).
+ */
 static int read_batches(struct tableread_ctx *c)
 {
-	int rc;
-	for (;;) {
-		int nb = 0;
-		size_t base = c->ta->n, add = 0;
-		while (nb < BATCH && (rc = ndf_read_block(c->r, &c->blk[nb])) > 0) {
-			if (c->blk[nb].codec == NDF_CODEC_CODE) {
-				if ((rc = take_code(c, &c->blk[nb])))
-					return rc;
-				continue;
+	int rc = 0;
+	uint64_t blocks = 0;
+	size_t records = 0;
+	c->bad = 0;
+#pragma omp parallel
+#pragma omp single
+	{
+		int h = 0;
+		rc = read_batch(c, &c->b[h], &blocks, &records);
+		while (!rc && c->b[h].n) {
+#pragma omp taskwait
+			int bad;
+#pragma omp critical(tableread_bad)
+			bad = c->bad;
+			if (bad || (rc = reserve(c->ta, records + 1)))
+				break;
+			struct batch *bt = &c->b[h];
+			for (int i = 0; i < bt->n; i++) {
+#pragma omp task firstprivate(bt, i)
+				decode_block(c, &bt->blk[i], bt->at[i], bt->number[i]);
 			}
-			add += c->blk[nb++].n_records;
+			h ^= 1;
+			rc = read_batch(c, &c->b[h], &blocks, &records);
 		}
-		if (rc < 0)
-			return rc;
-		if ((rc = reserve(c->ta, base + add + 1)))
-			return rc;
-		if (nb && (rc = decode_batch(c, nb, base)))
-			return rc;
-		c->ta->n = base + add;
-		if (nb < BATCH)
-			return 0;
+#pragma omp taskwait
 	}
+	if (!rc && c->bad) {
+		log_error("'%s': offset %llu: block does not decode as a table block",
+			  ndf_reader_name(c->r), (unsigned long long)c->bad_offset);
+		rc = NDF_ERR_FORMAT;
+	}
+	if (!rc)
+		c->ta->n = records;
+	return rc;
 }
 
 int tableread_section(struct ndf_reader *r, struct table_arrays *ta)
