@@ -88,7 +88,8 @@
 #define SIMHASH_MAX_CJK_NGRAM 4
 
 struct simhash_config {
-	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 2) */
+	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 1;
+			  * ndd-fingerprint --method minhash makes it 2) */
 	int cjk_ngram;   /* CJK characters per n-gram, 1..SIMHASH_MAX_CJK_NGRAM (2) */
 	size_t min_text; /* normalised bytes below which FP_SHORT_TEXT (200) */
 	int line_full;   /* line length of full weight; 0: no line weights (160) */
@@ -98,10 +99,11 @@ struct simhash_config {
 	int cjk_unit;    /* CJK characters per unit feature (2) */
 	int boundary_weight; /* weight (of SIMHASH_WEIGHT_ONE) of the feature where
 			      * two lines meet, 0..2*SIMHASH_WEIGHT_ONE; 0: none */
-	int method;      /* 0: SimHash; 1: 1-bit minwise hashing of the feature set (1) */
+	int method;      /* 0: SimHash (the default, the product's method); 1: 1-bit
+			  * minwise hashing of the feature set */
 };
 
-#define SIMHASH_CONFIG_DEFAULT {2, 2, 200, 160, 1, 0, 2, 0, 1}
+#define SIMHASH_CONFIG_DEFAULT {1, 2, 200, 160, 1, 0, 2, 0, 0}
 
 /** @return 0 if every field of @c is in range, else -1 (logged). */
 int simhash_config_check(const struct simhash_config *c)

@@ -62,7 +62,11 @@ grep -q 'feature config [0-9a-f]\{16\}' "$T/err" || bad "-v shows the config has
 "$FP" --shingle 3 -o "$T/s2.fps" "$T/docs.ndf" 2>"$T/err"
 cmp -s "$T/t1.fps" "$T/s2.fps" && bad "--shingle 3 changes the output" || ok "--shingle 3"
 "$FP" --method simhash -o "$T/sim.fps" "$T/docs.ndf" 2>"$T/err"
-cmp -s "$T/t1.fps" "$T/sim.fps" && bad "--method simhash changes the output" || ok "--method simhash"
+cmp -s "$T/t1.fps" "$T/sim.fps" && ok "--method simhash is the default" || bad "--method simhash differs from the default"
+"$FP" --method minhash -o "$T/mh.fps" "$T/docs.ndf" 2>"$T/err"
+cmp -s "$T/t1.fps" "$T/mh.fps" && bad "--method minhash changes the output" || ok "--method minhash"
+"$FP" --method minhash --shingle 2 -o "$T/mh2.fps" "$T/docs.ndf" 2>"$T/err"
+cmp -s "$T/mh.fps" "$T/mh2.fps" && ok "--method minhash uses bigrams" || bad "--method minhash is not --shingle 2"
 expect 2 "bad --method value exits 2" "$FP" --method md5 -o "$T/x.fps" "$T/docs.ndf"
 
 # --dry-run reads and decodes everything and writes nothing.

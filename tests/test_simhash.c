@@ -126,9 +126,9 @@ static void test_config(void)
 	char buf[256];
 	CHECK(simhash_config_check(&c) == 0);
 	CHECK(simhash_config_string(&c, buf, sizeof buf) > 0);
-	CHECK(strstr(buf, "shingle=2") && strstr(buf, "textnorm/") && strstr(buf, "method=minhash1"));
+	CHECK(strstr(buf, "shingle=1") && strstr(buf, "textnorm/") && strstr(buf, "method=simhash"));
 	CHECK_EQ_U64(simhash_config_hash(&c), simhash_config_hash(&d));
-	d.method = 0;
+	d.method = 1;
 	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
 	d = c;
 	d.shingle = 3;
@@ -148,7 +148,7 @@ static void test_config(void)
 	/* Every weighting option is part of the hash, and checked. */
 	int *const opt[] = {&d.line_full, &d.tf_log, &d.unit_weight, &d.cjk_unit,
 			    &d.boundary_weight, &d.method};
-	const int good[] = {80, 0, 32, 3, 32, 0};
+	const int good[] = {80, 0, 32, 3, 32, 1};
 	const int bad[] = {-1, 2, SIMHASH_WEIGHT_ONE + 1, 0, 2 * SIMHASH_WEIGHT_ONE + 1, 2};
 	for (int i = 0; i < 6; i++) {
 		d = c;
@@ -327,6 +327,8 @@ static void test_reuse(struct simhash_ctx *ctx, const struct simhash_config *c)
  * Pinned values: any change to normalisation, features or weights shows
  * up here, and must come with a TEXTNORM_VERSION/SIMHASH_VERSION bump.
  */
+#define GOLDEN_DEFAULT_CONFIG 0x0d0860c974dbea82ull
+
 static void test_golden(struct simhash_ctx *ctx, struct simhash_ctx *sim)
 {
 	const char *s = "The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。"
@@ -335,12 +337,16 @@ static void test_golden(struct simhash_ctx *ctx, struct simhash_ctx *sim)
 	uint32_t flags;
 	const uint64_t fp = fp_of(ctx, s, strlen(s), &flags);
 	CHECK(!(flags & FP_SHORT_TEXT));
-	printf("golden: %016llx config %016llx\n", (unsigned long long)fp,
-	       (unsigned long long)simhash_config_hash(&(struct simhash_config)SIMHASH_CONFIG_DEFAULT));
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT, m = c;
+	m.method = 1; /* minhash of bigrams */
+	m.shingle = 2;
+	printf("golden: %016llx config %016llx, minhash config %016llx\n", (unsigned long long)fp,
+	       (unsigned long long)simhash_config_hash(&c), (unsigned long long)simhash_config_hash(&m));
 	CHECK_EQ_U64(fp, 0x317001bf5bf59f21ull);
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
-	CHECK_EQ_U64(simhash_config_hash(&c), 0x13fec77e318d224cull);
-	/* SimHash of weighted single words: the same as SIMHASH_VERSION 3 made. */
+	CHECK_EQ_U64(simhash_config_hash(&m), 0x13fec77e318d224cull);
+	CHECK_EQ_U64(simhash_config_hash(&c), GOLDEN_DEFAULT_CONFIG);
+	/* SimHash of weighted single words (the default): the same as
+	 * SIMHASH_VERSION 3 made. */
 	CHECK_EQ_U64(fp_of(sim, s, strlen(s), NULL), 0x3dcbc6ab8e713fdbull);
 }
 
@@ -470,10 +476,11 @@ int main(int argc, char **argv)
 		return write_docs(argv[2]);
 	g_rng = test_seed(42);
 	make_vocab();
-	/* ctx: SimHash of weighted single words; mh: the default, minhash. */
+	/* ctx: the default, SimHash of weighted single words; mh: minhash of
+	 * bigrams (what ndd-fingerprint --method minhash uses). */
 	struct simhash_config c = SIMHASH_CONFIG_DEFAULT, d = c;
-	c.method = 0;
-	c.shingle = 1;
+	d.method = 1;
+	d.shingle = 2;
 	struct simhash_ctx *ctx = simhash_ctx_new(&c), *ctx2 = simhash_ctx_new(&c);
 	struct simhash_ctx *mh = simhash_ctx_new(&d), *mh2 = simhash_ctx_new(&d);
 	CHECK(ctx && ctx2 && mh && mh2);
