@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
-#define WORTH_IT ((size_t)64 << 20)
+#define WORTH_IT ((size_t)256 << 20)
 
 void mem_hint_random(void *p, size_t n)
 {
