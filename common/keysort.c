@@ -249,14 +249,15 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 	free(p.count);
 }
 
-void keysort_keys(struct table_rec *out, size_t n, uint64_t idx0, struct table_rec *scratch)
+void keysort_keys(void *area, size_t n, uint64_t idx0, struct table_rec *scratch)
 {
-	/* the keys are read from the front half of out[] before out[] is written */
-	const uint64_t *keys = (const uint64_t *)(void *)out;
+	/* the keys are read from the front of the area before records are written */
+	const uint64_t *keys = area;
+	struct table_rec *out = area;
 	struct plan p;
 	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
 		for (size_t i = n; i-- > 0;) /* back to front: keys[i] is not yet overwritten */
-			out[i] = (struct table_rec){keys[i], idx0 + i};
+			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
 		keysort_small(out, n);
 		return;
 	}
@@ -271,7 +272,7 @@ void keysort_keys(struct table_rec *out, size_t n, uint64_t idx0, struct table_r
 #pragma omp single
 		plan_offsets(&p);
 		for (size_t i = lo; i < hi; i++)
-			scratch[c[keys[i] >> p.shift]++] = (struct table_rec){keys[i], idx0 + i};
+			scratch[c[keys[i] >> p.shift]++] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
 	}
 	sort_buckets(&p, scratch, out);
 	free(p.count);

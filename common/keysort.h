@@ -15,10 +15,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 12 bytes, packed: the sort's two arrays are most of permute-sort's
+ * memory (2.4 GB for 100M fingerprints instead of 3.2 with padding), and
+ * x86 reads unaligned keys at full speed. */
 struct table_rec {
 	uint64_t key;
-	uint64_t idx; /* document index; 64-bit for alignment, < 2^32 in files */
-};
+	uint32_t idx; /* document index (table files store 32 bits) */
+} __attribute__((packed));
 
 /**
  * Sort @recs[0..n) by (key, idx) using @scratch (n records, caller-owned)
@@ -27,14 +30,14 @@ struct table_rec {
 void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n);
 
 /**
- * Sort keys into records: on entry the first 8 * @n bytes of @out hold
- * @n keys (as uint64_t), the keys of documents @idx0, @idx0 + 1, ...; on
- * return @out[0..n) holds the records (key, idx) in (key, idx) order.
- * Permuting straight into the front of the output array saves a pass
- * over memory compared with building the records first.  @scratch: n
- * records, caller-owned.
+ * Sort keys into records: @area is room for @n records (8-byte aligned,
+ * as malloc gives); on entry its first 8 * @n bytes hold @n keys (as
+ * uint64_t), the keys of documents @idx0, @idx0 + 1, ...; on return it
+ * holds the n records (key, idx) in (key, idx) order.  Permuting straight
+ * into the front of the output array saves a pass over memory compared
+ * with building the records first.  @scratch: n records, caller-owned.
  */
-void keysort_keys(struct table_rec *out, size_t n, uint64_t idx0, struct table_rec *scratch);
+void keysort_keys(void *area, size_t n, uint64_t idx0, struct table_rec *scratch);
 
 /** Sort a small array by (key, idx); exposed for tests. */
 void keysort_small(struct table_rec *a, size_t n);

@@ -124,8 +124,10 @@ static int run_next(struct run *r)
 		r->left -= want;
 	}
 	const uint8_t *p = r->buf + r->at++ * TABLE_RAW_RECORD;
+	uint64_t key;
 	uint32_t idx;
-	tablefile_get_raw(p, &r->cur.key, &idx);
+	tablefile_get_raw(p, &key, &idx);
+	r->cur.key = key;
 	r->cur.idx = idx;
 	return 1;
 }

@@ -285,14 +285,15 @@ static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
 			return -1;
 		src = b->fp_buf;
 	}
-	uint64_t *keys = (uint64_t *)(void *)b->recs; /* see keysort_keys() */
+	void *area = b->recs;
+	uint64_t *keys = area; /* see keysort_keys() */
 	struct design_lut *lut = xmalloc(sizeof *lut);
 	design_lut_build(tab, lut);
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		keys[i] = design_lut_permute(lut, src[i]);
 	free(lut);
-	keysort_keys(b->recs, n, start, b->scratch);
+	keysort_keys(area, n, start, b->scratch);
 	return 0;
 }
 
@@ -303,7 +304,7 @@ static int build_table(struct builder *b, uint32_t t)
 	int rc = tout_open(&to, b->out, b->d, t, b->info);
 	if (!rc && n <= b->chunk) {
 		rc = sort_chunk(b, t, 0, n);
-		to.pack = (uint8_t *)b->scratch; /* free again once sorted */
+		to.pack = (void *)b->scratch; /* free again once sorted */
 		to.pack_cap = n * sizeof *b->scratch;
 		if (!rc)
 			rc = tout_add(&to, b->recs, n);

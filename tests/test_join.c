@@ -146,11 +146,12 @@ static void test_keysort(uint64_t *rng)
 			}
 			memcpy(b, a, n * sizeof *a);
 			/* keysort_keys: the same keys, given as keys, indices from 1000 */
-			struct table_rec *c = malloc((n + 1) * sizeof *c);
-			uint64_t *keys = (uint64_t *)(void *)c;
+			void *area = malloc((n + 1) * sizeof(struct table_rec));
+			struct table_rec *c = area;
+			uint64_t *keys = area;
 			for (size_t i = 0; i < n; i++)
 				keys[i] = a[i].key;
-			keysort_keys(c, n, 1000, scratch);
+			keysort_keys(area, n, 1000, scratch);
 			keysort(a, scratch, n);
 			qsort(b, n, sizeof *b, cmp_rec);
 			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
