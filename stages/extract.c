@@ -13,7 +13,8 @@
  * Two batches alternate: while the team computes batch N, one thread of
  * it writes batch N-1 and reads (inflates, parses) batch N+1, then joins
  * the loop, so within one big file the serial inflate overlaps the
- * parallel extraction.  With -t1 the same steps run one after the other.
+ * parallel extraction.  With -t1 each page is read, extracted (from the
+ * reader's buffer, without a copy) and written in turn.
  * Items are written in the order they were read, whatever thread
  * computed them, so the output is byte-identical for any -t.  Document
  * ids are DOC_ID(file_base + input position, ordinal in that input): a
@@ -41,15 +42,13 @@
 #define BLOCK_TARGET (1u << 20)
 /*
  * Batches are small so that a page is extracted while its bytes are still
- * in cache (and memory stays low: on one thread the bench crawl ran with
- * about 6% less CPU and 49 MB peak instead of 251 MB, against batches of
- * 256 pages or 32 MiB); with several threads they are larger, because
- * every batch ends with threads waiting for its last page.
+ * in cache, and memory stays low; with several threads they are larger,
+ * because every batch ends with threads waiting for its last page.  One
+ * thread takes one page at a time, straight from the reader's buffer
+ * (run_serial()).
  */
-#define BATCH_ITEMS 64               /* capacity; with several threads */
+#define BATCH_ITEMS 64 /* with several threads */
 #define BATCH_BYTES (4u << 20)
-#define BATCH_ITEMS_SERIAL 2         /* one thread */
-#define BATCH_BYTES_SERIAL (256u << 10)
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define EXTRACT_CONFIG_VERSION 1
 
@@ -88,6 +87,7 @@ struct batch {
 	struct item *items; /* BATCH_ITEMS */
 	int n, max_items;
 	size_t bytes, max_bytes;
+	int borrow;         /* blocks stay in the reader (one thread, one item) */
 };
 
 struct run {
@@ -214,8 +214,11 @@ static struct str str_at(const struct bytes *b, size_t off)
 }
 
 /* Copy what the compute step needs out of @rec (the reader reuses it);
- * the item's pointers are set once raw has stopped growing. */
-static void item_fill(struct item *it, const struct crawl_record *rec, const struct opts *o)
+ * the item's pointers are set once raw has stopped growing.  @borrow: the
+ * block is not copied but read where the reader holds it (the item is
+ * computed and written before the reader moves on). */
+static void item_fill(struct item *it, const struct crawl_record *rec, const struct opts *o,
+		      int borrow)
 {
 	enum { S_URL, S_FILE, S_ID, S_DATE, S_PTYPE, S_CTYPE, N_STR };
 	size_t off[N_STR];
@@ -235,7 +238,8 @@ static void item_fill(struct item *it, const struct crawl_record *rec, const str
 	off[S_PTYPE] = add_opt(&it->raw, rec->ptype);
 	off[S_CTYPE] = add_opt(&it->raw, rec->ctype);
 	const size_t block_off = it->raw.len;
-	bytes_add(&it->raw, rec->block, rec->block_len);
+	if (!borrow)
+		bytes_add(&it->raw, rec->block, rec->block_len);
 	memset(&it->d, 0, sizeof it->d);
 	it->d.doc_id = rec->doc_id;
 	it->d.flags = rec->doc_flags;
@@ -246,7 +250,7 @@ static void item_fill(struct item *it, const struct crawl_record *rec, const str
 	it->d.record_id = str_at(&it->raw, off[S_ID]);
 	it->d.date = str_at(&it->raw, off[S_DATE]);
 	it->in = (struct webdoc_in){
-		.block = it->raw.p + block_off,
+		.block = borrow ? rec->block : it->raw.p + block_off,
 		.len = rec->block_len,
 		.http = rec->type == WARC_RESPONSE,
 		.ptype = off[S_PTYPE] != SIZE_MAX ? (const char *)it->raw.p + off[S_PTYPE] : NULL,
@@ -273,7 +277,7 @@ static long fill_batch(struct run *r, struct batch *b)
 		switch (rec.type) {
 		case WARC_RESPONSE:
 		case WARC_RESOURCE:
-			item_fill(&b->items[b->n++], &rec, r->o);
+			item_fill(&b->items[b->n++], &rec, r->o, b->borrow);
 			b->bytes += rec.block_len;
 			break;
 		case WARC_REVISIT: r->c.revisits++; break;
@@ -410,8 +414,23 @@ static long io_step(struct run *r, struct batch *io, int have_done)
 	return n;
 }
 
+/* One thread: read a page, extract it from the reader's own buffer while
+ * it is in cache, write it; then the next. */
+static int run_serial(struct run *r)
+{
+	struct batch *const b = &r->b[0];
+	long n = io_step(r, b, 0);
+	while (n > 0) {
+		compute_batch(r, b);
+		n = io_step(r, b, 1); /* writes b before the reader moves on */
+	}
+	return n < 0 ? -1 : 0;
+}
+
 static int run_inputs(struct run *r)
 {
+	if (r->n_workers == 1)
+		return run_serial(r);
 	struct batch *cur = &r->b[0], *other = &r->b[1];
 	long n = io_step(r, cur, 0);
 	int have_done = 0;
@@ -552,8 +571,9 @@ static void workers_init(struct run *r)
 	}
 	for (int k = 0; k < 2; k++) {
 		r->b[k].items = xcalloc(BATCH_ITEMS, sizeof *r->b[k].items);
-		r->b[k].max_items = r->n_workers > 1 ? BATCH_ITEMS : BATCH_ITEMS_SERIAL;
-		r->b[k].max_bytes = r->n_workers > 1 ? BATCH_BYTES : BATCH_BYTES_SERIAL;
+		r->b[k].max_items = r->n_workers > 1 ? BATCH_ITEMS : 1;
+		r->b[k].max_bytes = BATCH_BYTES;
+		r->b[k].borrow = r->n_workers == 1;
 	}
 }
 
