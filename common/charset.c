@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum enc {
 	ENC_UTF8, ENC_1252, ENC_UTF16LE, ENC_UTF16BE, ENC_GB18030, ENC_BIG5,
@@ -345,11 +348,19 @@ static size_t utf8_valid_len(const uint8_t *p, size_t n)
 	return len;
 }
 
-/* Length of the ASCII prefix of [p, p+n), 16 bytes at a time. */
+/* Length of the ASCII prefix of [p, p+n), 32 or 16 bytes at a time. */
 static size_t ascii_len(const uint8_t *p, size_t n)
 {
 	const uint64_t high = 0x8080808080808080ull;
 	size_t i = 0;
+#ifdef __SSE2__
+	for (; i + 32 <= n; i += 32) {
+		const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16));
+		if (_mm_movemask_epi8(_mm_or_si128(a, b)))
+			break;
+	}
+#endif
 	for (; i + 16 <= n; i += 16) {
 		uint64_t a, b;
 		memcpy(&a, p + i, 8);
