@@ -2,10 +2,11 @@
  * memhint.h - tell the kernel how big arrays will be used.
  *
  * The self-join's last phases (provenance of the paired documents, the
- * pair graph, the CSV) read arrays of hundreds of MB to GB at random.
- * With 4 KB pages nearly every such read also misses the TLB; asking for
- * transparent huge pages on those arrays (2 MB pages) removes most of
- * that.  Only a hint: where THP is off ("never") or memory is short the
+ * pair graph, the CSV) read arrays of hundreds of MB to GB at random, and
+ * the sort's top radix level writes to thousands of places in GB-sized
+ * arrays at once.  With 4 KB pages nearly every such access also misses
+ * the TLB; asking for transparent huge pages on those arrays (2 MB pages)
+ * removes most of that (permute-sort of 100M fingerprints: 62 -> 42 s).  Only a hint: where THP is off ("never") or memory is short the
  * kernel ignores it, and nothing changes but speed.
  */
 #ifndef NDD_MEMHINT_H

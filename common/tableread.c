@@ -11,6 +11,7 @@
 
 #include "codec.h"
 #include "log.h"
+#include "memhint.h"
 #include "tablefile.h"
 
 /* A batch ends at this many blocks or bytes (raw blocks are ~800 KB). */
@@ -69,6 +70,8 @@ static int reserve(struct table_arrays *ta, size_t n)
 	uint32_t *i = realloc(ta->idx, cap * sizeof *i);
 	if (i)
 		ta->idx = i;
+	mem_hint_random(k, cap * sizeof *k); /* for the TLB, not randomness */
+	mem_hint_random(i, cap * sizeof *i);
 	if (!k || !i) {
 		log_error("out of memory loading a table of %zu records", n);
 		return NDF_ERR_NOMEM;
