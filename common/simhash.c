@@ -12,11 +12,13 @@
  *
  * Minhash needs no table: a minimum ignores repeats, so each occurrence
  * goes straight into its bin.  The SimHash tf table is open addressing
- * over 32-bit entry numbers keyed by the feature hash itself (already
- * uniform), with the features in dense arrays in insertion order: they
- * drive accumulation and then clear exactly their slots, so a document
- * costs in proportion to its size, and the table is reused without
- * reallocating once it is big enough.
+ * keyed by the feature hash itself (already uniform), entries in the
+ * slots, with the used slots listed in insertion order: they drive
+ * accumulation and then clear exactly their slots, so a document costs
+ * in proportion to its size, and the table is reused without
+ * reallocating once it is big enough.  Accumulation takes the distinct
+ * features in batches (simhash_acc_add_batch: 16-bit lanes, AVX2 when
+ * the CPU has it).
  */
 #include "simhash.h"
 
@@ -29,6 +31,11 @@
  * into the shared library costs as much as the hash itself. */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_BATCH_AVX2 1 /* chosen at run time: __builtin_cpu_supports */
+#endif
 
 #include "bytes.h"
 #include "docrec.h"
@@ -44,26 +51,34 @@
 #define ACC_DRAIN_EVERY (UINT32_MAX / SIMHASH_MAX_WEIGHT)
 
 /*
- * The table proper holds 32-bit entry numbers (0 = empty), so a document's
- * table stays in L1/L2; the features themselves are dense arrays in
- * insertion order, which accumulation then reads front to back.
+ * Open addressing with the entries in the slots themselves (one cache
+ * line touched per lookup, no indirection), and the used slots listed in
+ * insertion order: they drive accumulation and then clear exactly their
+ * slots.  scale = 0 marks an empty slot (an entry's scale is >= 1).
  */
-struct tf_table {
-	uint32_t *slot;  /* entry + 1, or 0 */
-	uint64_t *key;   /* per entry: feature hash */
-	uint32_t *count; /* per entry: fixed-point occurrences */
-	uint32_t *scale; /* per entry: weight factor of its kind */
-	uint32_t *pos;   /* per entry: its slot, for clearing */
-	uint32_t *ones, *rest; /* scratch of accumulate(): entry numbers */
-	size_t n_used;
-	size_t mask;     /* slots - 1 */
+struct tf_entry {
+	uint64_t key;   /* feature hash */
+	uint32_t count; /* fixed-point occurrences */
+	uint32_t scale; /* weight factor of its kind; 0: empty slot */
 };
+
+struct tf_table {
+	struct tf_entry *slot;
+	uint32_t *pos;   /* per entry, in insertion order: its slot */
+	size_t n_used;
+	size_t mask;     /* slots in use for this document - 1 */
+	size_t cap;      /* slots allocated (all empty between documents) */
+};
+
+/* Adds the S1 sums of @n features (hashes @h, weights @w) to @sum. */
+typedef void batch_fn(uint64_t sum[64], const uint64_t *h, const uint16_t *w, size_t n);
 
 struct simhash_ctx {
 	struct simhash_config cfg;
 	struct textnorm tn;
 	struct tf_table tf;
 	struct simhash_acc acc;
+	batch_fn *batch;  /* simhash_acc_add_batch's kernel for this CPU */
 	uint16_t wtab[WTAB_SIZE];
 	size_t last_features;
 	size_t norm_len;  /* normalised bytes of the last document */
@@ -216,59 +231,176 @@ uint64_t simhash_acc_final(struct simhash_acc *a)
 	return fp;
 }
 
+/*
+ * Batches (what simhash_text uses): 16-bit lanes, twice as many per
+ * vector as the 32-bit ones above, kept in registers for the whole batch
+ * and drained into the 64-bit sums before the weight added since the
+ * last drain could pass 65535.  The AVX2 version does 16 lanes per
+ * instruction; the portable one gives the same sums on any CPU.
+ */
+static void lanes16_drain(uint64_t sum[64], const uint16_t lane[64])
+{
+	for (int i = 0; i < 64; i++)
+		sum[i] += lane[i];
+}
+
+static void batch_portable(uint64_t sum[64], const uint64_t *h, const uint16_t *w, size_t n)
+{
+	uint16_t lane[64] = {0};
+	uint32_t pend = 0;
+	for (size_t f = 0; f < n; f++) {
+		if (pend + w[f] > UINT16_MAX) {
+			lanes16_drain(sum, lane);
+			memset(lane, 0, sizeof lane);
+			pend = 0;
+		}
+		pend += w[f];
+		const uint16_t wf = w[f];
+		for (int b = 0; b < 8; b++) {
+			const uint32_t byte = (uint32_t)(h[f] >> (8 * b)) & 255;
+			for (int j = 0; j < 8; j++)
+				lane[8 * b + j] += (uint16_t)(wf & (0u - ((byte >> j) & 1)));
+		}
+	}
+	lanes16_drain(sum, lane);
+}
+
+#ifdef HAVE_BATCH_AVX2
+
+__attribute__((target("avx2"))) static void batch_avx2(uint64_t sum[64], const uint64_t *h,
+							const uint16_t *w, size_t n)
+{
+	/* Vector k holds the lanes of bits 16k..16k+15: its low half gets byte
+	 * 2k of the hash in every 16-bit lane, its high half byte 2k + 1; lane
+	 * j of each half then tests bit j. */
+	const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
+	__m256i shuf[4], acc[4];
+	for (int k = 0; k < 4; k++) {
+		const char lo = (char)(2 * k), hi = (char)(2 * k + 1), z = (char)0x80;
+		shuf[k] = _mm256_setr_epi8(lo, z, lo, z, lo, z, lo, z, lo, z, lo, z, lo, z, lo, z,
+					   hi, z, hi, z, hi, z, hi, z, hi, z, hi, z, hi, z, hi, z);
+		acc[k] = _mm256_setzero_si256();
+	}
+	uint16_t lane[64];
+	uint32_t pend = 0;
+	for (size_t f = 0; f < n; f++) {
+		if (pend + w[f] > UINT16_MAX) {
+			for (int k = 0; k < 4; k++) {
+				_mm256_storeu_si256((__m256i *)(lane + 16 * k), acc[k]);
+				acc[k] = _mm256_setzero_si256();
+			}
+			lanes16_drain(sum, lane);
+			pend = 0;
+		}
+		pend += w[f];
+		const __m256i hv = _mm256_set1_epi64x((long long)h[f]);
+		const __m256i wv = _mm256_set1_epi16((short)w[f]);
+		for (int k = 0; k < 4; k++) {
+			const __m256i b = _mm256_and_si256(_mm256_shuffle_epi8(hv, shuf[k]), bit);
+			const __m256i m = _mm256_cmpeq_epi16(b, bit);
+			acc[k] = _mm256_add_epi16(acc[k], _mm256_and_si256(m, wv));
+		}
+	}
+	for (int k = 0; k < 4; k++)
+		_mm256_storeu_si256((__m256i *)(lane + 16 * k), acc[k]);
+	lanes16_drain(sum, lane);
+}
+#endif
+
+static batch_fn *batch_pick(int simd)
+{
+#ifdef HAVE_BATCH_AVX2
+	if (simd) {
+		__builtin_cpu_init();
+		if (__builtin_cpu_supports("avx2"))
+			return batch_avx2;
+	}
+#endif
+	(void)simd;
+	return batch_portable;
+}
+
+static int g_batch_simd = 1;
+
+void simhash_acc_use_simd(int enable)
+{
+	g_batch_simd = enable;
+}
+
+void simhash_acc_add_batch(struct simhash_acc *a, const uint64_t *h, const uint16_t *w, size_t n)
+{
+	batch_fn *const fn = batch_pick(g_batch_simd);
+	for (size_t f = 0; f < n; f++) {
+		assert(w[f] > 0 && w[f] <= SIMHASH_MAX_WEIGHT);
+		a->total += w[f];
+	}
+	fn(a->sum, h, w, n);
+}
+
 /* ---- term-frequency table ---- */
+
+#define TF_MIN_SLOTS 1024
 
 static int tf_alloc(struct tf_table *t, size_t slots)
 {
-	const size_t n = slots / 2; /* load stays <= 1/2 */
 	t->slot = calloc(slots, sizeof *t->slot);
-	t->key = malloc(n * sizeof *t->key);
-	t->count = malloc(n * sizeof *t->count);
-	t->scale = malloc(n * sizeof *t->scale);
-	t->pos = malloc(n * sizeof *t->pos);
-	t->ones = malloc(n * sizeof *t->ones);
-	t->rest = malloc(n * sizeof *t->rest);
+	t->pos = malloc(slots / 2 * sizeof *t->pos); /* load stays <= 1/2 */
 	t->mask = slots - 1;
+	t->cap = slots;
 	t->n_used = 0;
-	return t->slot && t->key && t->count && t->scale && t->pos && t->ones && t->rest ? 0
-											 : -1;
+	return t->slot && t->pos ? 0 : -1;
 }
 
 static void tf_free(struct tf_table *t)
 {
 	free(t->slot);
-	free(t->key);
-	free(t->count);
-	free(t->scale);
 	free(t->pos);
-	free(t->ones);
-	free(t->rest);
 	memset(t, 0, sizeof *t);
+}
+
+/*
+ * Use a part of the table sized for a text of @len bytes (about one
+ * distinct feature per 4 bytes, load 1/2): one big page grows the table
+ * for good, and the small pages after it must not spread their few
+ * features over megabytes, one cache miss per lookup.
+ */
+static int tf_begin(struct tf_table *t, size_t len)
+{
+	size_t slots = TF_MIN_SLOTS;
+	while (slots < len / 2 && slots < ((size_t)1 << 31))
+		slots *= 2;
+	assert(t->n_used == 0);
+	if (slots > t->cap) {
+		tf_free(t);
+		return tf_alloc(t, slots);
+	}
+	t->mask = slots - 1;
+	return 0;
 }
 
 /* The slot of @h: where it is, or the empty slot where it goes. */
 static size_t tf_slot(const struct tf_table *t, uint64_t h)
 {
 	size_t i = (size_t)(h ^ h >> 32) & t->mask;
-	while (t->slot[i] && t->key[t->slot[i] - 1] != h)
+	while (t->slot[i].scale && t->slot[i].key != h)
 		i = (i + 1) & t->mask;
 	return i;
 }
 
-/* Double the table; entries keep their numbers and order. */
+/* Double the table; entries keep their insertion order. */
 static int tf_grow(struct tf_table *t)
 {
 	struct tf_table n;
-	if (tf_alloc(&n, 2 * (t->mask + 1))) {
+	const size_t slots = 2 * (t->mask + 1);
+	if (tf_alloc(&n, slots > t->cap ? slots : t->cap)) {
 		tf_free(&n);
 		return -1;
 	}
+	n.mask = slots - 1;
 	for (size_t k = 0; k < t->n_used; k++) {
-		const size_t i = tf_slot(&n, t->key[k]);
-		n.slot[i] = (uint32_t)k + 1;
-		n.key[k] = t->key[k];
-		n.count[k] = t->count[k];
-		n.scale[k] = t->scale[k];
+		const struct tf_entry *e = &t->slot[t->pos[k]];
+		const size_t i = tf_slot(&n, e->key);
+		n.slot[i] = *e;
 		n.pos[k] = (uint32_t)i;
 	}
 	n.n_used = t->n_used;
@@ -280,31 +412,33 @@ static int tf_grow(struct tf_table *t)
 /* Counts are in fixed point (SIMHASH_WEIGHT_ONE = one occurrence on a
  * full-length line); @w is the current line's weight, @scale the weight
  * factor of the feature's kind. */
-static int tf_add(struct tf_table *t, uint64_t h, uint32_t w, uint32_t scale)
+static inline __attribute__((always_inline)) int tf_add(struct tf_table *t, uint64_t h, uint32_t w, uint32_t scale)
 {
-	size_t i = tf_slot(t, h);
-	if (t->slot[i]) {
-		t->count[t->slot[i] - 1] += w;
-		return 0;
-	}
-	if (t->n_used + 1 > (t->mask + 1) / 2) {
-		if (tf_grow(t))
-			return -1;
+	if (__builtin_expect(t->n_used >= (t->mask + 1) / 2, 0) && tf_grow(t))
+		return -1;
+	size_t i = (size_t)(h ^ h >> 32) & t->mask;
+	/* & rather than &&: one rarely taken branch, not two unpredictable ones. */
+	if (__builtin_expect((t->slot[i].scale != 0) & (t->slot[i].key != h), 0))
 		i = tf_slot(t, h);
-	}
-	const size_t e = t->n_used++;
-	t->slot[i] = (uint32_t)e + 1;
-	t->key[e] = h;
-	t->count[e] = w;
-	t->scale[e] = scale;
-	t->pos[e] = (uint32_t)i;
+	/*
+	 * The slot is empty or holds @h.  Which one is as unpredictable as the
+	 * text, so both are one branch-free update: a new entry starts from
+	 * zero and is listed (pos[] always has room for one more).
+	 */
+	struct tf_entry *const e = &t->slot[i];
+	const uint32_t fresh = e->scale == 0, keep = fresh - 1u;
+	e->key = h;
+	e->count = (e->count & keep) + w;
+	e->scale = (e->scale & keep) | (scale & ~keep);
+	t->pos[t->n_used] = (uint32_t)i;
+	t->n_used += fresh;
 	return 0;
 }
 
 static void tf_clear(struct tf_table *t)
 {
 	for (size_t k = 0; k < t->n_used; k++)
-		t->slot[t->pos[k]] = 0;
+		t->slot[t->pos[k]].scale = 0;
 	t->n_used = 0;
 }
 
@@ -339,7 +473,7 @@ static uint32_t line_weight(size_t len, int full)
 
 /* One occurrence of feature @h: counted for SimHash, or straight into the
  * minimum of its bin for minwise hashing (which ignores weights). */
-static int feature_add(struct simhash_ctx *ctx, uint64_t h, uint32_t w, uint32_t scale)
+static inline __attribute__((always_inline)) int feature_add(struct simhash_ctx *ctx, uint64_t h, uint32_t w, uint32_t scale)
 {
 	if (ctx->cfg.method) {
 		/* A kind of feature of weight below 1 is sampled: kept where 16
@@ -437,6 +571,31 @@ static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b, size_t n, uint32
 }
 
 /*
+ * The common case of cjk_run(), bigrams without units, for the run that
+ * starts at token @k: its end is found while walking it, one pass instead
+ * of two.  @return the token after the run, or SIZE_MAX if memory ran out.
+ */
+static size_t cjk_bigram_run(struct simhash_ctx *ctx, size_t k)
+{
+	const struct textnorm *tn = &ctx->tn;
+	const struct textnorm_token *const t = tn->tok;
+	const uint32_t w = ctx->line_w;
+	size_t i = k;
+	for (; i + 1 < tn->n_tok && (t[i + 1].kind & TN_JOINED); i++) {
+		const size_t len = t[i + 1].off + t[i + 1].len - t[i].off;
+		const char *const p = tn->text + t[i].off;
+		/* Two Han characters: a constant length inlines XXH3's 4..8-byte path. */
+		const uint64_t h = len == 6 ? XXH3_64bits_withSeed(p, 6, SIMHASH_SEED) : hash_bytes(p, len);
+		if (feature_add(ctx, h, w, SIMHASH_WEIGHT_ONE))
+			return SIZE_MAX;
+	}
+	if (i == k && feature_add(ctx, hash_bytes(tn->text + t[k].off, t[k].len), w,
+				  SIMHASH_WEIGHT_ONE))
+		return SIZE_MAX;
+	return i + 1;
+}
+
+/*
  * The features of the current line, in one walk over its tokens: words
  * one by one, CJK runs (TN_JOINED chains) as a whole.
  */
@@ -449,6 +608,12 @@ static int token_features(struct simhash_ctx *ctx)
 	while (k < tn->n_tok) {
 		if ((tn->tok[k].kind & TN_KIND_MASK) == TN_WORD) {
 			if (word_feature(ctx, &tn->tok[k++]))
+				return -1;
+			continue;
+		}
+		if (n == 2 && !(uw && u != n)) {
+			k = cjk_bigram_run(ctx, k);
+			if (k == SIZE_MAX)
 				return -1;
 			continue;
 		}
@@ -472,30 +637,22 @@ static uint32_t feature_weight(const struct simhash_ctx *ctx, uint32_t count, ui
 	return w ? w : 1;
 }
 
-/*
- * Features of weight exactly 1.0 (most of them) take the bit-sliced path;
- * the rest are first listed apart, without a branch per feature (which
- * way a feature goes is unpredictable, and mispredictions cost more than
- * the adds), then added with their weights.
- */
+/* The distinct features with their weights, in batches that stay in L1. */
 static uint64_t accumulate(struct simhash_ctx *ctx)
 {
 	const struct tf_table *t = &ctx->tf;
-	size_t n_ones = 0, n_rest = 0;
-	for (size_t k = 0; k < t->n_used; k++) {
-		const size_t one = (t->count[k] == SIMHASH_WEIGHT_ONE) &
-				   (t->scale[k] == SIMHASH_WEIGHT_ONE);
-		t->ones[n_ones] = (uint32_t)k;
-		t->rest[n_rest] = (uint32_t)k;
-		n_ones += one;
-		n_rest += !one;
-	}
+	uint64_t key[256];
+	uint16_t w[256];
 	simhash_acc_reset(&ctx->acc);
-	for (size_t r = 0; r < n_ones; r++)
-		simhash_acc_add_one(&ctx->acc, t->key[t->ones[r]]);
-	for (size_t r = 0; r < n_rest; r++) {
-		const uint32_t k = t->rest[r];
-		simhash_acc_add(&ctx->acc, t->key[k], feature_weight(ctx, t->count[k], t->scale[k]));
+	for (size_t k0 = 0; k0 < t->n_used; k0 += 256) {
+		const size_t n = t->n_used - k0 < 256 ? t->n_used - k0 : 256;
+		for (size_t r = 0; r < n; r++) {
+			const struct tf_entry *e = &t->slot[t->pos[k0 + r]];
+			key[r] = e->key;
+			w[r] = (uint16_t)feature_weight(ctx, e->count, e->scale);
+			ctx->acc.total += w[r];
+		}
+		ctx->batch(ctx->acc.sum, key, w, n);
 	}
 	return simhash_acc_final(&ctx->acc);
 }
@@ -552,12 +709,13 @@ struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
 	if (simhash_config_check(c))
 		return NULL;
 	struct simhash_ctx *ctx = calloc(1, sizeof *ctx);
-	if (!ctx || tf_alloc(&ctx->tf, 4096)) {
+	if (!ctx || tf_alloc(&ctx->tf, TF_MIN_SLOTS)) {
 		log_error("out of memory");
 		simhash_ctx_free(ctx);
 		return NULL;
 	}
 	ctx->cfg = *c;
+	ctx->batch = batch_pick(g_batch_simd);
 	for (uint32_t n = 0; n < WTAB_SIZE; n++)
 		ctx->wtab[n] = (uint16_t)weight_formula(n);
 	uint64_t x = SIMHASH_SEED;
@@ -610,6 +768,8 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 	ctx->words = 0;
 	ctx->last_tok = 0;
 	oph_reset(ctx);
+	if (!ctx->cfg.method && tf_begin(&ctx->tf, len))
+		return -1;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;

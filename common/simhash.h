@@ -153,6 +153,18 @@ void simhash_acc_add_one(struct simhash_acc *a, uint64_t h);
 
 #define SIMHASH_MAX_WEIGHT 4096u
 
+/**
+ * Add @n features, hashes @h[] with weights @w[] (each 1..SIMHASH_MAX_WEIGHT):
+ * the same sums as simhash_acc_add() of each, faster for many (16-bit
+ * lanes in vector registers; AVX2 when the CPU has it, chosen at run time).
+ */
+void simhash_acc_add_batch(struct simhash_acc *a, const uint64_t *h, const uint16_t *w, size_t n);
+
+/** For tests: 0 makes simhash_acc_add_batch() and simhash_text() use the
+ *  portable code even where AVX2 is available; 1 (the default) undoes it.
+ *  Not thread-safe: call before any hashing starts. */
+void simhash_acc_use_simd(int enable);
+
 /** The fingerprint: bit i set iff counter i > 0.  No features: 0. */
 uint64_t simhash_acc_final(struct simhash_acc *a);
 
