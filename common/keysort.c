@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "threads.h"
 
 static inline int rec_less(const struct table_rec *a, const struct table_rec *b)
 {
@@ -93,24 +91,6 @@ static unsigned bucket_bits(size_t n)
 	return b;
 }
 
-static int n_threads(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
-}
-
-static int thread_id(void)
-{
-#ifdef _OPENMP
-	return omp_get_thread_num();
-#else
-	return 0;
-#endif
-}
-
 /* Second-level radix: 2^SUB_MAX_BITS counters at most (32 KB). */
 #define SUB_MAX_BITS 13
 
@@ -182,7 +162,7 @@ static int plan_init(struct plan *p, size_t n)
 	p->bits = bucket_bits(n);
 	p->shift = 64 - p->bits;
 	p->nb = (size_t)1 << p->bits;
-	p->nt = n_threads();
+	p->nt = threads_max();
 	p->count = calloc((size_t)p->nt * p->nb + p->nb + 1, sizeof *p->count);
 	p->start = p->count ? p->count + (size_t)p->nt * p->nb : NULL;
 	return p->count ? 0 : -1;
@@ -234,7 +214,7 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 	}
 #pragma omp parallel num_threads(p.nt)
 	{
-		const int t = thread_id();
+		const int t = threads_id();
 		const size_t lo = n * (size_t)t / (size_t)p.nt, hi = n * (size_t)(t + 1) / (size_t)p.nt;
 		size_t *c = p.count + (size_t)t * p.nb;
 		for (size_t i = lo; i < hi; i++)
@@ -263,7 +243,7 @@ void keysort_keys(void *area, size_t n, uint64_t idx0, struct table_rec *scratch
 	}
 #pragma omp parallel num_threads(p.nt)
 	{
-		const int t = thread_id();
+		const int t = threads_id();
 		const size_t lo = n * (size_t)t / (size_t)p.nt, hi = n * (size_t)(t + 1) / (size_t)p.nt;
 		size_t *c = p.count + (size_t)t * p.nb;
 		for (size_t i = lo; i < hi; i++)

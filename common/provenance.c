@@ -93,6 +93,18 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 	return catalog_scan(paths, n, note, p, info);
 }
 
+void prov_write_location(struct csv_writer *w, const struct provenance *p,
+			 const struct prov_doc *d)
+{
+	csv_field(w, prov_str(p, d->url), d->url_len);
+	csv_sep(w);
+	csv_field(w, prov_str(p, d->warc_file), d->warc_file_len);
+	csv_sep(w);
+	csv_u64(w, d->warc_offset);
+	csv_sep(w);
+	csv_hex64(w, d->simhash);
+}
+
 void prov_free(struct provenance *p)
 {
 	free(p->slot);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "csv.h"
 
 struct prov_doc {
 	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
@@ -74,6 +75,11 @@ static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_
 	const int sa = !!(a->flags & FP_SHORT_TEXT), sb = !!(b->flags & FP_SHORT_TEXT);
 	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
 }
+
+/** The CSV fields that say where a document is, in the contract's order:
+ * url,warc_file,warc_offset,simhash (no separator before or after). */
+void prov_write_location(struct csv_writer *w, const struct provenance *p,
+			 const struct prov_doc *d);
 
 /** Free everything; the struct may be zeroed or initialised. */
 void prov_free(struct provenance *p);

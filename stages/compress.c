@@ -19,10 +19,8 @@
 #include "ndf.h"
 #include "tablefile.h"
 #include "tableread.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 struct opts {
 	struct cli_common cc;
@@ -74,10 +72,7 @@ struct stats {
  * also counts the transition from the key before it). */
 static void histogram(const struct table_arrays *ta, uint64_t hist[CODEC_SYMBOLS])
 {
-	int nt = 1;
-#ifdef _OPENMP
-	nt = omp_get_max_threads();
-#endif
+	const int nt = threads_max();
 	uint64_t *part = xcalloc((size_t)nt * CODEC_SYMBOLS, sizeof *part);
 #pragma omp parallel for num_threads(nt) schedule(static, 1)
 	for (int t = 0; t < nt; t++) {

@@ -184,18 +184,6 @@ static const char *match_kind(const struct prov_doc *q, const struct prov_doc *m
 	return "near";
 }
 
-static void doc_fields(struct csv_writer *w, const struct provenance *p,
-		       const struct prov_doc *d)
-{
-	csv_field(w, prov_str(p, d->url), d->url_len);
-	csv_sep(w);
-	csv_field(w, prov_str(p, d->warc_file), d->warc_file_len);
-	csv_sep(w);
-	csv_u64(w, d->warc_offset);
-	csv_sep(w);
-	csv_hex64(w, d->simhash);
-}
-
 /* @return the number of rows, or -1 if writing failed. */
 static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
 			   const struct provenance *sp)
@@ -211,9 +199,9 @@ static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct pro
 		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
 		if (!prov_pair_allowed(q, m, pv->v[i].d))
 			continue;
-		doc_fields(&w, qp, q);
+		prov_write_location(&w, qp, q);
 		csv_sep(&w);
-		doc_fields(&w, sp, m);
+		prov_write_location(&w, sp, m);
 		csv_sep(&w);
 		csv_u64(&w, pv->v[i].d);
 		csv_sep(&w);

@@ -24,10 +24,8 @@
 #include "provenance.h"
 #include "tablefile.h"
 #include "tableread.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 struct opts {
 	struct cli_common cc;
@@ -111,10 +109,7 @@ struct join_stats {
 static int join_table(const struct design *d, uint32_t t, const struct table_arrays *ta,
 		      struct pair_vec *out, uint64_t *comparisons)
 {
-	int nt = 1;
-#ifdef _OPENMP
-	nt = omp_get_max_threads();
-#endif
+	const int nt = threads_max();
 	int parts = nt * 8, bad = 0;
 	struct pair_vec *pv = xcalloc((size_t)parts, sizeof *pv);
 	uint64_t cmp = 0;
@@ -242,13 +237,7 @@ static void write_row(struct csv_writer *w, const struct provenance *d, size_t c
 {
 	csv_u64(w, cluster + 1);
 	csv_sep(w);
-	csv_field(w, prov_str(d, m->url), m->url_len);
-	csv_sep(w);
-	csv_field(w, prov_str(d, m->warc_file), m->warc_file_len);
-	csv_sep(w);
-	csv_u64(w, m->warc_offset);
-	csv_sep(w);
-	csv_hex64(w, m->simhash);
+	prov_write_location(w, d, m);
 	csv_sep(w);
 	csv_u64(w, (uint64_t)__builtin_popcountll(rep->simhash ^ m->simhash));
 	csv_raw(w, rep == m ? ",1," : ",0,", 3);
@@ -288,22 +277,13 @@ static void format_clusters(struct csv_writer *w, const struct clusters *cl,
 	}
 }
 
-static int n_threads(void)
-{
-#ifdef _OPENMP
-	return omp_get_max_threads();
-#else
-	return 1;
-#endif
-}
-
 /* Threads format batches of clusters side by side; the parts are written
  * in order, so the output does not depend on the thread count. */
 static int write_csv(FILE *fp, const struct clusters *cl, const struct provenance *d)
 {
 	static const char head[] = "cluster_id,url,warc_file,warc_offset,simhash,distance,"
 				   "is_representative,match,doc_id\r\n";
-	const int nt = n_threads();
+	const int nt = threads_max();
 	const size_t batch = 1u << 15; /* clusters per thread and round */
 	struct csv_writer *part = xcalloc((size_t)nt, sizeof *part);
 	int err = fwrite_unlocked(head, 1, sizeof head - 1, fp) != sizeof head - 1;
