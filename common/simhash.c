@@ -417,8 +417,10 @@ static inline __attribute__((always_inline)) int tf_add(struct tf_table *t, uint
 	if (__builtin_expect(t->n_used >= (t->mask + 1) / 2, 0) && tf_grow(t))
 		return -1;
 	size_t i = (size_t)(h ^ h >> 32) & t->mask;
-	/* & rather than &&: one rarely taken branch, not two unpredictable ones. */
-	if (__builtin_expect((t->slot[i].scale != 0) & (t->slot[i].key != h), 0))
+	/* Another key there: one rarely taken branch, not two unpredictable
+	 * ones (empty? same key?), which compilers make of a && or &. */
+	const uint64_t clash = (t->slot[i].key ^ h) & (0 - (uint64_t)(t->slot[i].scale != 0));
+	if (__builtin_expect(clash != 0, 0))
 		i = tf_slot(t, h);
 	/*
 	 * The slot is empty or holds @h.  Which one is as unpredictable as the
