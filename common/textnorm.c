@@ -288,16 +288,26 @@ static int reserve_text(struct textnorm *tn, size_t n)
 	return 0;
 }
 
+/* Room for @n tokens in all. */
+static int reserve_tokens(struct textnorm *tn, size_t n)
+{
+	if (n <= tn->tok_cap)
+		return 0;
+	size_t cap = tn->tok_cap ? 2 * tn->tok_cap : 1024;
+	while (cap < n)
+		cap *= 2;
+	struct textnorm_token *t = realloc(tn->tok, cap * sizeof *t);
+	if (!t)
+		return -1;
+	tn->tok = t;
+	tn->tok_cap = cap;
+	return 0;
+}
+
 static int push_token(struct textnorm *tn, size_t off, uint32_t kind)
 {
-	if (tn->n_tok == tn->tok_cap) {
-		const size_t cap = tn->tok_cap ? 2 * tn->tok_cap : 1024;
-		struct textnorm_token *t = realloc(tn->tok, cap * sizeof *t);
-		if (!t)
-			return -1;
-		tn->tok = t;
-		tn->tok_cap = cap;
-	}
+	if (tn->n_tok == tn->tok_cap && reserve_tokens(tn, tn->n_tok + 1))
+		return -1;
 	struct textnorm_token *t = &tn->tok[tn->n_tok++];
 	t->off = (uint32_t)off;
 	t->len = 0;
@@ -422,8 +432,10 @@ static int is_han(const uint8_t *p, const uint8_t *end)
 
 /*
  * A run of Han characters: what add_char() does for each, without the
- * decoding, folding and classing (they need none) and with the token
- * array grown once for the whole run.
+ * decoding, folding and classing (they need none), with room for the
+ * longest possible run made once, and the loop state in locals (stores
+ * through char * could alias the struct fields, forcing a reload of each
+ * per character).
  */
 static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
 		   const uint8_t *end)
@@ -433,22 +445,26 @@ static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
 	if (s->pending_sep)
 		tn->text[s->o++] = ' ';
 	s->pending_sep = 0;
+	if (reserve_tokens(tn, tn->n_tok + (size_t)(end - p) / 3))
+		return -1;
+	struct textnorm_token *const tok = tn->tok;
+	char *const text = tn->text;
+	size_t n = tn->n_tok, o = s->o;
+	const size_t n0 = n;
 	uint32_t kind = TN_CJK | (s->prev_cjk ? TN_JOINED : 0);
 	do {
-		if (tn->n_tok == tn->tok_cap && push_token(tn, 0, 0) == 0)
-			tn->n_tok--; /* grown; the slot is filled below */
-		if (tn->n_tok == tn->tok_cap)
-			return -1;
-		struct textnorm_token *t = &tn->tok[tn->n_tok++];
-		t->off = (uint32_t)s->o;
-		t->len = 3;
-		t->kind = kind;
+		tok[n].off = (uint32_t)o;
+		tok[n].len = 3;
+		tok[n].kind = kind;
 		kind = TN_CJK | TN_JOINED;
-		memcpy(tn->text + s->o, p, 3);
-		s->o += 3;
-		tn->n_cjk++;
+		n++;
+		memcpy(text + o, p, 3);
+		o += 3;
 		p += 3;
 	} while (p < end && is_han(p, end));
+	tn->n_cjk += n - n0;
+	tn->n_tok = n;
+	s->o = o;
 	s->prev_cjk = 1;
 	*pp = p;
 	return 0;
