@@ -267,43 +267,56 @@ static void batch_portable(uint64_t sum[64], const uint64_t *h, const uint16_t *
 
 #ifdef HAVE_BATCH_AVX2
 
+/*
+ * 16-bit lane j of vector k sees word j % 4 of the broadcast hash and
+ * tests bit 4k + j / 4 of it, so plain and/compare find all 64 bits with
+ * no shuffle; the lanes are put back in bit order when drained.
+ */
+static void avx2_drain(uint64_t sum[64], const uint16_t lane[64])
+{
+	for (int k = 0; k < 4; k++)
+		for (int j = 0; j < 16; j++)
+			sum[16 * (j % 4) + 4 * k + j / 4] += lane[16 * k + j];
+}
+
+#define BIT4(k) _mm256_setr_epi16(1 << 4 * k, 1 << 4 * k, 1 << 4 * k, 1 << 4 * k, 2 << 4 * k, \
+	2 << 4 * k, 2 << 4 * k, 2 << 4 * k, 4 << 4 * k, 4 << 4 * k, 4 << 4 * k, 4 << 4 * k, \
+	(short)(8 << 4 * k), (short)(8 << 4 * k), (short)(8 << 4 * k), (short)(8 << 4 * k))
+/* acc += w where (h & bit) == bit, per 16-bit lane. */
+#define MASKED_ADD(acc, hv, bit, wv) \
+	acc = _mm256_add_epi16(acc, _mm256_and_si256(_mm256_cmpeq_epi16(_mm256_and_si256(hv, bit), bit), wv))
+
+/* Written out for 4 vectors: gcc kept an array of them in memory. */
 __attribute__((target("avx2"))) static void batch_avx2(uint64_t sum[64], const uint64_t *h,
 							const uint16_t *w, size_t n)
 {
-	/* Vector k holds the lanes of bits 16k..16k+15: its low half gets byte
-	 * 2k of the hash in every 16-bit lane, its high half byte 2k + 1; lane
-	 * j of each half then tests bit j. */
-	const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128);
-	__m256i shuf[4], acc[4];
-	for (int k = 0; k < 4; k++) {
-		const char lo = (char)(2 * k), hi = (char)(2 * k + 1), z = (char)0x80;
-		shuf[k] = _mm256_setr_epi8(lo, z, lo, z, lo, z, lo, z, lo, z, lo, z, lo, z, lo, z,
-					   hi, z, hi, z, hi, z, hi, z, hi, z, hi, z, hi, z, hi, z);
-		acc[k] = _mm256_setzero_si256();
-	}
+	const __m256i b0 = BIT4(0), b1 = BIT4(1), b2 = BIT4(2), b3 = BIT4(3);
+	__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
 	uint16_t lane[64];
 	uint32_t pend = 0;
 	for (size_t f = 0; f < n; f++) {
 		if (pend + w[f] > UINT16_MAX) {
-			for (int k = 0; k < 4; k++) {
-				_mm256_storeu_si256((__m256i *)(lane + 16 * k), acc[k]);
-				acc[k] = _mm256_setzero_si256();
-			}
-			lanes16_drain(sum, lane);
+			_mm256_storeu_si256((__m256i *)lane, a0);
+			_mm256_storeu_si256((__m256i *)(lane + 16), a1);
+			_mm256_storeu_si256((__m256i *)(lane + 32), a2);
+			_mm256_storeu_si256((__m256i *)(lane + 48), a3);
+			avx2_drain(sum, lane);
+			a0 = a1 = a2 = a3 = _mm256_setzero_si256();
 			pend = 0;
 		}
 		pend += w[f];
 		const __m256i hv = _mm256_set1_epi64x((long long)h[f]);
 		const __m256i wv = _mm256_set1_epi16((short)w[f]);
-		for (int k = 0; k < 4; k++) {
-			const __m256i b = _mm256_and_si256(_mm256_shuffle_epi8(hv, shuf[k]), bit);
-			const __m256i m = _mm256_cmpeq_epi16(b, bit);
-			acc[k] = _mm256_add_epi16(acc[k], _mm256_and_si256(m, wv));
-		}
+		MASKED_ADD(a0, hv, b0, wv);
+		MASKED_ADD(a1, hv, b1, wv);
+		MASKED_ADD(a2, hv, b2, wv);
+		MASKED_ADD(a3, hv, b3, wv);
 	}
-	for (int k = 0; k < 4; k++)
-		_mm256_storeu_si256((__m256i *)(lane + 16 * k), acc[k]);
-	lanes16_drain(sum, lane);
+	_mm256_storeu_si256((__m256i *)lane, a0);
+	_mm256_storeu_si256((__m256i *)(lane + 16), a1);
+	_mm256_storeu_si256((__m256i *)(lane + 32), a2);
+	_mm256_storeu_si256((__m256i *)(lane + 48), a3);
+	avx2_drain(sum, lane);
 }
 #endif
 
