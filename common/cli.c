@@ -225,6 +225,20 @@ int outfile_open(struct outfile *o, const char *path)
 	return 0;
 }
 
+#define WRITEBACK_STEP ((uint64_t)64 << 20)
+
+void outfile_writeback(struct outfile *o)
+{
+	if (!o->fp || !o->tmp_path)
+		return;
+	off_t end = ftello(o->fp); /* includes what stdio still buffers */
+	if (end < 0 || (uint64_t)end < o->synced + WRITEBACK_STEP || fflush(o->fp))
+		return;
+	(void)sync_file_range(fileno(o->fp), (off_t)o->synced, end - (off_t)o->synced,
+			      SYNC_FILE_RANGE_WRITE);
+	o->synced = (uint64_t)end;
+}
+
 int outfile_commit(struct outfile *o)
 {
 	if (!o->fp)

@@ -11,6 +11,7 @@
 #define NDD_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define EXIT_OK 0
@@ -83,10 +84,19 @@ struct outfile {
 	char *tmp_path; /* NULL for stdout */
 	const char *display; /* name for messages */
 	int direct;     /* a device or FIFO, written in place */
+	uint64_t synced; /* bytes handed to writeback by outfile_writeback() */
 };
 
 /** Open @path for writing as above.  @return 0, or -1 (logged). */
 int outfile_open(struct outfile *o, const char *path);
+
+/**
+ * Start the disk writing what has been written so far (a regular file,
+ * every 64 MB or so), so that outfile_commit()'s fsync finds little left
+ * to wait for: writers of GB-sized outputs call it as they go.  Only a
+ * hint; errors show at commit.
+ */
+void outfile_writeback(struct outfile *o);
 
 /** Flush, fsync, close, rename.  @return 0, or -1 (logged; temp removed). */
 int outfile_commit(struct outfile *o);

@@ -89,7 +89,7 @@ static void histogram(const struct table_arrays *ta, uint64_t hist[CODEC_SYMBOLS
 
 /* Encode every block of the table, a batch at a time, in parallel, into
  * @buf (64 blocks' worth of codec_block_bound(), kept across tables). */
-static int write_blocks(struct ndf_writer *w, const struct codec *code,
+static int write_blocks(struct ndf_writer *w, struct outfile *out, const struct codec *code,
 			const struct table_arrays *ta, unsigned idx_bits, size_t per_block,
 			uint8_t *buf)
 {
@@ -113,6 +113,7 @@ static int write_blocks(struct ndf_writer *w, const struct codec *code,
 			err = ndf_write_block(w, (uint32_t)n, NDF_CODEC_PREFIX, ta->keys[first],
 					      buf + i * bound, len[i]);
 		}
+		outfile_writeback(out);
 	}
 	return err;
 }
@@ -142,7 +143,7 @@ static int compress_table(const struct opts *o, const struct ndf_header *in_h,
 	codec_serialize(&code, code_bytes);
 	int err = ndf_write_block(w, 0, NDF_CODEC_CODE, 0, code_bytes, codec_serialized_size());
 	if (!err)
-		err = write_blocks(w, &code, ta, idx_bits, (size_t)o->block_records, buf);
+		err = write_blocks(w, out, &code, ta, idx_bits, (size_t)o->block_records, buf);
 	if (err) {
 		ndf_writer_abort(w);
 		return -1;

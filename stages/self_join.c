@@ -279,8 +279,9 @@ static void format_clusters(struct csv_writer *w, const struct clusters *cl,
 
 /* Threads format batches of clusters side by side; the parts are written
  * in order, so the output does not depend on the thread count. */
-static int write_csv(FILE *fp, const struct clusters *cl, const struct provenance *d)
+static int write_csv(struct outfile *of, const struct clusters *cl, const struct provenance *d)
 {
+	FILE *fp = of->fp;
 	static const char head[] = "cluster_id,url,warc_file,warc_offset,simhash,distance,"
 				   "is_representative,match,doc_id\r\n";
 	const int nt = threads_max();
@@ -302,6 +303,7 @@ static int write_csv(FILE *fp, const struct clusters *cl, const struct provenanc
 		for (int t = 0; t < nt && !err; t++)
 			err = part[t].err ||
 			      fwrite_unlocked(part[t].buf, 1, part[t].len, fp) != part[t].len;
+		outfile_writeback(of);
 	}
 	for (int t = 0; t < nt; t++)
 		csv_close(&part[t]);
@@ -382,7 +384,7 @@ static int write_outputs(const struct opts *o, const struct clusters *cl,
 	struct outfile out;
 	if (outfile_open(&out, o->cc.output))
 		return -1;
-	if (write_csv(out.fp, cl, det)) {
+	if (write_csv(&out, cl, det)) {
 		outfile_abort(&out);
 		return -1;
 	}
