@@ -658,6 +658,7 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 	const struct tf_table *t = &ctx->tf;
 	uint64_t key[256];
 	uint16_t w[256];
+	uint64_t total = 0; /* a local: the sum in ctx was a chain through memory */
 	simhash_acc_reset(&ctx->acc);
 	for (size_t k0 = 0; k0 < t->n_used; k0 += 256) {
 		const size_t n = t->n_used - k0 < 256 ? t->n_used - k0 : 256;
@@ -665,10 +666,11 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 			const struct tf_entry *e = &t->slot[t->pos[k0 + r]];
 			key[r] = e->key;
 			w[r] = (uint16_t)feature_weight(ctx, e->count, e->scale);
-			ctx->acc.total += w[r];
+			total += w[r];
 		}
 		ctx->batch(ctx->acc.sum, key, w, n);
 	}
+	ctx->acc.total = total;
 	return simhash_acc_final(&ctx->acc);
 }
 
