@@ -304,7 +304,7 @@ static int reserve_tokens(struct textnorm *tn, size_t n)
 	return 0;
 }
 
-static int push_token(struct textnorm *tn, size_t off, uint32_t kind)
+static inline int push_token(struct textnorm *tn, size_t off, uint32_t kind)
 {
 	if (tn->n_tok == tn->tok_cap && reserve_tokens(tn, tn->n_tok + 1))
 		return -1;
@@ -332,7 +332,7 @@ static void close_word(struct textnorm *tn, struct pass *s)
 	s->in_word = 0;
 }
 
-static int start_token(struct textnorm *tn, struct pass *s, uint32_t kind)
+static inline int start_token(struct textnorm *tn, struct pass *s, uint32_t kind)
 {
 	if (s->pending_sep)
 		tn->text[s->o++] = ' ';
@@ -431,6 +431,32 @@ static int is_han(const uint8_t *p, const uint8_t *end)
 }
 
 /*
+ * The punctuation Chinese and Japanese text is full of, without decoding,
+ * folding and classing (a range search): U+2010..U+2027 (dashes, quotes,
+ * ellipsis), U+3000..U+3004 and U+3008..U+3020 (ideographic space, comma,
+ * full stop, brackets), and full-width ASCII punctuation.  All are TN_SEP
+ * by the tables above; test_textnorm checks the two agree.
+ */
+static int is_cjk_punct(const uint8_t *p, const uint8_t *end)
+{
+	if (end - p < 3 || !is_cont(p[2]))
+		return 0;
+	const uint32_t b1 = p[1], b2 = p[2];
+	switch (p[0]) {
+	case 0xE2:
+		return b1 == 0x80 && b2 >= 0x90 && b2 <= 0xA7;
+	case 0xE3:
+		return b1 == 0x80 && (b2 <= 0x84 || (b2 >= 0x88 && b2 <= 0xA0));
+	case 0xEF: {
+		const uint32_t cp = 0xF000 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
+		return (b1 == 0xBC || b1 == 0xBD) && cp >= 0xFF01 && cp <= 0xFF5E &&
+		       !ascii_map[cp - 0xFEE0];
+	}
+	}
+	return 0;
+}
+
+/*
  * A run of Han characters: what add_char() does for each, without the
  * decoding, folding and classing (they need none), with room for the
  * longest possible run made once, and the loop state in locals (stores
@@ -503,6 +529,13 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 		if (is_han(p, end)) {
 			if (han_run(tn, &s, &p, end))
 				return -1;
+			continue;
+		}
+		if (is_cjk_punct(p, end)) { /* as add_char() does for TN_SEP */
+			close_word(tn, &s);
+			s.pending_sep = s.o > 0;
+			s.prev_cjk = 0;
+			p += 3;
 			continue;
 		}
 		uint32_t cp;

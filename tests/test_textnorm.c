@@ -242,6 +242,35 @@ static void test_ascii_words(void)
 	}
 }
 
+/*
+ * CJK punctuation takes a short path in textnorm_run(); it must agree with
+ * the classes: every separator of these blocks, between a Han character
+ * and a letter, leaves "中 a", ignorable ones "中a", the rest no space.
+ */
+static void test_punct_path(void)
+{
+	static const uint32_t blocks[][2] = {{0x2000, 0x206F}, {0x3000, 0x30FF}, {0xFF00, 0xFFEF}};
+	for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+		for (uint32_t cp = blocks[b][0]; cp <= blocks[b][1]; cp++) {
+			char in[16] = "\xE4\xB8\xAD"; /* 中 */
+			in[3] = (char)(0xE0 | cp >> 12);
+			in[4] = (char)(0x80 | (cp >> 6 & 0x3F));
+			in[5] = (char)(0x80 | (cp & 0x3F));
+			in[6] = 'a';
+			const enum textnorm_class c = textnorm_class(textnorm_fold(cp));
+			if (c == TN_SEP)
+				CHECK(norm_is(in, "\xE4\xB8\xAD a") && g_tn.n_tok == 2);
+			else if (c == TN_IGNORE)
+				CHECK(norm_is(in, "\xE4\xB8\xAD" "a") && g_tn.n_tok == 2);
+			else /* a letter or CJK character: no separator */
+				CHECK(textnorm_run(&g_tn, in, 7) == 0 && !strchr(g_tn.text, ' '));
+		}
+	}
+	/* Cut short at the end of the input: invalid bytes, separators. */
+	CHECK(norm_is("a\xEF\xBC", "a"));
+	CHECK(norm_is("a\xE3\x80", "a"));
+}
+
 int main(void)
 {
 	test_decode();
@@ -249,6 +278,7 @@ int main(void)
 	test_class();
 	test_normalise();
 	test_cjk_tokens();
+	test_punct_path();
 	test_garbage();
 	test_deterministic();
 	test_ascii_words();
