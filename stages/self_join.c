@@ -277,37 +277,62 @@ static void format_clusters(struct csv_writer *w, const struct clusters *cl,
 	}
 }
 
-/* Threads format batches of clusters side by side; the parts are written
- * in order, so the output does not depend on the thread count. */
+/* Write the parts of one round in order; @return non-zero on error. */
+static int write_parts(struct outfile *of, const struct csv_writer *part, int n)
+{
+	int err = 0;
+	for (int t = 0; t < n && !err; t++)
+		err = part[t].err ||
+		      fwrite_unlocked(part[t].buf, 1, part[t].len, of->fp) != part[t].len;
+	outfile_writeback(of);
+	return err;
+}
+
+/*
+ * Rounds of PARTS pieces of clusters are formatted as tasks by all threads
+ * into one of two sets of buffers, while the thread that made the tasks
+ * writes the previous round from the other set: formatting and the write
+ * (a copy into the page cache) overlap.  Parts are written in order, so
+ * the output does not depend on the thread count.
+ */
+#define PARTS 4
+#define PART_CLUSTERS (1u << 14)
+
 static int write_csv(struct outfile *of, const struct clusters *cl, const struct provenance *d)
 {
-	FILE *fp = of->fp;
 	static const char head[] = "cluster_id,url,warc_file,warc_offset,simhash,distance,"
 				   "is_representative,match,doc_id\r\n";
-	const int nt = threads_max();
-	const size_t batch = 1u << 15; /* clusters per thread and round */
-	struct csv_writer *part = xcalloc((size_t)nt, sizeof *part);
-	int err = fwrite_unlocked(head, 1, sizeof head - 1, fp) != sizeof head - 1;
-	for (int t = 0; t < nt; t++)
-		csv_init(&part[t], NULL);
-	for (size_t c0 = 0; c0 < cl->n_clusters && !err; c0 += batch * (size_t)nt) {
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-		for (int t = 0; t < nt; t++) {
-			size_t lo = c0 + batch * (size_t)t, hi = lo + batch;
-			if (hi > cl->n_clusters)
-				hi = cl->n_clusters;
-			part[t].len = 0;
-			if (lo < hi)
-				format_clusters(&part[t], cl, d, lo, hi);
+	struct csv_writer part[2][PARTS];
+	int err = fwrite_unlocked(head, 1, sizeof head - 1, of->fp) != sizeof head - 1;
+	const size_t round = (size_t)PARTS * PART_CLUSTERS;
+	for (int h = 0; h < 2; h++)
+		for (int t = 0; t < PARTS; t++)
+			csv_init(&part[h][t], NULL);
+#pragma omp parallel
+#pragma omp single
+	{
+		int h = 0, pending = 0;
+		for (size_t c0 = 0; c0 < cl->n_clusters && !err; c0 += round, h ^= 1) {
+			for (int t = 0; t < PARTS; t++) {
+				size_t lo = c0 + (size_t)t * PART_CLUSTERS, hi = lo + PART_CLUSTERS;
+				hi = hi < cl->n_clusters ? hi : cl->n_clusters;
+				struct csv_writer *w = &part[h][t];
+				w->len = 0;
+#pragma omp task firstprivate(w, lo, hi)
+				if (lo < hi)
+					format_clusters(w, cl, d, lo, hi);
+			}
+			if (pending) /* the previous round, while this one is formatted */
+				err = write_parts(of, part[h ^ 1], PARTS);
+#pragma omp taskwait
+			pending = 1;
 		}
-		for (int t = 0; t < nt && !err; t++)
-			err = part[t].err ||
-			      fwrite_unlocked(part[t].buf, 1, part[t].len, fp) != part[t].len;
-		outfile_writeback(of);
+		if (pending && !err)
+			err = write_parts(of, part[h ^ 1], PARTS);
 	}
-	for (int t = 0; t < nt; t++)
-		csv_close(&part[t]);
-	free(part);
+	for (int h = 0; h < 2; h++)
+		for (int t = 0; t < PARTS; t++)
+			csv_close(&part[h][t]);
 	if (err)
 		log_error("cannot write the cluster CSV");
 	return err ? -1 : 0;
