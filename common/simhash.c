@@ -86,6 +86,7 @@ struct simhash_ctx {
 	uint16_t wtab[WTAB_SIZE];
 	uint8_t lwtab[LWTAB_SIZE]; /* line_weight() of lengths below LWTAB_SIZE */
 	size_t last_features;
+	size_t feat_per_kb; /* distinct features per KiB of the last long text */
 	size_t norm_len;  /* normalised bytes of the last document */
 	uint32_t line_w;  /* weight of one occurrence on the current line */
 	uint64_t ring[SIMHASH_MAX_SHINGLE]; /* hashes of the last words */
@@ -377,15 +378,19 @@ static void tf_free(struct tf_table *t)
 }
 
 /*
- * Use a part of the table sized for a text of @len bytes (about one
- * distinct feature per 4 bytes, load 1/2): one big page grows the table
- * for good, and the small pages after it must not spread their few
- * features over megabytes, one cache miss per lookup.
+ * Use a part of the table sized for a text of @len bytes, at most 1/8 full
+ * if it has as many distinct features per byte as the last text had
+ * (@per_kb per KiB): Chinese has about 5 times as many as English.  One
+ * big page grows the table for good, and the small pages after it must
+ * not spread their few features over megabytes, one cache miss per lookup;
+ * a table too full mispredicts on collisions.  The size never changes a
+ * fingerprint.
  */
-static int tf_begin(struct tf_table *t, size_t len)
+static int tf_begin(struct tf_table *t, size_t len, size_t per_kb)
 {
+	const size_t want = len / 128 * per_kb; /* 8 * len * per_kb / 1024 */
 	size_t slots = TF_MIN_SLOTS;
-	while (slots < len / 2 && slots < ((size_t)1 << 31))
+	while (slots < want && slots < ((size_t)1 << 31))
 		slots *= 2;
 	assert(t->n_used == 0);
 	if (slots > t->cap) {
@@ -737,6 +742,7 @@ struct simhash_ctx *simhash_ctx_new(const struct simhash_config *c)
 		return NULL;
 	}
 	ctx->cfg = *c;
+	ctx->feat_per_kb = 256;
 	ctx->batch = batch_pick(g_batch_simd);
 	for (uint32_t n = 0; n < WTAB_SIZE; n++)
 		ctx->wtab[n] = (uint16_t)weight_formula(n);
@@ -792,7 +798,7 @@ static int line_features(struct simhash_ctx *ctx, const char *text, size_t len, 
 	ctx->words = 0;
 	ctx->last_tok = 0;
 	oph_reset(ctx);
-	if (!ctx->cfg.method && tf_begin(&ctx->tf, len))
+	if (!ctx->cfg.method && tf_begin(&ctx->tf, len, ctx->feat_per_kb))
 		return -1;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -837,6 +843,8 @@ int simhash_text(struct simhash_ctx *ctx, const char *text, size_t len, uint64_t
 		return 0;
 	}
 	ctx->last_features = ctx->cfg.method ? ctx->n_feat : ctx->tf.n_used;
+	if (len >= 4096) /* for the next tf_begin() */
+		ctx->feat_per_kb = ctx->tf.n_used * 1024 / len + 1;
 	*fp = ctx->cfg.method ? minhash_bits(ctx) : accumulate(ctx);
 	tf_clear(&ctx->tf);
 	return 0;
