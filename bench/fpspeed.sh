@@ -4,7 +4,9 @@
 # (python3-doc) and 100 MB of Chinese (debian-reference-zh-cn) main text,
 # with `ndd-fingerprint --dry-run` (read, CRC-check and decode the same
 # input, no hashing) as the floor.  Best of 3 by wall time; CPU seconds
-# beside it, since a shared machine inflates wall time.
+# beside it, since a shared machine inflates wall time.  Then, per
+# language, SimHash alone on the texts in memory (build/bench/fpspeed:
+# thread CPU time, best of 5 passes), steadier on a shared machine.
 #   FPS_MB=100  FPS_THREADS="1 2"  BENCH_DIR=/tmp/ndd-bench
 set -u
 # Idle OpenMP threads sleep (as under bench/run.sh), so CPU seconds at -t2
@@ -50,4 +52,10 @@ for lang in en zh; do
 					$2 / $3, $2 / ($4 > 0 ? $4 : 1e-9), $1 / $3, $3, $4 }'
 		done
 	done
+done
+for lang in en zh; do
+	if [ -x "$BUILD/bench/fpspeed" ]; then
+		printf '%-4s ' "$lang"
+		"$BUILD/bench/fpspeed" "$DIR/$lang.docs" 5 || exit 1
+	fi
 done
