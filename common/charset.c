@@ -18,6 +18,8 @@
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+
+#include "utf8.h"
 #endif
 
 enum enc {
@@ -445,20 +447,7 @@ static int ob_reserve(struct obuf *o, size_t extra)
 
 static void ob_put_cp(struct obuf *o, uint32_t cp)
 {
-	char *const p = *o->buf + o->len;
-	if (cp < 0x80) {
-		p[0] = (char)cp;
-		o->len += 1;
-	} else if (cp < 0x800) {
-		p[0] = (char)(0xC0 | cp >> 6);
-		p[1] = (char)(0x80 | (cp & 0x3F));
-		o->len += 2;
-	} else {
-		p[0] = (char)(0xE0 | cp >> 12);
-		p[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		p[2] = (char)(0x80 | (cp & 0x3F));
-		o->len += 3;
-	}
+	o->len += utf8_put(*o->buf + o->len, cp);
 }
 
 /* ---- decoders ---- */

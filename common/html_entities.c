@@ -10,6 +10,8 @@
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+
+#include "utf8.h"
 #endif
 
 struct entity {
@@ -116,32 +118,6 @@ static const uint16_t c1_1252[32] = {
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
 };
 
-size_t html_utf8_put(char *out, uint32_t cp)
-{
-	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		cp = 0xFFFD;
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | cp >> 12);
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | cp >> 18);
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 /* Exact lookup of the name [s, s+n); NULL if unknown. */
 static const struct entity *entity_lookup(const char *s, size_t n)
 {
@@ -201,7 +177,7 @@ static size_t decode_numeric(const char *s, size_t n, char *out, size_t *olen)
 		cp = 0xFFFD;
 	else if (cp >= 0x80 && cp < 0xA0)
 		cp = c1_1252[cp - 0x80];
-	*olen = html_utf8_put(out, cp);
+	*olen = utf8_put(out, cp);
 	return i;
 }
 
@@ -221,7 +197,7 @@ size_t html_entity_decode(const char *s, size_t n, char *out, size_t *olen)
 	if (run < n && s[run] == ';') {
 		const struct entity *const e = entity_lookup(s + 1, name_len);
 		if (e) {
-			*olen = html_utf8_put(out, e->cp);
+			*olen = utf8_put(out, e->cp);
 			return run + 1;
 		}
 	}
@@ -230,7 +206,7 @@ legacy:
 	for (size_t l = name_len < MAX_LEGACY ? name_len : MAX_LEGACY; l >= 2; l--) {
 		const struct entity *const e = entity_lookup(s + 1, l);
 		if (e && e->legacy) {
-			*olen = html_utf8_put(out, e->cp);
+			*olen = utf8_put(out, e->cp);
 			return 1 + l;
 		}
 	}

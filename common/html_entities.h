@@ -29,12 +29,6 @@
  */
 size_t html_entity_decode(const char *s, size_t n, char *out, size_t *olen);
 
-/**
- * Encode code point @cp as UTF-8 into @out (room for 4 bytes); a value that
- * is not a Unicode scalar value is written as U+FFFD.  @return bytes written.
- */
-size_t html_utf8_put(char *out, uint32_t cp);
-
 /** Room html_collapse() needs in @out past n + 1 bytes: it stores 16 at a time. */
 #define HTML_COLLAPSE_SLACK 16
 

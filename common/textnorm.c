@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "utf8.h"
 
 /* ASCII: folded letter or digit, or 0 for a separator. */
 static const char ascii_map[128] = {
@@ -75,30 +76,6 @@ int textnorm_decode(const uint8_t *p, const uint8_t *end, uint32_t *cp)
 	}
 	*cp = TN_INVALID;
 	return 1;
-}
-
-static size_t encode_utf8(uint32_t cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 /* ---- case folding ---- */
@@ -359,13 +336,13 @@ static int add_char(struct textnorm *tn, struct pass *s, uint32_t cp,
 			s->in_word = 1;
 		}
 		s->prev_cjk = 0;
-		s->o += encode_utf8(cp, tn->text + s->o);
+		s->o += utf8_put(tn->text + s->o, cp);
 		return 0;
 	case TN_CJK:
 		close_word(tn, s);
 		if (start_token(tn, s, TN_CJK | (s->prev_cjk ? TN_JOINED : 0)))
 			return -1;
-		s->o += encode_utf8(cp, tn->text + s->o);
+		s->o += utf8_put(tn->text + s->o, cp);
 		tn->tok[tn->n_tok - 1].len = (uint32_t)(s->o - tn->tok[tn->n_tok - 1].off);
 		tn->n_cjk++;
 		s->prev_cjk = 1;
