@@ -63,7 +63,7 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 	uint32_t *node = malloc(((size_t)max + 1) * sizeof *node);
 	if (!node)
 		return -1;
-	mem_hint_random(node, ((size_t)max + 1) * sizeof *node);
+	mem_hint_huge_pages(node, ((size_t)max + 1) * sizeof *node);
 	memset(node, 0xff, ((size_t)max + 1) * sizeof *node);
 	for (size_t i = 0; i < pv->n; i++)
 		node[pv->v[i].a] = node[pv->v[i].b] = 0;
@@ -71,7 +71,7 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 	for (uint32_t d = 0; d <= max && pv->n; d++)
 		n += node[d] == 0;
 	g->doc = malloc((n + 1) * sizeof *g->doc);
-	mem_hint_random(g->doc, (n + 1) * sizeof *g->doc);
+	mem_hint_huge_pages(g->doc, (n + 1) * sizeof *g->doc);
 	if (!g->doc) {
 		free(node);
 		return -1;
@@ -123,7 +123,7 @@ static int regroup(struct graph *g, uint32_t *comp, const struct edge *e, size_t
 {
 	const size_t n = g->n, nc = g->n_comp;
 	uint32_t *pos = malloc((n + 1) * sizeof *pos);
-	mem_hint_random(pos, (n + 1) * sizeof *pos);
+	mem_hint_huge_pages(pos, (n + 1) * sizeof *pos);
 	g->comp_start = calloc(nc + 2, sizeof *g->comp_start);
 	g->comp_node = malloc((n + 1) * sizeof *g->comp_node);
 	g->edge_start = calloc(nc + 2, sizeof *g->edge_start);
@@ -163,7 +163,7 @@ static int graph_build(struct graph *g, const struct pair_vec *pv)
 		goto done;
 	if (!(comp = malloc((g->n + 1) * sizeof *comp)))
 		goto done;
-	mem_hint_random(comp, (g->n + 1) * sizeof *comp);
+	mem_hint_huge_pages(comp, (g->n + 1) * sizeof *comp);
 	g->n_comp = components(comp, g->n, e, pv->n);
 	rc = regroup(g, comp, e, pv->n);
 done:

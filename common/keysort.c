@@ -205,6 +205,37 @@ static void sort_buckets(const struct plan *p, const struct table_rec *scratch,
 	}
 }
 
+/*
+ * The top level for both entry points: records come from @recs, or, when
+ * it is NULL, are made from @keys with indices idx0, idx0 + 1, ...  (the
+ * test is the same for every record, so the CPU predicts it).
+ */
+static inline struct table_rec rec_at(const struct table_rec *recs, const uint64_t *keys,
+				      uint64_t idx0, size_t i)
+{
+	return recs ? recs[i] : (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
+}
+
+static void scatter_top(struct plan *p, const struct table_rec *recs, const uint64_t *keys,
+			uint64_t idx0, struct table_rec *scratch, size_t n)
+{
+#pragma omp parallel num_threads(p->nt)
+	{
+		const int t = threads_id();
+		const size_t lo = n * (size_t)t / (size_t)p->nt, hi = n * (size_t)(t + 1) / (size_t)p->nt;
+		size_t *c = p->count + (size_t)t * p->nb;
+		for (size_t i = lo; i < hi; i++)
+			c[rec_at(recs, keys, idx0, i).key >> p->shift]++;
+#pragma omp barrier
+#pragma omp single
+		plan_offsets(p);
+		for (size_t i = lo; i < hi; i++) {
+			const struct table_rec r = rec_at(recs, keys, idx0, i);
+			scratch[c[r.key >> p->shift]++] = r;
+		}
+	}
+}
+
 void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 {
 	struct plan p;
@@ -212,19 +243,7 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 		keysort_small(recs, n);
 		return;
 	}
-#pragma omp parallel num_threads(p.nt)
-	{
-		const int t = threads_id();
-		const size_t lo = n * (size_t)t / (size_t)p.nt, hi = n * (size_t)(t + 1) / (size_t)p.nt;
-		size_t *c = p.count + (size_t)t * p.nb;
-		for (size_t i = lo; i < hi; i++)
-			c[recs[i].key >> p.shift]++;
-#pragma omp barrier
-#pragma omp single
-		plan_offsets(&p);
-		for (size_t i = lo; i < hi; i++)
-			scratch[c[recs[i].key >> p.shift]++] = recs[i];
-	}
+	scatter_top(&p, recs, NULL, 0, scratch, n);
 	sort_buckets(&p, scratch, recs);
 	free(p.count);
 }
@@ -241,19 +260,7 @@ void keysort_keys(void *area, size_t n, uint64_t idx0, struct table_rec *scratch
 		keysort_small(out, n);
 		return;
 	}
-#pragma omp parallel num_threads(p.nt)
-	{
-		const int t = threads_id();
-		const size_t lo = n * (size_t)t / (size_t)p.nt, hi = n * (size_t)(t + 1) / (size_t)p.nt;
-		size_t *c = p.count + (size_t)t * p.nb;
-		for (size_t i = lo; i < hi; i++)
-			c[keys[i] >> p.shift]++;
-#pragma omp barrier
-#pragma omp single
-		plan_offsets(&p);
-		for (size_t i = lo; i < hi; i++)
-			scratch[c[keys[i] >> p.shift]++] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
-	}
+	scatter_top(&p, NULL, keys, idx0, scratch, n);
 	sort_buckets(&p, scratch, out);
 	free(p.count);
 }

@@ -9,7 +9,7 @@
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 #define WORTH_IT ((size_t)256 << 20)
 
-void mem_hint_random(void *p, size_t n)
+void mem_hint_huge_pages(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
 	if (!p || n < WORTH_IT)

@@ -18,6 +18,6 @@
  * is large enough to matter (256 MB: the kernel zeroes and compacts 2 MB at
  * a time, which cost more than the TLB misses saved on 10M fingerprints'
  * arrays and less on 100M's); call after each (re)allocation. */
-void mem_hint_random(void *p, size_t n);
+void mem_hint_huge_pages(void *p, size_t n);
 
 #endif

@@ -14,7 +14,7 @@ int prov_init(struct provenance *p, size_t n_docs)
 	memset(p, 0, sizeof *p);
 	p->n_docs = n_docs;
 	p->slot = malloc((n_docs + 1) * sizeof *p->slot);
-	mem_hint_random(p->slot, (n_docs + 1) * sizeof *p->slot);
+	mem_hint_huge_pages(p->slot, (n_docs + 1) * sizeof *p->slot);
 	if (!p->slot) {
 		log_error("out of memory for %zu documents", n_docs);
 		return -1;
@@ -40,7 +40,7 @@ static uint64_t keep_str(struct provenance *p, struct str s)
 		}
 		p->arena = a;
 		p->arena_cap = cap;
-		mem_hint_random(a, cap);
+		mem_hint_huge_pages(a, cap);
 	}
 	memcpy(p->arena + p->arena_len, s.p, s.n);
 	p->arena_len += s.n;
@@ -85,7 +85,7 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 		if (p->slot[i] != UINT32_MAX)
 			p->slot[i] = (uint32_t)p->n++;
 	p->doc = calloc(p->n + 1, sizeof *p->doc);
-	mem_hint_random(p->doc, (p->n + 1) * sizeof *p->doc);
+	mem_hint_huge_pages(p->doc, (p->n + 1) * sizeof *p->doc);
 	if (!p->doc) {
 		log_error("out of memory for %zu documents", p->n);
 		return -1;

@@ -70,8 +70,8 @@ static int reserve(struct table_arrays *ta, size_t n)
 	uint32_t *i = realloc(ta->idx, cap * sizeof *i);
 	if (i)
 		ta->idx = i;
-	mem_hint_random(k, cap * sizeof *k); /* for the TLB, not randomness */
-	mem_hint_random(i, cap * sizeof *i);
+	mem_hint_huge_pages(k, cap * sizeof *k);
+	mem_hint_huge_pages(i, cap * sizeof *i);
 	if (!k || !i) {
 		log_error("out of memory loading a table of %zu records", n);
 		return NDF_ERR_NOMEM;

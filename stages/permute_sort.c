@@ -348,8 +348,8 @@ static int build_tables(struct builder *b)
 	b->scratch = xmalloc(b->chunk * sizeof *b->scratch);
 	/* the top radix level writes to thousands of places at once: with 4 KB
 	 * pages each of them is a TLB miss */
-	mem_hint_random(b->recs, b->chunk * sizeof *b->recs);
-	mem_hint_random(b->scratch, b->chunk * sizeof *b->scratch);
+	mem_hint_huge_pages(b->recs, b->chunk * sizeof *b->recs);
+	mem_hint_huge_pages(b->scratch, b->chunk * sizeof *b->scratch);
 	b->fp_buf = b->f->spill ? xmalloc(b->chunk * sizeof *b->fp_buf) : NULL;
 	progress_start(&pr, "tables", 0);
 	for (uint32_t t = 0; t < b->d->n_tables && !rc; t++) {
