@@ -21,7 +21,7 @@
  * the stages together (permute-sort ~25, compress ~19, self-join's read
  * and decode ~10) against 0.43 ns per comparison with the AVX2 run scan
  * (join.c); 1.3 ns without it, where this overrates few-table designs. */
-#define COST_PER_RECORD 120.0
+#define COST_PER_RECORD 128.0
 
 static uint64_t binomial(uint32_t n, uint32_t k)
 {
@@ -226,11 +226,60 @@ void design_name(uint32_t code, char *buf, size_t n)
 		snprintf(buf, n, "%u", code);
 }
 
+int design_split_init(struct design_split *ss, uint32_t lead_bits, uint32_t k)
+{
+	const uint32_t rem = 64 - lead_bits, parts = k + 1;
+	if (k > DESIGN_MAX_K || rem < parts * DESIGN_SPLIT_MIN_WIDTH)
+		return 0;
+	ss->parts = parts;
+	split(rem, parts, ss->width);
+	uint32_t top = rem;
+	for (uint32_t s = 0; s < parts; s++) {
+		top -= ss->width[s];
+		ss->shift[s] = (uint8_t)top;
+		ss->mask[s] = ((1ull << ss->width[s]) - 1) << top;
+	}
+	return 1;
+}
+
+/* Cost of one hashing of one key in the sub-block search, in comparisons:
+ * ~7 ns per key and sub-block at 10M fingerprints (runs of ~150 keys),
+ * against 0.43 ns per comparison of the all-pairs scan. */
+#define SPLIT_COST_PER_KEY 17.0
+
+/*
+ * Expected comparisons per record of one table with @lead leading bits
+ * (@m = n / 2^lead keys per run on average); *@cost adds the hashing work
+ * where runs are split.  All pairs: (m - 1) / 2.  Split: the keys met in
+ * sub-block 0 (neighbours with equal top bits) and in each hashed one.
+ */
+static double run_comparisons(uint32_t lead, uint32_t k, double m, double *cost)
+{
+	struct design_split ss;
+	const double all = m > 1 ? (m - 1) / 2 : 0;
+	if (m < DESIGN_SPLIT_RUN || !design_split_init(&ss, lead, k)) {
+		*cost += all;
+		return all;
+	}
+	const unsigned bits = design_split_bits((size_t)m);
+	double c = m / 2 / ldexp(1.0, ss.width[0]);
+	for (uint32_t s = 1; s < ss.parts; s++)
+		c += m / 2 / ldexp(1.0, (int)(bits < ss.width[s] ? bits : ss.width[s]));
+	const double split_cost = c + SPLIT_COST_PER_KEY * (ss.parts - 1);
+	if (split_cost >= all) {
+		*cost += all;
+		return all;
+	}
+	*cost += split_cost;
+	return c;
+}
+
 double design_comparisons(const struct design *d, uint64_t n)
 {
-	double c = 0;
+	double c = 0, cost = 0;
 	for (uint32_t t = 0; t < d->n_tables; t++)
-		c += (double)n / ldexp(1.0, (int)d->tables[t].lead_bits);
+		c += run_comparisons(d->tables[t].lead_bits, d->k,
+				     (double)n / ldexp(1.0, (int)d->tables[t].lead_bits), &cost);
 	return c;
 }
 
@@ -243,7 +292,10 @@ static double cost_of(uint32_t k, uint32_t code, uint64_t n)
 	log_set_level(level);
 	if (bad)
 		return INFINITY;
-	double cost = (double)d.n_tables * COST_PER_RECORD + design_comparisons(&d, n);
+	double cost = (double)d.n_tables * COST_PER_RECORD;
+	for (uint32_t t = 0; t < d.n_tables; t++)
+		run_comparisons(d.tables[t].lead_bits, k,
+				(double)n / ldexp(1.0, (int)d.tables[t].lead_bits), &cost);
 	design_free(&d);
 	return cost;
 }

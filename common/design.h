@@ -70,16 +70,52 @@ int design_parse(const char *s, uint32_t *code);
 /** Write the design's name ("5" or "4x4") into @buf of @n bytes. */
 void design_name(uint32_t code, char *buf, size_t n);
 
+/*
+ * The second pigeonhole inside long runs (join.c): the keys of a run agree
+ * on their leading bits, so a pair's at most k differences lie in the
+ * bits below; cut those into k + 1 sub-blocks and the pair agrees on one.
+ * Sub-block 0 is the highest.  A run of at least DESIGN_SPLIT_RUN keys is
+ * searched sub-block by sub-block instead of all pairs, if every
+ * sub-block is at least DESIGN_SPLIT_MIN_WIDTH bits wide.
+ */
+#define DESIGN_SPLIT_RUN 64
+#define DESIGN_SPLIT_MIN_WIDTH 4
+/* Buckets per key when a sub-block is hashed (and the most buckets). */
+#define DESIGN_SPLIT_LOAD 4
+#define DESIGN_SPLIT_MAX_BITS 16
+
+struct design_split {
+	uint32_t parts;
+	uint8_t shift[DESIGN_MAX_K + 1], width[DESIGN_MAX_K + 1];
+	uint64_t mask[DESIGN_MAX_K + 1]; /* the sub-block's bits, in key position */
+};
+
+/** Sub-blocks for runs of @lead_bits at radius @k; @return 0 if runs of
+ * such a table cannot be split (too few bits left). */
+int design_split_init(struct design_split *ss, uint32_t lead_bits, uint32_t k);
+
+/** Hash bits used for a run of @n keys (about DESIGN_SPLIT_LOAD buckets
+ * per key, at most DESIGN_SPLIT_MAX_BITS). */
+static inline unsigned design_split_bits(size_t n)
+{
+	unsigned bits = 2;
+	while (bits < DESIGN_SPLIT_MAX_BITS && ((size_t)1 << bits) < DESIGN_SPLIT_LOAD * n)
+		bits++;
+	return bits;
+}
+
 /**
  * Choose the design for @n fingerprints at radius @k by the cost model:
  * per table, a fixed cost per record for permuting, sorting, coding and
- * scanning (DESIGN_COST_PER_RECORD popcount comparisons' worth, measured),
- * plus the expected comparisons n / 2^lead_bits per record; flat and
- * nested designs compete.  @return the design code.
+ * reading (popcount comparisons' worth, measured), plus the expected cost
+ * of its runs per record: all pairs, or the sub-block search for runs
+ * long enough to split; flat and nested designs compete.
+ * @return the design code.
  */
 uint32_t design_choose(uint32_t k, uint64_t n);
 
-/** Expected comparisons per fingerprint, summed over the tables. */
+/** Expected comparisons per fingerprint, summed over the tables (runs of
+ * DESIGN_SPLIT_RUN keys or more split as join.c does). */
 double design_comparisons(const struct design *d, uint64_t n);
 
 void design_free(struct design *d);

@@ -230,19 +230,149 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 
 #endif
 
+/*
+ * Long runs: the second pigeonhole of design.h (struct design_split).  For
+ * each sub-block the run is bucketed by (the top bits of) its value and
+ * only keys sharing a bucket are compared; a pair is taken in the first
+ * sub-block it agrees on, so once per run.  The work per key is k + 1
+ * bucketings instead of n / 2 comparisons, which lets a design with few
+ * tables (little to sort, code and read) serve large N, where its runs
+ * grow to thousands of keys.
+ */
+struct scratch {
+	uint32_t *count, *order;
+	size_t cap;
+};
+
+static int scratch_reserve(struct scratch *sc, size_t n)
+{
+	if (!sc->count && !(sc->count = malloc(((size_t)1 << DESIGN_SPLIT_MAX_BITS) * sizeof *sc->count)))
+		return -1;
+	if (n > sc->cap) {
+		void *p = realloc(sc->order, n * sizeof *sc->order);
+		if (!p)
+			return -1;
+		sc->order = p;
+		sc->cap = n;
+	}
+	return 0;
+}
+
+/* The pair (@p, @q) of a bucket of sub-block @s: taken if within k and
+ * @s is the first sub-block the two agree on. */
+static inline int split_pair(const struct design *d, uint32_t t, const struct design_split *ss,
+			     unsigned s, const uint64_t *keys, const uint32_t *idx, uint32_t p,
+			     uint32_t q, struct pair_vec *out)
+{
+	const uint64_t x = keys[p] ^ keys[q];
+	const uint32_t dist = (uint32_t)__builtin_popcountll(x);
+	if (dist > d->k || (x & ss->mask[s]))
+		return 0;
+	for (unsigned e = 0; e < s; e++)
+		if (!(x & ss->mask[e]))
+			return 0;
+	return take_pair(d, t, x, dist, idx[p], idx[q], out);
+}
+
+/*
+ * The pairs of every group of equal neighbours: @eq(i) says whether
+ * element i and i + 1 are in one bucket, @pair(i, j) handles one pair.
+ * Most elements have no partner, so "is the next one mine?" would be a
+ * branch the CPU mispredicts half the time; as in join_scan(), the answers
+ * for 64 neighbours are gathered into a mask first, and only its set bits
+ * are visited.
+ */
+#define FOR_GROUPS(n, eq, pair)                                                          \
+	do {                                                                               \
+		size_t i_ = 0;                                                             \
+		while (i_ + 1 < (n)) {                                                     \
+			const size_t w_ = (n) - 1 - i_ < 64 ? (n) - 1 - i_ : 64;           \
+			uint64_t m_ = 0;                                                   \
+			for (size_t b_ = 0; b_ < w_; b_++)                                 \
+				m_ |= (uint64_t)(eq(i_ + b_)) << b_;                       \
+			size_t next_ = i_ + w_;                                            \
+			while (m_) {                                                       \
+				const unsigned b_ = (unsigned)__builtin_ctzll(m_);         \
+				size_t s_ = i_ + b_, e_ = s_ + 1;                          \
+				while (e_ < (n) && (eq(e_ - 1)))                           \
+					e_++;                                              \
+				for (size_t p_ = s_; p_ + 1 < e_; p_++)                    \
+					for (size_t q_ = p_ + 1; q_ < e_; q_++)            \
+						pair(p_, q_);                              \
+				if (e_ - 1 >= i_ + w_) {                                   \
+					next_ = e_ - 1;                                    \
+					m_ = 0;                                            \
+				} else {                                                   \
+					m_ &= ~((2ull << (e_ - 2 - i_)) - 1);              \
+				}                                                          \
+			}                                                                  \
+			i_ = next_ > i_ ? next_ : i_ + 1;                                  \
+		}                                                                          \
+	} while (0)
+
+static int scan_run_split(const struct design *d, uint32_t t, const struct design_split *ss,
+			  struct scratch *sc, const uint64_t *keys, const uint32_t *idx,
+			  size_t n, struct pair_vec *out, uint64_t *cmp)
+{
+	if (scratch_reserve(sc, n))
+		return -1;
+	uint64_t c = 0;
+	int bad = 0;
+	/* Sub-block 0 lies just below the leading bits: the run is sorted by
+	 * it already, so its buckets are stretches of neighbours. */
+	const unsigned sh0 = ss->shift[0];
+#define EQ0(i) (((keys[i] ^ keys[(i) + 1]) >> sh0) == 0)
+#define PAIR0(p, q) (c++, bad |= split_pair(d, t, ss, 0, keys, idx, (uint32_t)(p), (uint32_t)(q), out))
+	FOR_GROUPS(n, EQ0, PAIR0);
+	/* The others: a hash table on the sub-block's top bits, about four
+	 * buckets per key, chained through @next; each key meets the earlier
+	 * keys of its bucket as it goes in.  (A counting sort was slower: its
+	 * prefix sum over the buckets is a serial chain.) */
+	const unsigned bits = design_split_bits(n);
+	uint32_t *head = sc->count, *next = sc->order;
+	for (unsigned s = 1; s < ss->parts && !bad; s++) {
+		const unsigned b = bits < ss->width[s] ? bits : ss->width[s];
+		const unsigned sh = ss->shift[s] + ss->width[s] - b;
+		const uint64_t bm = (1ull << b) - 1;
+		memset(head, 0xff, ((size_t)1 << b) * sizeof *head);
+		for (size_t i = 0; i < n; i++) {
+			const uint32_t v = (uint32_t)((keys[i] >> sh) & bm);
+			for (uint32_t j = head[v]; j != UINT32_MAX; j = next[j]) {
+				c++;
+				bad |= split_pair(d, t, ss, s, keys, idx, j, (uint32_t)i, out);
+			}
+			next[i] = head[v];
+			head[v] = (uint32_t)i;
+		}
+	}
+#undef EQ0
+#undef PAIR0
+	*cmp += c;
+	return bad ? -1 : 0;
+}
+
 static int g_vector = 1; /* join_use_vector() */
+static size_t g_split_run = DESIGN_SPLIT_RUN; /* join_split_runs() */
 
 void join_use_vector(int on)
 {
 	g_vector = on;
 }
 
+void join_split_runs(size_t min_run)
+{
+	g_split_run = min_run ? min_run : SIZE_MAX;
+}
+
 /* Runs shorter than this gain nothing from the vector loop. */
 #define VECTOR_RUN 12
 
 static int scan_run(const struct design *d, uint32_t t, const uint64_t *keys,
-		    const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *cmp)
+		    const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *cmp,
+		    const struct design_split *ss, struct scratch *sc)
 {
+	if (ss && n >= g_split_run)
+		return scan_run_split(d, t, ss, sc, keys, idx, n, out, cmp);
 	*cmp += (uint64_t)n * (n - 1) / 2;
 #ifdef HAVE_AVX2_SCAN
 	if (n >= VECTOR_RUN && g_vector && __builtin_cpu_supports("avx2"))
@@ -262,8 +392,14 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 	      const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *comparisons)
 {
 	const uint32_t lead = d->tables[t].lead_bits;
-	if (lead == 0) /* every key in one run */
-		return n > 1 ? scan_run(d, t, keys, idx, n, out, comparisons) : 0;
+	struct design_split split;
+	const struct design_split *ss = design_split_init(&split, lead, d->k) ? &split : NULL;
+	struct scratch sc = {0};
+	int rc = 0;
+	if (lead == 0) { /* every key in one run */
+		rc = n > 1 ? scan_run(d, t, keys, idx, n, out, comparisons, ss, &sc) : 0;
+		goto done;
+	}
 	const unsigned shift = 64 - lead;
 	size_t i = 0;
 	while (i + 1 < n) {
@@ -286,10 +422,15 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 			} else {
 				m &= ~((2ull << (b + c)) - 1);
 			}
-			if (scan_run(d, t, keys + s, idx + s, e - s, out, comparisons))
-				return -1;
+			if (scan_run(d, t, keys + s, idx + s, e - s, out, comparisons, ss, &sc)) {
+				rc = -1;
+				goto done;
+			}
 		}
 		i = next;
 	}
-	return 0;
+done:
+	free(sc.count);
+	free(sc.order);
+	return rc;
 }

@@ -65,4 +65,12 @@ size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits
  */
 void join_use_vector(int on);
 
+/**
+ * Runs of at least @min_run keys are searched by a second pigeonhole on
+ * the bits below the leading ones (sub-blocks; see join.c) instead of all
+ * pairs; 0 turns that off.  For tests and measurement; call it before any
+ * scan starts.
+ */
+void join_split_runs(size_t min_run);
+
 #endif

@@ -184,7 +184,13 @@ static void test_designs(void)
 	CHECK(design_parse("5", &code) == 0 && code == 5);
 	CHECK(design_parse("x", &code) == -1 && design_parse("5x", &code) == -1);
 	CHECK(design_choose(3, 1000) == 4);
-	CHECK(design_choose(3, 100000000) != 4);
+	/* few tables at any N: long runs are split (join.c), not all-pairs */
+	CHECK(design_choose(3, 100000000) == 4);
+	CHECK(design_choose(3, 1000000000) == 4);
+	struct design_split ss;
+	CHECK(design_split_init(&ss, 16, 3) == 1 && ss.parts == 4);
+	CHECK(ss.mask[0] == 0xfff000000000ull && ss.mask[3] == 0xfff);
+	CHECK(design_split_init(&ss, 40, 8) == 0); /* 24 bits cannot make 9 of 4 */
 }
 
 /*
@@ -202,10 +208,19 @@ static void test_scan_runs(uint64_t *rng)
 		uint64_t *keys = malloc(n * sizeof *keys);
 		uint32_t *idx = malloc(n * sizeof *idx);
 		unsigned leads = 1 + (unsigned)(test_rand(rng) % (round % 3 ? 40 : 2000));
+		uint64_t pool[16];
+		for (int p = 0; p < 16; p++)
+			pool[p] = test_rand(rng) & 0xffffffffffffull;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t lead = test_rand(rng) % leads;
-			/* low bits: few values too, so pairs within 3 exist */
-			keys[i] = lead << 48 | (test_rand(rng) & 0x0f0f);
+			/* low bits: odd rounds few values (pairs agree on most
+			 * sub-blocks); even rounds a few bases with 0..4 bits
+			 * flipped anywhere (pairs agree on any one sub-block) */
+			uint64_t low = round % 2 ? test_rand(rng) & 0x0f0f
+						 : flip_bits(pool[test_rand(rng) % 16],
+							     (unsigned)(test_rand(rng) % 5), rng) &
+							   0xffffffffffffull;
+			keys[i] = lead << 48 | low;
 		}
 		for (size_t i = 1; i < n; i++) /* insertion sort: n is small */
 			for (size_t j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
@@ -245,7 +260,15 @@ int main(void)
 	join_use_vector(0); /* the portable loop too, on any CPU */
 	test_scan_runs(&rng);
 	join_use_vector(1);
+	join_split_runs(0); /* all pairs in every run */
+	test_scan_runs(&rng);
+	join_split_runs(2); /* the sub-block search in every run */
+	test_scan_runs(&rng);
+	join_split_runs(DESIGN_SPLIT_RUN);
+	/* mode 0: the default; 1: every run of two keys or more split */
+	for (int mode = 0; mode < 2; mode++)
 	for (unsigned k = 0; k <= 8; k++) {
+		join_split_runs(mode ? 2 : DESIGN_SPLIT_RUN);
 		size_t n = 1500;
 		uint64_t *fps = malloc(n * sizeof *fps);
 		make_fps(fps, n, k, &rng);
