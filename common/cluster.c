@@ -6,6 +6,13 @@
  * own small piece of memory: a night's pair graph is millions of nodes
  * scattered over the whole collection, and walking it in place was bound
  * by cache misses.
+ *
+ * Every step runs on all threads.  The steps that number things (nodes,
+ * components, clusters) count per fixed slice of their input, then number
+ * slice by slice, so the numbers do not depend on the thread count; the
+ * steps that only place things (nodes and edges into their component's
+ * range) place them in any order and the order is then restored (nodes)
+ * or does not matter (edges: the cover reads them as a set).
  */
 #include "cluster.h"
 
@@ -15,6 +22,7 @@
 #include "keysort.h"
 #include "log.h"
 #include "memhint.h"
+#include "threads.h"
 
 struct edge {
 	uint32_t a, b;
@@ -28,9 +36,11 @@ struct graph {
 	uint32_t *comp_start;  /* n_comp + 1 offsets into comp_node[] */
 	uint32_t *comp_node;   /* nodes of each component, ascending */
 	uint32_t *edge_start;  /* n_comp + 1 offsets into edge[] */
-	struct edge *edge;     /* each component's edges, as local ids (the
-				  index into its comp_node[] range) */
+	struct edge *edge;     /* each component's edges (node numbers) */
 };
+
+/* Fixed slices for the numbering steps (independent of the threads). */
+#define SLICES 256
 
 static void graph_free(struct graph *g)
 {
@@ -48,6 +58,35 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void sort_u32(uint32_t *v, size_t n)
+{
+	if (n > 16) {
+		qsort(v, n, sizeof *v, cmp_u32);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void *alloc_big(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+	if (p)
+		mem_hint_huge_pages(p, bytes);
+	return p;
+}
+
+/* Start of slice @s of @n items. */
+static inline size_t slice_at(size_t n, size_t s)
+{
+	return n * s / SLICES;
+}
+
 /*
  * Nodes are the documents that occur in pairs, numbered in document order
  * through a dense map (4 bytes per document up to the largest in a pair,
@@ -56,119 +95,237 @@ static int cmp_u32(const void *a, const void *b)
  */
 static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge *e)
 {
+	const size_t m = pv->n;
 	uint32_t max = 0;
-	for (size_t i = 0; i < pv->n; i++)
+#pragma omp parallel for schedule(static) reduction(max : max)
+	for (size_t i = 0; i < m; i++)
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
-	uint32_t *node = malloc(((size_t)max + 1) * sizeof *node);
+	const size_t span = m ? (size_t)max + 1 : 0;
+	uint32_t *node = alloc_big(span * sizeof *node);
 	if (!node)
 		return -1;
-	mem_hint_huge_pages(node, ((size_t)max + 1) * sizeof *node);
-	memset(node, 0xff, ((size_t)max + 1) * sizeof *node);
-	for (size_t i = 0; i < pv->n; i++)
-		node[pv->v[i].a] = node[pv->v[i].b] = 0;
-	size_t n = 0;
-	for (uint32_t d = 0; d <= max && pv->n; d++)
-		n += node[d] == 0;
-	g->doc = malloc((n + 1) * sizeof *g->doc);
-	mem_hint_huge_pages(g->doc, (n + 1) * sizeof *g->doc);
+#pragma omp parallel for schedule(static)
+	for (size_t d = 0; d < span; d++)
+		node[d] = UINT32_MAX;
+	/* many threads may mark one document: all store the same value */
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < m; i++) {
+		__atomic_store_n(&node[pv->v[i].a], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&node[pv->v[i].b], 0, __ATOMIC_RELAXED);
+	}
+	size_t base[SLICES + 1] = {0};
+#pragma omp parallel for schedule(static)
+	for (size_t s = 0; s < SLICES; s++) {
+		size_t c = 0;
+		for (size_t d = slice_at(span, s); d < slice_at(span, s + 1); d++)
+			c += node[d] == 0;
+		base[s + 1] = c;
+	}
+	for (size_t s = 0; s < SLICES; s++)
+		base[s + 1] += base[s];
+	g->n = base[SLICES];
+	g->doc = alloc_big((g->n + 1) * sizeof *g->doc);
 	if (!g->doc) {
 		free(node);
 		return -1;
 	}
-	for (uint32_t d = 0; d <= max && pv->n; d++)
-		if (node[d] == 0) {
-			node[d] = (uint32_t)g->n;
-			g->doc[g->n++] = d;
-		}
-	for (size_t i = 0; i < pv->n; i++)
+#pragma omp parallel for schedule(static)
+	for (size_t s = 0; s < SLICES; s++) {
+		uint32_t id = (uint32_t)base[s];
+		for (size_t d = slice_at(span, s); d < slice_at(span, s + 1); d++)
+			if (node[d] == 0) {
+				node[d] = id;
+				g->doc[id++] = (uint32_t)d;
+			}
+	}
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < m; i++)
 		e[i] = (struct edge){node[pv->v[i].a], node[pv->v[i].b]};
 	free(node);
 	return 0;
 }
 
+/*
+ * Lock-free union-find: a root is linked under another only by a
+ * compare-and-swap that finds it still a root, and always under the
+ * lower one, so no cycle can form and each root stays its component's
+ * lowest node.  Path halving stores an ancestor, which any racing store
+ * also does, so the trees stay valid.
+ */
 static uint32_t uf_find(uint32_t *parent, uint32_t x)
 {
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
+	for (;;) {
+		const uint32_t p = __atomic_load_n(&parent[x], __ATOMIC_RELAXED);
+		if (p == x)
+			return x;
+		const uint32_t gp = __atomic_load_n(&parent[p], __ATOMIC_RELAXED);
+		if (gp != p)
+			__atomic_store_n(&parent[x], gp, __ATOMIC_RELAXED);
+		x = gp;
 	}
-	return x;
+}
+
+static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
+{
+	for (;;) {
+		a = uf_find(parent, a);
+		b = uf_find(parent, b);
+		if (a == b)
+			return;
+		if (a > b) {
+			const uint32_t t = a;
+			a = b;
+			b = t;
+		}
+		uint32_t expect = b;
+		if (__atomic_compare_exchange_n(&parent[b], &expect, a, 0, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			return;
+	}
 }
 
 /*
- * Component of every node, numbered by the component's lowest node: union
- * to the lower root keeps each root its component's lowest node, and a
- * root is numbered before any other node of its component reads it.
+ * Component of every node, numbered in order of the component's lowest
+ * node (its root).  @id is scratch of n entries.
  */
-static size_t components(uint32_t *comp, size_t n, const struct edge *e, size_t m)
+static size_t components(uint32_t *comp, uint32_t *id, size_t n, const struct edge *e, size_t m)
 {
+#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		comp[i] = (uint32_t)i;
-	for (size_t i = 0; i < m; i++) {
-		uint32_t a = uf_find(comp, e[i].a), b = uf_find(comp, e[i].b);
-		if (a != b)
-			comp[a < b ? b : a] = a < b ? a : b;
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < m; i++)
+		uf_union(comp, e[i].a, e[i].b);
+#pragma omp parallel for schedule(static)
+	for (size_t v = 0; v < n; v++)
+		id[v] = uf_find(comp, (uint32_t)v);
+	size_t base[SLICES + 1] = {0};
+#pragma omp parallel for schedule(static)
+	for (size_t s = 0; s < SLICES; s++) {
+		size_t c = 0;
+		for (size_t v = slice_at(n, s); v < slice_at(n, s + 1); v++)
+			c += id[v] == v;
+		base[s + 1] = c;
 	}
+	for (size_t s = 0; s < SLICES; s++)
+		base[s + 1] += base[s];
+	/* roots' numbers go to comp[root]; a root is its own root, so id[]
+	 * (the root of each node) is not disturbed */
+#pragma omp parallel for schedule(static)
+	for (size_t s = 0; s < SLICES; s++) {
+		uint32_t c = (uint32_t)base[s];
+		for (size_t v = slice_at(n, s); v < slice_at(n, s + 1); v++)
+			if (id[v] == v)
+				comp[v] = c++;
+	}
+#pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
-		comp[v] = uf_find(comp, (uint32_t)v);
-	size_t nc = 0;
-	for (size_t v = 0; v < n; v++)
-		comp[v] = comp[v] == v ? (uint32_t)nc++ : comp[comp[v]];
-	return nc;
+		id[v] = comp[id[v]];
+	memcpy(comp, id, n * sizeof *comp);
+	return base[SLICES];
 }
 
-/* Counting sort of the nodes, then of the edges, by component. */
-static int regroup(struct graph *g, uint32_t *comp, const struct edge *e, size_t m)
+/* Threads for the grouping passes: each needs a counter per group. */
+#define GROUP_THREADS 4
+
+/*
+ * Stable counting sort by group, in parallel without atomics (a locked
+ * add per item would also stop the CPU from overlapping the cache
+ * misses, which is all these passes are): each thread counts its
+ * contiguous range of items per group, the counts become offsets group by
+ * group and thread by thread, and each item's key in @kp[0..n) (a group
+ * in 0..ng) is replaced by its position.  @start[0..ng] receives the
+ * groups' offsets.  @return 0, or -1 on OOM.
+ */
+static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
+{
+	int nt = threads_max() < GROUP_THREADS ? threads_max() : GROUP_THREADS;
+	uint32_t *cnt = alloc_big((size_t)nt * ng * sizeof *cnt);
+	if (!cnt)
+		return -1;
+#pragma omp parallel num_threads(nt)
+	{
+		const size_t t = (size_t)threads_id(), team = (size_t)threads_team();
+		const size_t lo = n * t / team, hi = n * (t + 1) / team;
+		uint32_t *c = cnt + t * ng;
+		memset(c, 0, ng * sizeof *c);
+		for (size_t i = lo; i < hi; i++)
+			c[kp[i]]++;
+#pragma omp barrier
+#pragma omp single
+		{
+			uint32_t sum = 0;
+			for (size_t g = 0; g < ng; g++) {
+				start[g] = sum;
+				for (size_t u = 0; u < team; u++) {
+					const uint32_t x = cnt[u * ng + g];
+					cnt[u * ng + g] = sum;
+					sum += x;
+				}
+			}
+			start[ng] = sum;
+		}
+		for (size_t i = lo; i < hi; i++)
+			kp[i] = c[kp[i]]++;
+	}
+	free(cnt);
+	return 0;
+}
+
+/* Nodes, then edges, into their component's range; nodes stay ascending
+ * (the sort is stable), edges keep their order too. */
+static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e, size_t m)
 {
 	const size_t n = g->n, nc = g->n_comp;
-	uint32_t *pos = malloc((n + 1) * sizeof *pos);
-	mem_hint_huge_pages(pos, (n + 1) * sizeof *pos);
-	g->comp_start = calloc(nc + 2, sizeof *g->comp_start);
-	g->comp_node = malloc((n + 1) * sizeof *g->comp_node);
-	g->edge_start = calloc(nc + 2, sizeof *g->edge_start);
-	g->edge = malloc((m + 1) * sizeof *g->edge);
-	if (!pos || !g->comp_start || !g->comp_node || !g->edge_start || !g->edge) {
-		free(pos);
-		return -1;
-	}
-	uint32_t *cs = g->comp_start, *es = g->edge_start;
+	g->comp_start = malloc((nc + 1) * sizeof *g->comp_start);
+	g->edge_start = malloc((nc + 1) * sizeof *g->edge_start);
+	g->comp_node = alloc_big((n + 1) * sizeof *g->comp_node);
+	g->edge = alloc_big((m + 1) * sizeof *g->edge);
+	uint32_t *kp = alloc_big(((n > m ? n : m) + 1) * sizeof *kp);
+	int rc = -1;
+	if (!g->comp_start || !g->edge_start || !g->comp_node || !g->edge || !kp)
+		goto done;
+	memcpy(kp, comp, n * sizeof *kp);
+	if (group_positions(kp, n, nc, g->comp_start))
+		goto done;
+#pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
-		cs[comp[v] + 2]++;
-	for (size_t c = 0; c < nc; c++)
-		cs[c + 2] += cs[c + 1];
-	for (size_t v = 0; v < n; v++) { /* ascending: each component's nodes stay sorted */
-		pos[v] = cs[comp[v] + 1]++;
-		g->comp_node[pos[v]] = (uint32_t)v;
-	}
+		g->comp_node[kp[v]] = (uint32_t)v;
+#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
-		es[comp[e[i].a] + 2]++;
-	for (size_t c = 0; c < nc; c++)
-		es[c + 2] += es[c + 1];
-	for (size_t i = 0; i < m; i++) {
-		const uint32_t c = comp[e[i].a], base = cs[c];
-		g->edge[es[c + 1]++] = (struct edge){pos[e[i].a] - base, pos[e[i].b] - base};
-	}
-	free(pos);
-	return 0;
+		kp[i] = comp[e[i].a];
+	if (group_positions(kp, m, nc, g->edge_start))
+		goto done;
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < m; i++)
+		g->edge[kp[i]] = e[i];
+	rc = 0;
+done:
+	free(kp);
+	return rc;
 }
 
 static int graph_build(struct graph *g, const struct pair_vec *pv)
 {
 	memset(g, 0, sizeof *g);
-	struct edge *e = malloc((pv->n + 1) * sizeof *e);
-	uint32_t *comp = NULL;
+	struct edge *e = alloc_big((pv->n + 1) * sizeof *e);
+	uint32_t *comp = NULL, *id = NULL;
 	int rc = -1;
 	if (!e || number_nodes(g, pv, e))
 		goto done;
-	if (!(comp = malloc((g->n + 1) * sizeof *comp)))
+	comp = alloc_big((g->n + 1) * sizeof *comp);
+	id = alloc_big((g->n + 1) * sizeof *id);
+	if (!comp || !id)
 		goto done;
-	mem_hint_huge_pages(comp, (g->n + 1) * sizeof *comp);
-	g->n_comp = components(comp, g->n, e, pv->n);
+	g->n_comp = components(comp, id, g->n, e, pv->n);
+	free(id);
+	id = NULL;
 	rc = regroup(g, comp, e, pv->n);
 done:
 	free(e);
 	free(comp);
+	free(id);
 	return rc;
 }
 
@@ -230,21 +387,53 @@ static struct heap_item heap_pop(struct heap *h)
 	return top;
 }
 
+/* A cluster: its members are members[start .. start + len). */
+struct span {
+	uint32_t start, len;
+};
+
+struct span_vec {
+	struct span *v;
+	size_t n, cap;
+};
+
+/* One thread's cover state: the members array is shared (each component
+ * writes only its own range), the rest is the thread's. */
 struct cover {
-	uint32_t *members;  /* local ids, by cluster, in creation order */
-	uint32_t *cstart;
-	size_t n_members, n_clusters;
+	uint32_t *members;  /* local ids while a component is cut, then documents */
+	size_t n_members;   /* cursor in members[] */
+	struct span_vec *out;
+	int oom;
+	struct edge *local; /* a component's edges as local ids */
 	/* scratch for large components */
 	uint32_t *off, *adj, *deg, *fill;
 	uint8_t *taken;
 	struct heap heap;
 };
 
-static void new_cluster(struct cover *c)
+static void close_cluster(struct cover *c)
 {
-	c->cstart[c->n_clusters++] = (uint32_t)c->n_members;
+	struct span_vec *sv = c->out;
+	if (sv->n && sv->v[sv->n - 1].len == UINT32_MAX)
+		sv->v[sv->n - 1].len = (uint32_t)c->n_members - sv->v[sv->n - 1].start;
 }
 
+static void new_cluster(struct cover *c)
+{
+	struct span_vec *sv = c->out;
+	close_cluster(c);
+	if (sv->n == sv->cap) {
+		size_t cap = sv->cap ? 2 * sv->cap : 1024;
+		struct span *p = realloc(sv->v, cap * sizeof *p);
+		if (!p) {
+			c->oom = 1;
+			return;
+		}
+		sv->v = p;
+		sv->cap = cap;
+	}
+	sv->v[sv->n++] = (struct span){(uint32_t)c->n_members, UINT32_MAX};
+}
 static void cover_masks(struct cover *c, const struct edge *e, size_t m, size_t n)
 {
 	uint64_t adj[64] = {0};
@@ -344,33 +533,89 @@ static void sort_order(struct order_item *ord, size_t n)
 	for (size_t i = 0; i < n; i++)
 		max = ord[i].rep_doc > max ? ord[i].rep_doc : max;
 	const unsigned shift = (unsigned)__builtin_clz(max) + 32;
+#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		r[i] = (struct table_rec){(uint64_t)ord[i].rep_doc << shift, ord[i].cluster};
 	keysort(r, tmp, n);
+#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		ord[i] = (struct order_item){(uint32_t)(r[i].key >> shift), (uint32_t)r[i].idx};
 	free(r);
 	free(tmp);
 }
 
-static void sort_u32(uint32_t *v, size_t n)
+/* Index of node @x in the sorted node list @l[0..n). */
+static inline uint32_t local_id(const uint32_t *l, size_t n, uint32_t x)
 {
-	if (n > 16) {
-		qsort(v, n, sizeof *v, cmp_u32);
-		return;
+	size_t lo = 0;
+	while (n > 1) {
+		const size_t half = n / 2;
+		lo = l[lo + half] <= x ? lo + half : lo;
+		n -= half;
 	}
-	for (size_t i = 1; i < n; i++) {
-		uint32_t x = v[i];
-		size_t j = i;
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	return (uint32_t)lo;
 }
 
-/* Cover every component; members become document indices as they go.
- * @return 0, or -1 on OOM. */
-static int cover_all(const struct graph *g, struct cover *c, struct clusters *out)
+static int cover_scratch(struct cover *c, size_t largest, size_t largest_edges)
+{
+	c->local = malloc((largest_edges + 1) * sizeof *c->local);
+	if (!c->local)
+		return -1;
+	if (largest <= 64)
+		return 0;
+	c->off = malloc((largest + 1) * sizeof *c->off);
+	c->deg = malloc(largest * sizeof *c->deg);
+	c->fill = malloc(largest * sizeof *c->fill);
+	c->adj = malloc(2 * largest_edges * sizeof *c->adj);
+	c->taken = malloc(largest);
+	c->heap.v = malloc(largest * sizeof *c->heap.v);
+	return c->off && c->deg && c->fill && c->adj && c->taken && c->heap.v ? 0 : -1;
+}
+
+static void cover_free(struct cover *c)
+{
+	free(c->local);
+	free(c->off);
+	free(c->adj);
+	free(c->deg);
+	free(c->fill);
+	free(c->taken);
+	free(c->heap.v);
+}
+
+/* Cut component @i: its members go to its own range of c->members (the
+ * component's nodes' range: it holds at most that many), as documents. */
+static void cover_component(const struct graph *g, struct cover *c, size_t i)
+{
+	const size_t n = g->comp_start[i + 1] - g->comp_start[i];
+	const uint32_t *node = g->comp_node + g->comp_start[i];
+	const struct edge *ge = g->edge + g->edge_start[i];
+	const size_t m = g->edge_start[i + 1] - g->edge_start[i];
+	const size_t from = c->n_members = g->comp_start[i];
+	if (n == 2) { /* the common case: one pair, the earlier page leads */
+		new_cluster(c);
+		c->members[c->n_members++] = 0;
+		c->members[c->n_members++] = 1;
+	} else {
+		for (size_t j = 0; j < m; j++)
+			c->local[j] = (struct edge){local_id(node, n, ge[j].a), local_id(node, n, ge[j].b)};
+		if (n <= 64)
+			cover_masks(c, c->local, m, n);
+		else
+			cover_lists(c, c->local, m, n);
+	}
+	close_cluster(c);
+	for (size_t j = from; j < c->n_members; j++)
+		c->members[j] = g->doc[node[c->members[j]]];
+}
+
+/*
+ * Cover every component, slices of components in parallel; each slice
+ * lists its clusters, and the lists are joined in slice order.
+ * @return 0, or -1 on OOM.
+ */
+static int cover_all(const struct graph *g, uint32_t *members, struct span_vec *all,
+		     struct clusters *out)
 {
 	size_t largest = 0, largest_edges = 0;
 	for (size_t i = 0; i < g->n_comp; i++) {
@@ -381,74 +626,81 @@ static int cover_all(const struct graph *g, struct cover *c, struct clusters *ou
 	}
 	out->n_components = g->n_comp;
 	out->largest_component = largest;
-	c->members = malloc((g->n + 1) * sizeof *c->members);
-	c->cstart = malloc((g->n + 2) * sizeof *c->cstart);
-	if (!c->members || !c->cstart)
-		return -1;
-	if (largest > 64) {
-		c->off = malloc((largest + 1) * sizeof *c->off);
-		c->deg = malloc(largest * sizeof *c->deg);
-		c->fill = malloc(largest * sizeof *c->fill);
-		c->adj = malloc(2 * largest_edges * sizeof *c->adj);
-		c->taken = malloc(largest);
-		c->heap.v = malloc(largest * sizeof *c->heap.v);
-		if (!c->off || !c->deg || !c->fill || !c->adj || !c->taken || !c->heap.v)
-			return -1;
-	}
-	for (size_t i = 0; i < g->n_comp; i++) {
-		const size_t n = g->comp_start[i + 1] - g->comp_start[i];
-		const struct edge *e = g->edge + g->edge_start[i];
-		const size_t m = g->edge_start[i + 1] - g->edge_start[i];
-		const size_t from = c->n_members;
-		if (n == 2) { /* the common case: one pair, the earlier page leads */
-			new_cluster(c);
-			c->members[c->n_members++] = 0;
-			c->members[c->n_members++] = 1;
-		} else if (n <= 64) {
-			cover_masks(c, e, m, n);
-		} else {
-			cover_lists(c, e, m, n);
+	struct span_vec *part = calloc(SLICES, sizeof *part);
+	int bad = !part;
+	if (!bad) {
+#pragma omp parallel reduction(| : bad)
+		{
+			struct cover c = {.members = members};
+			bad |= cover_scratch(&c, largest, largest_edges);
+#pragma omp for schedule(dynamic, 1)
+			for (size_t s = 0; s < SLICES; s++) {
+				c.out = &part[s];
+				for (size_t i = slice_at(g->n_comp, s);
+				     !bad && !c.oom && i < slice_at(g->n_comp, s + 1); i++)
+					cover_component(g, &c, i);
+				bad |= c.oom;
+			}
+			cover_free(&c);
 		}
-		const uint32_t *node = g->comp_node + g->comp_start[i];
-		for (size_t j = from; j < c->n_members; j++)
-			c->members[j] = g->doc[node[c->members[j]]];
 	}
-	c->cstart[c->n_clusters] = (uint32_t)c->n_members;
-	return 0;
+	size_t total = 0;
+	for (size_t s = 0; !bad && s < SLICES; s++)
+		total += part[s].n;
+	if (!bad && !(all->v = malloc((total + 1) * sizeof *all->v)))
+		bad = 1;
+	for (size_t s = 0; !bad && s < SLICES; s++) {
+		if (part[s].n)
+			memcpy(all->v + all->n, part[s].v, part[s].n * sizeof *all->v);
+		all->n += part[s].n;
+	}
+	for (size_t s = 0; part && s < SLICES; s++)
+		free(part[s].v);
+	free(part);
+	return bad ? -1 : 0;
 }
 
 /* Renumber clusters by representative document; members after the
  * representative in document order.  Components are covered in order of
  * their lowest node, and a representative is not always its component's
  * lowest, hence the sort. */
-static int finish(const struct cover *c, struct clusters *out)
+static int finish(const uint32_t *members, const struct span_vec *cl, struct clusters *out)
 {
-	struct order_item *ord = malloc((c->n_clusters + 1) * sizeof *ord);
-	out->start = malloc((c->n_clusters + 1) * sizeof *out->start);
-	out->doc = malloc((c->n_members + 1) * sizeof *out->doc);
-	if (!ord || !out->start || !out->doc) {
+	const size_t nc = cl->n;
+	struct order_item *ord = malloc((nc + 1) * sizeof *ord);
+	out->start = malloc((nc + 1) * sizeof *out->start);
+	if (!ord || !out->start) {
 		free(ord);
 		return -1;
 	}
 	int sorted = 1;
-	for (size_t i = 0; i < c->n_clusters; i++) {
-		ord[i] = (struct order_item){c->members[c->cstart[i]], (uint32_t)i};
+	for (size_t i = 0; i < nc; i++) {
+		ord[i] = (struct order_item){members[cl->v[i].start], (uint32_t)i};
 		sorted &= i == 0 || ord[i - 1].rep_doc < ord[i].rep_doc;
 	}
 	if (!sorted)
-		sort_order(ord, c->n_clusters);
+		sort_order(ord, nc);
 	size_t at = 0;
-	for (size_t i = 0; i < c->n_clusters; i++) {
-		uint32_t s = c->cstart[ord[i].cluster], e = c->cstart[ord[i].cluster + 1];
+	for (size_t i = 0; i < nc; i++) {
+		const uint32_t len = cl->v[ord[i].cluster].len;
 		out->start[i] = (uint32_t)at;
-		memcpy(out->doc + at, c->members + s, (e - s) * sizeof *out->doc);
-		sort_u32(out->doc + at + 1, e - s - 1);
-		at += e - s;
-		if (e - s > out->largest_cluster)
-			out->largest_cluster = e - s;
+		at += len;
+		if (len > out->largest_cluster)
+			out->largest_cluster = len;
 	}
-	out->start[c->n_clusters] = (uint32_t)at;
-	out->n_clusters = c->n_clusters;
+	out->start[nc] = (uint32_t)at;
+	out->doc = alloc_big((at + 1) * sizeof *out->doc);
+	if (!out->doc) {
+		free(ord);
+		return -1;
+	}
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < nc; i++) {
+		const struct span sp = cl->v[ord[i].cluster];
+		memcpy(out->doc + out->start[i], members + sp.start, sp.len * sizeof *out->doc);
+		sort_u32(out->doc + out->start[i] + 1, sp.len - 1);
+	}
+	out->n_clusters = nc;
 	free(ord);
 	return 0;
 }
@@ -456,24 +708,20 @@ static int finish(const struct cover *c, struct clusters *out)
 int clusters_build(const struct pair_vec *pairs, struct clusters *out)
 {
 	struct graph g;
-	struct cover c = {0};
+	struct span_vec cl = {0};
+	uint32_t *members = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if (!graph_build(&g, pairs) && !cover_all(&g, &c, out))
-		rc = finish(&c, out);
+	if (!graph_build(&g, pairs) && (members = alloc_big((g.n + 1) * sizeof *members)) &&
+	    !cover_all(&g, members, &cl, out))
+		rc = finish(members, &cl, out);
 	if (rc) {
 		log_error("out of memory clustering %zu pairs", pairs->n);
 		clusters_free(out);
 	}
-	free(c.members);
-	free(c.cstart);
-	free(c.off);
-	free(c.adj);
-	free(c.deg);
-	free(c.fill);
-	free(c.taken);
-	free(c.heap.v);
+	free(members);
+	free(cl.v);
 	graph_free(&g);
 	return rc;
 }

@@ -19,6 +19,16 @@ static inline int threads_max(void)
 #endif
 }
 
+/** Threads in the current team (1 outside a parallel region). */
+static inline int threads_team(void)
+{
+#ifdef _OPENMP
+	return omp_get_num_threads();
+#else
+	return 1;
+#endif
+}
+
 /** This thread's number inside a parallel region, from 0. */
 static inline int threads_id(void)
 {

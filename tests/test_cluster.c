@@ -11,6 +11,19 @@
 #include "log.h"
 #include "testutil.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static void set_threads(int n)
+{
+#ifdef _OPENMP
+	omp_set_num_threads(n);
+#else
+	(void)n;
+#endif
+}
+
 static void add(struct pair_vec *pv, uint32_t a, uint32_t b)
 {
 	pair_vec_push(pv, a < b ? a : b, a < b ? b : a, 1);
@@ -150,7 +163,9 @@ static void test_matches_global_greedy(uint64_t *rng)
 			pv.v[i - 1] = pv.v[j];
 			pv.v[j] = t;
 		}
+		set_threads(1 + round % 4);
 		CHECK(clusters_build(&pv, &c2) == 0);
+		set_threads(2);
 		CHECK(c2.n_clusters == c.n_clusters &&
 		      !memcmp(c.start, c2.start, (c.n_clusters + 1) * sizeof *c.start) &&
 		      !memcmp(c.doc, c2.doc, (c.n_clusters ? c.start[c.n_clusters] : 0) * sizeof *c.doc));
@@ -193,11 +208,63 @@ static void test_matches_global_greedy(uint64_t *rng)
 	}
 }
 
+/*
+ * Many components spread over a large document range (the parallel steps
+ * cut the work in slices): one thread and several give the same clusters,
+ * which pass the invariants.
+ */
+static void test_threads(uint64_t *rng)
+{
+	struct pair_vec pv = {0};
+	const uint32_t n = 200000;
+	for (int g = 0; g < 20000; g++) {
+		uint32_t doc[6];
+		const int size = 2 + (int)(test_rand(rng) % (g % 100 ? 3 : 5));
+		for (int i = 0; i < size; i++)
+			doc[i] = (uint32_t)(test_rand(rng) % n);
+		for (int i = 0; i < size; i++)
+			for (int j = i + 1; j < size; j++)
+				if (doc[i] != doc[j] && test_rand(rng) % 4)
+					add(&pv, doc[i], doc[j]);
+	}
+	pair_vec_sort(&pv);
+	size_t w = 0; /* drop repeats */
+	for (size_t i = 0; i < pv.n; i++)
+		if (!w || pv.v[w - 1].a != pv.v[i].a || pv.v[w - 1].b != pv.v[i].b)
+			pv.v[w++] = pv.v[i];
+	pv.n = w;
+	struct clusters c[3];
+	const int threads[3] = {1, 2, 5};
+	for (int t = 0; t < 3; t++) {
+		set_threads(threads[t]);
+		CHECK(clusters_build(&pv, &c[t]) == 0);
+	}
+	set_threads(2);
+	CHECK(c[0].n_clusters > 10000 && c[0].n_components > 10000);
+	for (int t = 1; t < 3; t++)
+		CHECK(c[t].n_clusters == c[0].n_clusters &&
+		      c[t].n_components == c[0].n_components &&
+		      !memcmp(c[t].start, c[0].start, (c[0].n_clusters + 1) * sizeof *c[0].start) &&
+		      !memcmp(c[t].doc, c[0].doc, c[0].start[c[0].n_clusters] * sizeof *c[0].doc));
+	/* members paired with their representative, nobody twice */
+	uint8_t *seen = calloc(n, 1);
+	for (size_t k = 0; k < c[0].n_clusters; k++)
+		for (uint32_t i = c[0].start[k]; i < c[0].start[k + 1]; i++) {
+			CHECK(!seen[c[0].doc[i]]);
+			seen[c[0].doc[i]] = 1;
+		}
+	free(seen);
+	for (int t = 0; t < 3; t++)
+		clusters_free(&c[t]);
+	pair_vec_free(&pv);
+}
+
 int main(void)
 {
 	uint64_t rng = test_seed(99);
 	log_set_level(LOG_SILENT);
 	test_chain();
+	test_threads(&rng);
 	test_long_chain_is_cut();
 	test_tie_goes_to_earliest();
 	test_random_invariants(&rng);
