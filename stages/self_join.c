@@ -192,6 +192,7 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 {
 	if (prov_init(d, n_docs))
 		return -1;
+#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < pv->n; i++) {
 		prov_mark(d, pv->v[i].a);
 		prov_mark(d, pv->v[i].b);
@@ -201,22 +202,38 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 
 /* Pairs the fingerprints allow but the documents do not (prov_pair_allowed()
  * is checked after the join, from the same catalog pass that fetches the
- * provenance: only the documents of pairs need it). */
+ * provenance: only the documents of pairs need it).  Slices of the pairs
+ * are filtered in place in parallel, then moved together in order. */
+#define FILTER_SLICES 64
+
 static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 {
+	size_t kept[FILTER_SLICES];
+#pragma omp parallel for schedule(dynamic, 1)
+	for (size_t s = 0; s < FILTER_SLICES; s++) {
+		const size_t lo = pv->n * s / FILTER_SLICES, hi = pv->n * (s + 1) / FILTER_SLICES;
+		size_t w = lo;
+		for (size_t i = lo; i < hi; i++) {
+			const struct pair *p = &pv->v[i];
+			if (i + 32 < hi) { /* the documents are anywhere: load ahead */
+				__builtin_prefetch(&d->slot[pv->v[i + 32].a]);
+				__builtin_prefetch(&d->slot[pv->v[i + 32].b]);
+			}
+			if (i + 16 < hi) {
+				__builtin_prefetch(prov_get(d, pv->v[i + 16].a));
+				__builtin_prefetch(prov_get(d, pv->v[i + 16].b));
+			}
+			if (prov_pair_allowed(prov_get(d, p->a), prov_get(d, p->b), p->d))
+				pv->v[w++] = *p;
+		}
+		kept[s] = w - lo;
+	}
 	size_t w = 0;
-	for (size_t i = 0; i < pv->n; i++) {
-		const struct pair *p = &pv->v[i];
-		if (i + 32 < pv->n) { /* the documents are anywhere: load ahead */
-			__builtin_prefetch(&d->slot[pv->v[i + 32].a]);
-			__builtin_prefetch(&d->slot[pv->v[i + 32].b]);
-		}
-		if (i + 16 < pv->n) {
-			__builtin_prefetch(prov_get(d, pv->v[i + 16].a));
-			__builtin_prefetch(prov_get(d, pv->v[i + 16].b));
-		}
-		if (prov_pair_allowed(prov_get(d, p->a), prov_get(d, p->b), p->d))
-			pv->v[w++] = *p;
+	for (size_t s = 0; s < FILTER_SLICES; s++) {
+		const size_t lo = pv->n * s / FILTER_SLICES;
+		if (w != lo && kept[s])
+			memmove(pv->v + w, pv->v + lo, kept[s] * sizeof *pv->v);
+		w += kept[s];
 	}
 	pv->n = w;
 }
