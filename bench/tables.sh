@@ -56,14 +56,24 @@ for n in $N_LIST; do
 			peak=$(printf '%s\n%s\n%s\n' "$(rss "$DIR/ps.log")" "$(rss "$DIR/c.log")" "$(rss "$DIR/j.log")" | sort -n | tail -1)
 		fi
 		t3=$(now)
-		"$BIN/ndd-permute-sort" -t "$t" -k "$K" "$DIR/fps.ndf" 2> "$DIR/ps2.log" |
-			"$BIN/ndd-compress" -t "$t" 2> "$DIR/c2.log" |
-			"$BIN/ndd-self-join" -t "$t" -c "$DIR/fps.ndf" --stats "$DIR/j.json" \
-				-o "$DIR/c2.csv" 2> "$DIR/j2.log" || exit 1
+		(
+			"$BIN/ndd-permute-sort" -t "$t" -k "$K" "$DIR/fps.ndf" 2> "$DIR/ps2.log" |
+				"$BIN/ndd-compress" -t "$t" 2> "$DIR/c2.log" |
+				"$BIN/ndd-self-join" -t "$t" -c "$DIR/fps.ndf" --stats "$DIR/j.json" \
+					-o "$DIR/c2.csv" 2> "$DIR/j2.log"
+		) &
+		pipe=$!
+		# the three run at once: their resident memory, added up, sampled
+		# every 0.1 s (each one's own peak is in its summary line)
+		pipekb=0
+		while kill -0 "$pipe" 2>/dev/null; do
+			kb=$(ps --ppid "$pipe" -o rss= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+			[ "$kb" -gt "$pipekb" ] && pipekb=$kb
+			sleep 0.1
+		done
+		wait "$pipe" || exit 1
 		tpipe=$(elapsed "$t3")
-		# the three run at once: their peaks add up
-		pipemb=$(printf '%s\n%s\n%s\n' "$(rss "$DIR/ps2.log")" "$(rss "$DIR/c2.log")" "$(rss "$DIR/j2.log")" |
-			awk '{ s += $1 } END { printf "%.0f", s }')
+		pipemb=$(awk -v k="$pipekb" 'BEGIN { printf "%.0f", k / 1024 }')
 		[ "$tp" = - ] || cmp -s "$DIR/c.csv" "$DIR/c2.csv" || echo "WARNING: piped and staged clusters differ"
 		bits=$(sed -n 's/.*(\([0-9.]*\) bits\/record).*/\1/p' "$DIR/c2.log")
 		design=$(sed -n 's/.*design \([0-9x]*\):.*/\1/p' "$DIR/ps2.log")
@@ -75,9 +85,10 @@ for n in $N_LIST; do
 done
 rm -f "$DIR/tab.ndf" "$DIR/c.csv" "$DIR/c2.csv" "$DIR/fps.ndf"
 echo "(seconds; permute/compress/join: each stage alone through files, peakMB the"
-echo " largest of them; pipe: the three in a pipe, end to end, pipeMB their peaks"
-echo " added up; bits/rec: key + document index; the information bound for the keys"
-echo " alone is 2 + 64 - log2 N bits, see the codec figures above)"
+echo " largest of them; pipe: the three in a pipe, end to end, pipeMB the peak of"
+echo " their resident memory added up, sampled every 0.1 s; bits/rec: key + document"
+echo " index; the information bound for the keys alone is 2 + 64 - log2 N bits, see"
+echo " the codec figures above)"
 # Time ratio of each N against the previous one, at the largest thread count.
 awk -v t="$(echo $THREADS | awk '{ print $NF }')" '$2 == t { if (pn) printf "N x %.0f -> time x %.2f\n", $1 / pn, $3 / pt; pn = $1; pt = $3 }' \
 	"$DIR/times.txt.$$"
