@@ -30,7 +30,7 @@ tar.gz, tgz and zip archives of WARCs or of HTML pages (searched
 recursively in directories), and write the duplicate-cluster CSV.
 
   -o, --output DIR   output directory (default: ./ndd-out)
-  -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 3)
+  -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 6)
   -t, --threads N    threads per stage (default: all cores)
       --previous DIR the output directory of an earlier run: also look up
                      tonight's pages in its index, into DIR_OUT/previous.csv
@@ -45,7 +45,7 @@ Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed.
 USAGE
 }
 
-out=./ndd-out k=3 threads="" bindir="" keep=0 quiet=0 previous=""
+out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous=""
 inputs=()
 while [ $# -gt 0 ]; do
 	case $1 in

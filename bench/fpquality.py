@@ -3,7 +3,7 @@
 
     python3 bench/fpquality.py [--bin build/bin] [--bench-bin build/bench]
                                [--dir /tmp/ndd-fpq] [--k "1 2 3 4 5 6 7 8"]
-                               [--fp-opts "--shingle 3"] [--default-k 3]
+                               [--fp-opts "--shingle 3"] [--default-k 6]
 
 Builds the labelled corpus of bench/fpq_corpus.py as one WARC, runs
 ndd-extract and ndd-fingerprint once, then ndd-permute-sort | ndd-compress
@@ -199,7 +199,7 @@ def main():
     ap.add_argument("--bench-bin", default="build/bench")
     ap.add_argument("--dir", default="/tmp/ndd-fpq")
     ap.add_argument("--k", default="1 2 3 4 5 6 7 8")
-    ap.add_argument("--default-k", type=int, default=3)
+    ap.add_argument("--default-k", type=int, default=6)
     ap.add_argument("--fp-opts", default="")
     ap.add_argument("--n-en", type=int, default=150)
     ap.add_argument("--n-zh", type=int, default=150)

@@ -559,6 +559,17 @@ static int word_feature(struct simhash_ctx *ctx, const struct textnorm_token *t)
 		return feature_add(ctx, XXH3_64bits_withSeed(buf, 16, SIMHASH_SEED), ctx->line_w,
 				   SIMHASH_WEIGHT_ONE);
 	}
+	if (n == 3) { /* the default: divisions by a constant, no loop */
+		ring[words % 3] = h;
+		if (words < 2)
+			return 0;
+		uint8_t buf[24];
+		put_le64(buf, ring[(words + 1) % 3]);
+		put_le64(buf + 8, ring[(words + 2) % 3]);
+		put_le64(buf + 16, h);
+		return feature_add(ctx, XXH3_64bits_withSeed(buf, 24, SIMHASH_SEED), ctx->line_w,
+				   SIMHASH_WEIGHT_ONE);
+	}
 	ring[words % (size_t)n] = h;
 	if (words + 1 < (size_t)n)
 		return 0;

@@ -18,23 +18,28 @@
  *    weighted vectors.
  *
  * Why minhash: what decides a near-duplicate is the share of text in
- * common (the evaluation's truth is the Jaccard of 3-shingles, J >= 0.8).
- * SimHash's angle changes little near J = 1, so at a small k it cannot
- * tell J = 0.85 from J = 0.65 through the noise of 64 random bits; the
- * linear 32 (1 - J) can.  On bench/fpquality.sh the best SimHash set-up
- * reached pairwise F1 0.84 at k = 4 and 0.89 only at k = 8, minhash of
- * word bigrams 0.90 at k = 4 (see the README).
+ * common (the evaluation's truth is the Jaccard of word 3-shingles, J >=
+ * 0.8).  SimHash's angle changes little near J = 1, so at a small k it
+ * cannot tell J = 0.85 from J = 0.65 through the noise of 64 random bits;
+ * the linear 32 (1 - J) can.  Minhash of the truth's own features (word
+ * 3-shingles, CJK character trigrams) puts J = 0.8 at 6.4 bits on average,
+ * hence the default k = 6.  On bench/fpquality.sh it reaches pairwise F1
+ * 0.911 at k = 6 (0.910-0.917 over six hash seeds); the best SimHash
+ * set-up reached 0.855 at k = 4 and 0.89 only at k = 8, minhash of
+ * bigrams 0.899-0.904 at k = 4 (see the README).
  *
  * Features (all hashed with XXH3-64, seed SIMHASH_SEED):
- *  - Words: shingles of @shingle consecutive TN_WORD tokens (default 2,
- *    word bigrams; 1 = single words, which do not see word order).  Shingles run across line ends (the text is one sequence,
+ *  - Words: shingles of @shingle consecutive TN_WORD tokens (default 3,
+ *    as the evaluation's truth; 1 = single words, which do not see word
+ *    order).  Shingles run across line ends (the text is one sequence,
  *    so a moved paragraph changes the shingles at its edges).  A text
  *    with fewer words than @shingle gives one shingle of all of them.  A shingle's hash is XXH3 of the little-endian array of
  *    its words' hashes, so it never depends on the host.
  *  - CJK runs (scripts without spaces): character n-grams of @cjk_ngram
- *    characters inside each run (default 2, bigrams: the usual
- *    segmentation-free choice for Chinese, since most words are two
- *    characters); a run shorter than that is one feature.  Words and CJK
+ *    characters inside each run (default 3, as the truth's character
+ *    3-grams; 2, bigrams, the usual segmentation-free choice for Chinese
+ *    since most words are two characters, is what SimHash uses); a run
+ *    shorter than that is one feature.  Words and CJK
  *    n-grams are separate sequences: a shingle never spans a CJK run.
  *  - Units beside shingles (@unit_weight > 0, with @shingle > 1 or
  *    @cjk_ngram != @cjk_unit): single words and CJK n-grams of @cjk_unit
@@ -88,9 +93,10 @@
 #define SIMHASH_MAX_CJK_NGRAM 4
 
 struct simhash_config {
-	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 1;
-			  * ndd-fingerprint --method minhash makes it 2) */
-	int cjk_ngram;   /* CJK characters per n-gram, 1..SIMHASH_MAX_CJK_NGRAM (2) */
+	int shingle;     /* words per shingle, 1..SIMHASH_MAX_SHINGLE (default 3;
+			  * ndd-fingerprint --method simhash makes it 1) */
+	int cjk_ngram;   /* CJK characters per n-gram, 1..SIMHASH_MAX_CJK_NGRAM (3;
+			  * ndd-fingerprint --method simhash makes it 2) */
 	size_t min_text; /* normalised bytes below which FP_SHORT_TEXT (200) */
 	int line_full;   /* line length of full weight; 0: no line weights (160) */
 	int tf_log;      /* 1: weight 1+ln(tf); 0: every distinct feature weighs 1 (1) */
@@ -99,11 +105,11 @@ struct simhash_config {
 	int cjk_unit;    /* CJK characters per unit feature (2) */
 	int boundary_weight; /* weight (of SIMHASH_WEIGHT_ONE) of the feature where
 			      * two lines meet, 0..2*SIMHASH_WEIGHT_ONE; 0: none */
-	int method;      /* 0: SimHash (the default, the product's method); 1: 1-bit
-			  * minwise hashing of the feature set */
+	int method;      /* 1: 1-bit minwise hashing of the feature set (the
+			  * default); 0: SimHash of weighted features */
 };
 
-#define SIMHASH_CONFIG_DEFAULT {1, 2, 200, 160, 1, 0, 2, 0, 0}
+#define SIMHASH_CONFIG_DEFAULT {3, 3, 200, 160, 1, 0, 2, 0, 1}
 
 /** @return 0 if every field of @c is in range, else -1 (logged). */
 int simhash_config_check(const struct simhash_config *c)

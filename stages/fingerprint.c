@@ -55,12 +55,13 @@ static void usage(FILE *fp, int status)
 		"Compute the 64-bit fingerprint of every document in DOCS (the\n"
 		"output of ndd-extract; a file, or '-' / none for standard input) and\n"
 		"write one fingerprint record per document, in input order.\n\n"
-		"      --method NAME      simhash: Charikar's SimHash of weighted features\n"
-		"                         (default); minhash: 1-bit minwise hashing of the\n"
-		"                         feature set\n"
-		"      --shingle N        words per feature shingle, 1..%d (default 1 for\n"
-		"                         simhash, 2 for minhash)\n"
-		"      --cjk-ngram N      characters per CJK feature n-gram, 1..%d (default 2)\n"
+		"      --method NAME      minhash: 1-bit minwise hashing of the feature set\n"
+		"                         (default); simhash: Charikar's SimHash of\n"
+		"                         weighted features\n"
+		"      --shingle N        words per feature shingle, 1..%d (default 3 for\n"
+		"                         minhash, 1 for simhash)\n"
+		"      --cjk-ngram N      characters per CJK feature n-gram, 1..%d (default\n"
+		"                         3 for minhash, 2 for simhash)\n"
 		"      --min-text BYTES   below this much normalised text, fingerprint the\n"
 		"                         exact text and flag it short (default 200)\n"
 		"      --unit-weight W    with --shingle > 1: also single words (and CJK\n"
@@ -101,7 +102,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
-	int c, shingle_given = 0;
+	int c, shingle_given = 0, cjk_given = 0;
 	o->cfg = dflt;
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))
@@ -110,9 +111,11 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->cfg.shingle = (int)cli_parse_int("--shingle", optarg, 1, SIMHASH_MAX_SHINGLE);
 			shingle_given = 1;
 		}
-		else if (c == OPT_CJK)
+		else if (c == OPT_CJK) {
 			o->cfg.cjk_ngram = (int)cli_parse_int("--cjk-ngram", optarg, 1,
 							      SIMHASH_MAX_CJK_NGRAM);
+			cjk_given = 1;
+		}
 		else if (c == OPT_MIN_TEXT)
 			o->cfg.min_text = (size_t)cli_parse_int("--min-text", optarg, 0, 1 << 30);
 		else if (c == OPT_IMPORT)
@@ -138,8 +141,10 @@ static void parse(struct opts *o, int argc, char **argv)
 			usage(stderr, EXIT_FAILED);
 	}
 	/* each method with the features it measured best with (README) */
-	if (o->cfg.method == 1 && !shingle_given)
-		o->cfg.shingle = 2;
+	if (o->cfg.method == 0 && !shingle_given)
+		o->cfg.shingle = 1;
+	if (o->cfg.method == 0 && !cjk_given)
+		o->cfg.cjk_ngram = 2;
 	if (optind + 1 < argc || (o->import && optind < argc)) {
 		log_error("one input at a time (--import-text FILE, or DOCS)");
 		usage(stderr, EXIT_FAILED);

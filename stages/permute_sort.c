@@ -58,7 +58,7 @@ static void usage(FILE *fp, int status)
 		"Build the sorted permuted tables of a pigeonhole design from fingerprint\n"
 		"files (ndd-fingerprint output; '-' or none = standard input).  Writes one\n"
 		"table section per table, in order, to the output.\n\n"
-		"  -k, --distance K   find pairs within K bits (0..%d, default 3)\n"
+		"  -k, --distance K   find pairs within K bits (0..%d, default 6)\n"
 		"      --design R     force the design with R blocks (C(R,K) tables), or\n"
 		"                     R1xR2 for a nested one (C(R1,K)*C(R2,K) tables)\n"
 		"  -m, --memory SIZE  memory budget, e.g. 512M, 8G (default: half of RAM);\n"
@@ -86,7 +86,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	o->k = 3;
+	o->k = 6; /* where the default fingerprint puts J = 0.8 (simhash.h) */
 	o->memory = default_memory();
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "k:m:T:", longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))

@@ -25,7 +25,7 @@ grep -q '"documents"' "$tmp/a/stats.json" && grep -q '"seconds"' "$tmp/a/stats.j
 # The same chain as a shell pipe.
 # shellcheck disable=SC2086
 "$BIN/ndd-extract" -q $files | "$BIN/ndd-fingerprint" -q -o "$tmp/fps.ndf"
-"$BIN/ndd-permute-sort" -q -k 3 "$tmp/fps.ndf" | "$BIN/ndd-compress" -q |
+"$BIN/ndd-permute-sort" -q -k 6 "$tmp/fps.ndf" | "$BIN/ndd-compress" -q |
 	"$BIN/ndd-self-join" -q -c "$tmp/fps.ndf" -o "$tmp/pipe.csv"
 cmp -s "$tmp/a/clusters.csv" "$tmp/pipe.csv" || bad "shell pipe and run_pipeline.sh differ"
 cmp -s "$tmp/a/fingerprints.ndf" "$tmp/fps.ndf" || bad "fingerprints differ between pipe and pipeline"

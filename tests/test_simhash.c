@@ -1,8 +1,9 @@
 /*
  * test_simhash.c - bit helpers, the accumulator, configuration hashing
- * and the properties a SimHash must have: identical text -> identical
+ * and the properties both methods must have: identical text -> identical
  * fingerprint, a small edit -> a small distance, unrelated texts -> about
- * 32 bits apart, word order irrelevant for unigrams.
+ * 32 bits apart; word order irrelevant for SimHash of unigrams; minhash
+ * distance tracking 32 (1 - J).
  *
  * `test_simhash --write-docs FILE` instead writes a synthetic DOCS stream
  * (two sections, several blocks, English, Chinese, short and near-duplicate
@@ -55,6 +56,16 @@ static void random_words(int *w, int n)
 {
 	for (int i = 0; i < n; i++)
 		w[i] = (int)(test_rand(&g_rng) % VOCAB);
+}
+
+/* SimHash of weighted single words and CJK bigrams (--method simhash). */
+static struct simhash_config simhash_words(void)
+{
+	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	c.method = 0;
+	c.shingle = 1;
+	c.cjk_ngram = 2;
+	return c;
 }
 
 static uint64_t fp_of(struct simhash_ctx *ctx, const char *s, size_t n, uint32_t *flags)
@@ -151,18 +162,19 @@ static void test_config(void)
 	char buf[256];
 	CHECK(simhash_config_check(&c) == 0);
 	CHECK(simhash_config_string(&c, buf, sizeof buf) > 0);
-	CHECK(strstr(buf, "shingle=1") && strstr(buf, "textnorm/") && strstr(buf, "method=simhash"));
+	CHECK(strstr(buf, "shingle=3") && strstr(buf, "cjk_ngram=3") && strstr(buf, "textnorm/") &&
+	      strstr(buf, "method=minhash1"));
 	CHECK_EQ_U64(simhash_config_hash(&c), simhash_config_hash(&d));
-	d.method = 1;
+	d.method = 0;
 	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
 	d = c;
-	d.shingle = 3;
+	d.shingle = 2;
 	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
 	d = c;
 	d.min_text = 100;
 	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
 	d = c;
-	d.cjk_ngram = 3;
+	d.cjk_ngram = 2;
 	CHECK(simhash_config_hash(&c) != simhash_config_hash(&d));
 	d.shingle = 0;
 	CHECK(simhash_config_check(&d) == -1);
@@ -173,7 +185,7 @@ static void test_config(void)
 	/* Every weighting option is part of the hash, and checked. */
 	int *const opt[] = {&d.line_full, &d.tf_log, &d.unit_weight, &d.cjk_unit,
 			    &d.boundary_weight, &d.method};
-	const int good[] = {80, 0, 32, 3, 32, 1};
+	const int good[] = {80, 0, 32, 3, 32, 0};
 	const int bad[] = {-1, 2, SIMHASH_WEIGHT_ONE + 1, 0, 2 * SIMHASH_WEIGHT_ONE + 1, 2};
 	for (int i = 0; i < 6; i++) {
 		d = c;
@@ -226,7 +238,7 @@ static void test_order(struct simhash_ctx *ctx)
 {
 	static int w[MAXW];
 	static char a[MAXW * 12];
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	struct simhash_config c = simhash_words();
 	c.shingle = 2;
 	struct simhash_ctx *ctx2 = simhash_ctx_new(&c);
 	CHECK(ctx2 != NULL);
@@ -260,7 +272,7 @@ static void test_order(struct simhash_ctx *ctx)
  * bigrams; CJK n-grams stay inside a run. */
 static void test_shingle_lines(void)
 {
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+	struct simhash_config c = simhash_words();
 	c.shingle = 2;
 	c.min_text = 0;
 	struct simhash_ctx *ctx2 = simhash_ctx_new(&c);
@@ -311,7 +323,8 @@ static void test_cjk(struct simhash_ctx *ctx, int must_differ)
  * 4-byte Han character, Latin words, lines of many lengths) under several
  * configurations: the values below were made by the code before the
  * faster SimHash path (16-bit lanes, in-slot tf table, one-pass CJK
- * runs), which must not change any fingerprint.
+ * runs), which must not change any fingerprint.  The last one is the
+ * default, minhash of word 3-shingles and CJK trigrams.
  */
 static size_t mixed_text(char *out)
 {
@@ -346,17 +359,21 @@ static size_t mixed_text(char *out)
 	return n;
 }
 
+#define GOLDEN_MIXED_DEFAULT 0x4a0b00079d207169ull
+
 static void test_golden_mixed(void)
 {
 	static char text[60 * 120 * 16];
 	const size_t n = mixed_text(text);
-	static const uint64_t golden[6] = {0x43af83737fd4a864ull, 0x41af83737fd49864ull,
+	static const uint64_t golden[7] = {0x43af83737fd4a864ull, 0x41af83737fd49864ull,
 					   0xaf23f819688eb96dull, 0x43ad83737df48864ull,
-					   0xdb0f5e99b924d5edull, 0x43af83f37fc4a864ull};
+					   0xdb0f5e99b924d5edull, 0x43af83f37fc4a864ull,
+					   GOLDEN_MIXED_DEFAULT};
 	for (int simd = 0; simd < 2; simd++) {
 		simhash_acc_use_simd(simd);
-		for (int v = 0; v < 6; v++) {
-			struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
+		for (int v = 0; v < 7; v++) {
+			const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
+			struct simhash_config c = v == 6 ? dflt : simhash_words();
 			if (v == 1)
 				c.unit_weight = 32, c.cjk_unit = 1; /* units beside bigrams */
 			if (v == 2)
@@ -426,8 +443,12 @@ static void test_reuse(struct simhash_ctx *ctx, const struct simhash_config *c)
 /*
  * Pinned values: any change to normalisation, features or weights shows
  * up here, and must come with a TEXTNORM_VERSION/SIMHASH_VERSION bump.
+ * The configurations that were the defaults before (SimHash of single
+ * words; minhash of bigrams, once --method minhash) keep their hashes and
+ * fingerprints: choosing other defaults changed no configuration.
  */
-#define GOLDEN_DEFAULT_CONFIG 0x0d0860c974dbea82ull
+#define GOLDEN_DEFAULT_CONFIG 0x536587d4b59c6d5aull
+#define GOLDEN_DEFAULT_FP 0x57a2873d28bdcba7ull
 
 static void test_golden(struct simhash_ctx *ctx, struct simhash_ctx *sim)
 {
@@ -437,26 +458,32 @@ static void test_golden(struct simhash_ctx *ctx, struct simhash_ctx *sim)
 	uint32_t flags;
 	const uint64_t fp = fp_of(ctx, s, strlen(s), &flags);
 	CHECK(!(flags & FP_SHORT_TEXT));
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT, m = c;
+	const struct simhash_config c = SIMHASH_CONFIG_DEFAULT, w = simhash_words();
+	struct simhash_config m = w;
 	m.method = 1; /* minhash of bigrams */
 	m.shingle = 2;
-	printf("golden: %016llx config %016llx, minhash config %016llx\n", (unsigned long long)fp,
-	       (unsigned long long)simhash_config_hash(&c), (unsigned long long)simhash_config_hash(&m));
-	CHECK_EQ_U64(fp, 0x317001bf5bf59f21ull);
-	CHECK_EQ_U64(simhash_config_hash(&m), 0x13fec77e318d224cull);
+	printf("golden: %016llx config %016llx\n", (unsigned long long)fp,
+	       (unsigned long long)simhash_config_hash(&c));
+	CHECK_EQ_U64(fp, GOLDEN_DEFAULT_FP);
 	CHECK_EQ_U64(simhash_config_hash(&c), GOLDEN_DEFAULT_CONFIG);
-	/* SimHash of weighted single words (the default): the same as
-	 * SIMHASH_VERSION 3 made. */
+	CHECK_EQ_U64(simhash_config_hash(&w), 0x0d0860c974dbea82ull);
+	CHECK_EQ_U64(simhash_config_hash(&m), 0x13fec77e318d224cull);
 	CHECK_EQ_U64(fp_of(sim, s, strlen(s), NULL), 0x3dcbc6ab8e713fdbull);
+	struct simhash_ctx *mh2 = simhash_ctx_new(&m);
+	CHECK(mh2 != NULL);
+	if (mh2)
+		CHECK_EQ_U64(fp_of(mh2, s, strlen(s), NULL), 0x317001bf5bf59f21ull);
+	simhash_ctx_free(mh2);
 }
 
 /*
  * Minwise hashing: the expected distance is 32 (1 - J).  Texts of 400
- * distinct words with the last m replaced share 399 - 2m of their
- * 399 + ... bigrams; the mean distance over rounds must track 32 (1 - J),
- * and a short text (empty bins filled from others) must be as stable.
+ * distinct words with the last m replaced share the shingles of @sh words
+ * that lie in the first 400 - m; the mean distance over rounds must track
+ * 32 (1 - J), and a short text (empty bins filled from others) must be as
+ * stable.
  */
-static void test_minhash(struct simhash_ctx *ctx, struct simhash_ctx *ctx2)
+static void test_minhash(struct simhash_ctx *ctx, struct simhash_ctx *ctx2, int sh)
 {
 	static char a[MAXW * 12];
 	const int n = 400, m = 40, rounds = 24;
@@ -471,8 +498,8 @@ static void test_minhash(struct simhash_ctx *ctx, struct simhash_ctx *ctx2)
 			len += (size_t)sprintf(a + len, i < n - m ? "r%dw%d " : "r%dx%d ", r, i);
 		sum += hamming64(fa, fp_of(ctx, a, len, NULL));
 	}
-	/* n - 1 bigrams each; the first n - m - 1 shared. */
-	const double shared = n - m - 1, j = shared / (2.0 * (n - 1) - shared);
+	/* n - sh + 1 shingles each; the first n - m - sh + 1 shared. */
+	const double shared = n - m - sh + 1, j = shared / (2.0 * (n - sh + 1) - shared);
 	printf("minhash: J %.3f, mean distance %.2f, expected %.2f\n", j, sum / rounds,
 	       32 * (1 - j));
 	CHECK(sum / rounds > 32 * (1 - j) - 2.5 && sum / rounds < 32 * (1 - j) + 2.5);
@@ -576,36 +603,44 @@ int main(int argc, char **argv)
 		return write_docs(argv[2]);
 	g_rng = test_seed(42);
 	make_vocab();
-	/* ctx: the default, SimHash of weighted single words; mh: minhash of
-	 * bigrams (what ndd-fingerprint --method minhash uses). */
-	struct simhash_config c = SIMHASH_CONFIG_DEFAULT, d = c;
-	d.method = 1;
-	d.shingle = 2;
+	/* ctx: SimHash of weighted single words (--method simhash); mh: the
+	 * default, minhash of word 3-shingles and CJK trigrams; mb: minhash of
+	 * bigrams. */
+	struct simhash_config c = simhash_words(), d = SIMHASH_CONFIG_DEFAULT, e = c;
+	e.method = 1;
+	e.shingle = 2;
 	struct simhash_ctx *ctx = simhash_ctx_new(&c), *ctx2 = simhash_ctx_new(&c);
 	struct simhash_ctx *mh = simhash_ctx_new(&d), *mh2 = simhash_ctx_new(&d);
-	CHECK(ctx && ctx2 && mh && mh2);
-	if (!ctx || !ctx2 || !mh || !mh2)
+	struct simhash_ctx *mb = simhash_ctx_new(&e), *mb2 = simhash_ctx_new(&e);
+	CHECK(ctx && ctx2 && mh && mh2 && mb && mb2);
+	if (!ctx || !ctx2 || !mh || !mh2 || !mb || !mb2)
 		return test_finish("test_simhash");
 	test_bits();
 	test_acc();
 	test_config();
 	test_identical_and_edit(ctx, ctx2);
 	test_identical_and_edit(mh, mh2);
+	test_identical_and_edit(mb, mb2);
 	test_unrelated(ctx);
 	test_unrelated(mh);
+	test_unrelated(mb);
 	test_order(ctx);
 	test_shingle_lines();
 	test_cjk(ctx, 1);
 	test_cjk(mh, 0);
+	test_cjk(mb, 0);
 	test_golden_mixed();
 	test_short(ctx);
 	test_short(mh);
 	test_reuse(ctx, &c);
-	test_minhash(mh, mh2);
+	test_minhash(mh, mh2, 3);
+	test_minhash(mb, mb2, 2);
 	test_golden(mh, ctx);
 	simhash_ctx_free(ctx);
 	simhash_ctx_free(ctx2);
 	simhash_ctx_free(mh);
 	simhash_ctx_free(mh2);
+	simhash_ctx_free(mb);
+	simhash_ctx_free(mb2);
 	return test_finish("test_simhash");
 }
