@@ -1,14 +1,14 @@
 /*
- * fpspeed.c - SimHash alone, in memory: the fingerprint stage's hashing
- * work without reading, decoding or writing, timed in CPU seconds of the
- * thread, best of several passes.
+ * fpspeed.c - the default fingerprint alone, in memory: the fingerprint
+ * stage's hashing work without reading, decoding or writing, timed in CPU
+ * seconds of the thread, best of several passes.
  *
  *   build/bench/fpspeed DOCS [PASSES]   (run by bench/fpspeed.sh)
  *
  * On a machine shared with other benchmarks the stage's CPU time moves by
  * 10% from run to run; the best of a few passes over texts already in
  * memory moves by about 2%, enough to see a 3% change.  Prints one line:
- * "simhash-only: N documents, X MB text, best T s CPU, R MB/CPU-s".
+ * "hash-only: N documents, X MB text, best T s CPU, R MB/CPU-s".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 			goto out;
 		best = best < 0 || s < best ? s : best;
 	}
-	printf("simhash-only: %zu documents, %.1f MB text, best %.3f s CPU, %.1f MB/CPU-s (%016llx)\n",
+	printf("hash-only: %zu documents, %.1f MB text, best %.3f s CPU, %.1f MB/CPU-s (%016llx)\n",
 	       t.n, (double)t.bytes / 1e6, best, (double)t.bytes / 1e6 / (best > 0 ? best : 1e-9),
 	       (unsigned long long)mix);
 	status = 0;

@@ -5,8 +5,9 @@
 # with `ndd-fingerprint --dry-run` (read, CRC-check and decode the same
 # input, no hashing) as the floor.  Best of 3 by wall time; CPU seconds
 # beside it, since a shared machine inflates wall time.  Then, per
-# language, SimHash alone on the texts in memory (build/bench/fpspeed:
-# thread CPU time, best of 5 passes), steadier on a shared machine.
+# language, the default fingerprint alone on the texts in memory
+# (build/bench/fpspeed: thread CPU time, best of 5 passes), steadier on a
+# shared machine.
 #   FPS_MB=100  FPS_THREADS="1 2"  BENCH_DIR=/tmp/ndd-bench
 set -u
 # Idle OpenMP threads sleep (as under bench/run.sh), so CPU seconds at -t2
