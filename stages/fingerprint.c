@@ -1,5 +1,6 @@
 /*
- * ndd-fingerprint - documents -> 64-bit SimHash fingerprint records.
+ * ndd-fingerprint - documents -> 64-bit fingerprint records (minwise hashing by
+ * default, SimHash on request; simhash.h).
  *
  * Input: an NDF stream of DOCS sections (ndd-extract's output; several
  * sections may be concatenated, e.g. `cat a.docs b.docs |`).  Output: one
