@@ -226,26 +226,40 @@ static int decoded_blank(const char *d, size_t nd)
 }
 
 /*
- * Copy the leading run of plain bytes (none blank, '&' or 0xC2) of
- * [s, s+n) to @out 16 bytes at a time while 16 are readable (@avail);
- * @return the bytes of the run copied, all of it unless the readable
- * bytes ran short.  Whole chunks are stored, also past the run's end:
- * html_collapse()'s output never runs ahead of its input by more than the
- * one pending space, and HTML_COLLAPSE_SLACK covers the rest.
+ * Copy the leading run of plain bytes of [s, s+n) to @out 16 bytes at a
+ * time while 17 are readable (@avail); @return the bytes of the run
+ * copied, all of it unless the readable bytes ran short.  Plain is any
+ * byte but blanks, '&' and 0xC2, and also a single ' ' between two plain
+ * bytes of the text: collapsing would write it back unchanged, and
+ * stopping at every space between words made the run as short as a word.
+ * Whole chunks are stored, also past the run's end: html_collapse()'s
+ * output never runs ahead of its input by more than the one pending
+ * space, and HTML_COLLAPSE_SLACK covers the rest.
  */
+#ifdef __SSE2__
+/* Bit i set where byte i of @v is blank, '&' or 0xC2. */
+static unsigned special16(__m128i v)
+{
+	const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v),
+					  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
+						       _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2))));
+	return (unsigned)_mm_movemask_epi8(stop);
+}
+#endif
+
 static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int *whole)
 {
 	size_t i = 0;
 	*whole = 0;
 #ifdef __SSE2__
-	const __m128i blank = _mm_set1_epi8(' '), amp = _mm_set1_epi8('&');
-	const __m128i c2 = _mm_set1_epi8((char)0xC2);
-	for (; i < n && i + 16 <= avail; i += 16) {
+	for (; i < n && i + 17 <= avail; i += 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
-		const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, blank), v),
-						  _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, c2)));
-		unsigned m = (unsigned)_mm_movemask_epi8(stop);
+		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		unsigned next = special16(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)));
+		if (n - i <= 16)
+			next |= ~0u << (n - i - 1); /* a space that ends the text is owed, not written */
+		unsigned m = special16(v) & ~(sp & ~next);
 		if (n - i < 16)
 			m |= ~0u << (n - i); /* the text ends here */
 		if (m) {

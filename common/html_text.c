@@ -82,7 +82,6 @@ struct html_text {
 	uint32_t slot_cnt[HTAG_COUNT + HASH_SLOTS];
 	size_t block_start;       /* offset of the current block in text */
 	uint32_t block_link;      /* its words x 10 inside links so far */
-	struct hblock_tally tally; /* its measure so far */
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
 	const char *doc_end;      /* end of the page being read: text may be read up to it */
@@ -193,11 +192,12 @@ static void flush_block(struct html_text *h)
 			return;
 		b->len = (uint32_t)(h->text.len - h->block_start);
 		b->link_words10 = h->block_link;
-		hblock_finish(b, &h->tally, h->text.p + b->off);
+		/* Measured whole, once: text comes in pieces of ~10 bytes, and a
+		 * tally per piece cost more than the measuring itself. */
+		hblock_measure(b, h->text.p + b->off);
 	}
 	h->block_start = h->text.len;
 	h->block_link = 0;
-	h->tally = (struct hblock_tally){0};
 	h->pending_space = 0;
 }
 
@@ -230,11 +230,10 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n,
 			     (size_t)(h->doc_end - s), decode) < 0)
 		h->oom = 1;
-	else {
-		const uint32_t w = hblock_tally_add(&h->tally, h->text.p + old, h->text.len - old);
-		if (h->cnt[E_LINK])
-			h->block_link += w;
-	}
+	else if (h->cnt[E_LINK])
+		/* A link's own words: a first letter that continues the word
+		 * before it still counts as one (hblock_tally_add()). */
+		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
 }
 
 static void add_title(struct html_text *h, const char *s, size_t n)
@@ -561,7 +560,6 @@ static int reset(struct html_text *h)
 	memset(h->slot_cnt, 0, sizeof(h->slot_cnt));
 	h->block_start = 0;
 	h->block_link = 0;
-	h->tally = (struct hblock_tally){0};
 	h->block_flags = 0;
 	h->pending_space = h->have_title = h->oom = 0;
 	/* Results are NUL-terminated strings even when empty. */
