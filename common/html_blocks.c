@@ -170,7 +170,7 @@ static void tally_char(struct hblock_tally *t, const unsigned char **pp, const u
 static int tally_ascii16(struct hblock_tally *t, const unsigned char *p, unsigned k)
 {
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p); /* see HBLOCK_SLACK */
-	const unsigned valid = k == 16 ? 0xFFFFu : (1u << k) - 1;
+	const unsigned valid = (1u << k) - 1; /* k <= 16 */
 	if ((unsigned)_mm_movemask_epi8(v) & valid)
 		return 0;
 	const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) & valid;

@@ -256,12 +256,13 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
 		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		/* Shifts of a 64-bit ~0, by at most 32: masks without branches. */
+		const size_t left = n - i;
 		unsigned next = special16(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)));
-		if (n - i <= 16)
-			next |= ~0u << (n - i - 1); /* a space that ends the text is owed, not written */
+		/* a space that ends the text is owed, not written */
+		next |= (unsigned)(~0ull << (left - 1 < 32 ? left - 1 : 32));
 		unsigned m = special16(v) & ~(sp & ~next);
-		if (n - i < 16)
-			m |= ~0u << (n - i); /* the text ends here */
+		m |= (unsigned)(~0ull << (left < 32 ? left : 32)) & 0xFFFFu; /* the text ends here */
 		if (m) {
 			*whole = 1;
 			return i + (size_t)__builtin_ctz(m);

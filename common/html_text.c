@@ -32,13 +32,23 @@
 #include <string.h>
 #include <strings.h>
 #include <xxhash.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-/* Flags of an open element; each has a counter in h->cnt. */
+/* Flags of an open element.  h->in has those of all open elements or-ed:
+ * each element keeps the value from before it was opened, so a pop
+ * restores it with one store (counters per flag cost a loop per push and
+ * per pop).  The first four are the block flags of the same name. */
 enum {
-	E_DROP, E_SOFT, E_FORM, E_LINK, E_MAIN, E_HEADING, E_HEAD, E_FOREIGN, E_BLOCK, E_CODE,
+	E_SOFT, E_FORM, E_MAIN, E_HEADING, E_DROP, E_LINK, E_HEAD, E_FOREIGN, E_BLOCK, E_CODE,
 	E_NFLAGS
 };
 #define EF(x) (1u << (x))
+_Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == HB_MAIN &&
+		       EF(E_HEADING) == HB_HEADING,
+	       "element flags and block flags disagree");
+#define E_BLOCK_FLAGS (EF(E_SOFT) | EF(E_FORM) | EF(E_MAIN) | EF(E_HEADING))
 
 /* How far an end tag or an implicit close looks down the stack. */
 #define END_TAG_SEARCH 1024
@@ -49,6 +59,7 @@ enum {
 struct elem {
 	uint32_t key; /* enum htag, or UNKNOWN_KEY | hash for unknown names */
 	uint16_t flags;
+	uint16_t in_before; /* h->in before this element was opened */
 	uint16_t slot;
 };
 #define UNKNOWN_KEY 0x80000000u
@@ -78,7 +89,7 @@ struct html_text {
 	size_t n_blocks, cap_blocks;
 	struct elem *stack;
 	size_t depth, cap_stack;
-	uint32_t cnt[E_NFLAGS];
+	uint16_t in; /* EF() flags of the open elements, or-ed */
 	uint32_t slot_cnt[HTAG_COUNT + HASH_SLOTS];
 	size_t block_start;       /* offset of the current block in text */
 	uint32_t block_link;      /* its words x 10 inside links so far */
@@ -151,6 +162,26 @@ static int is_space_byte(unsigned char c)
 	return c <= ' '; /* controls and NUL are read as blanks too */
 }
 
+/* Is [s, s+n) all blank?  @avail bytes are readable at @s.  Text tokens
+ * are blank or not in turn, unpredictably: up to 16 bytes are judged at
+ * once, with one branch instead of a loop's exit at a varying byte. */
+static int all_blank(const char *s, size_t n, size_t avail)
+{
+#ifdef __SSE2__
+	if (n <= 16 && avail >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+		const __m128i blank = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
+		return ((unsigned)_mm_movemask_epi8(blank) | ~0u << n) == ~0u;
+	}
+#else
+	(void)avail;
+#endif
+	size_t i = 0;
+	while (i < n && is_space_byte((unsigned char)s[i]))
+		i++;
+	return i == n;
+}
+
 /*
  * Append [s, s+n) to @b collapsed and decoded (html_collapse()); @from is
  * the start of the current block, @avail the bytes readable at @s.
@@ -204,13 +235,12 @@ static void flush_block(struct html_text *h)
 /* Block flags the open elements give to text appended now. */
 static uint8_t current_block_flags(const struct html_text *h)
 {
-	return (uint8_t)((h->cnt[E_SOFT] ? HB_SOFT : 0) | (h->cnt[E_FORM] ? HB_FORM : 0) |
-			 (h->cnt[E_MAIN] ? HB_MAIN : 0) | (h->cnt[E_HEADING] ? HB_HEADING : 0));
+	return (uint8_t)(h->in & E_BLOCK_FLAGS);
 }
 
 static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 {
-	if (h->cnt[E_DROP] || h->oom)
+	if ((h->in & EF(E_DROP)) || h->oom)
 		return;
 	const uint8_t f = current_block_flags(h);
 	if (f != h->block_flags) {
@@ -219,10 +249,7 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 	}
 	/* Blank runs between tags ("\n  ") are most text tokens: they only
 	 * owe a space (what html_collapse() would make of them). */
-	size_t i = 0;
-	while (i < n && is_space_byte((unsigned char)s[i]))
-		i++;
-	if (i == n) {
+	if (all_blank(s, n, (size_t)(h->doc_end - s))) {
 		h->pending_space |= n > 0;
 		return;
 	}
@@ -230,7 +257,7 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n,
 			     (size_t)(h->doc_end - s), decode) < 0)
 		h->oom = 1;
-	else if (h->cnt[E_LINK])
+	else if ((h->in & EF(E_LINK)))
 		/* A link's own words: a first letter that continues the word
 		 * before it still counts as one (hblock_tally_add()). */
 		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
@@ -239,7 +266,7 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 static void add_title(struct html_text *h, const char *s, size_t n)
 {
 	int pending = 0;
-	if (h->have_title || h->cnt[E_FOREIGN])
+	if (h->have_title || (h->in & EF(E_FOREIGN)))
 		return;
 	h->have_title = 1;
 	if (append_collapsed(&h->title, 0, &pending, s, n, (size_t)(h->doc_end - s), 1) < 0)
@@ -268,17 +295,16 @@ static void push(struct html_text *h, enum htag tag, uint32_t hash, uint16_t fla
 	e->key = key_of(tag, hash);
 	e->flags = flags;
 	e->slot = slot_of(tag, hash);
+	e->in_before = h->in;
+	h->in |= flags;
 	h->slot_cnt[e->slot]++;
-	for (unsigned f = flags; f; f &= f - 1)
-		h->cnt[__builtin_ctz(f)]++;
 }
 
 static void pop(struct html_text *h)
 {
 	const struct elem *const e = &h->stack[--h->depth];
 	h->slot_cnt[e->slot]--;
-	for (unsigned f = e->flags; f; f &= f - 1)
-		h->cnt[__builtin_ctz(f)]--;
+	h->in = e->in_before;
 	if (e->flags & EF(E_BLOCK))
 		flush_block(h);
 }
@@ -343,7 +369,7 @@ static void close_p(struct html_text *h)
 static void implicit_closes(struct html_text *h, enum htag tag, unsigned props)
 {
 	long i;
-	if (h->cnt[E_HEAD] && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)) >= 0)
+	if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)) >= 0)
 		pop_to(h, (size_t)i);
 	if ((props & HP_CLOSES_P) && h->slot_cnt[HTAG_P])
 		close_p(h);
@@ -464,8 +490,7 @@ static uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, un
 	/* Never drop the page or the declared main content by a class name.
 	 * Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
 	 * class words describe the code, not the page. */
-	const int soft = !(tag == HTAG_HTML || tag == HTAG_BODY || tag == HTAG_MAIN ||
-			   tag == HTAG_ARTICLE || tag == HTAG_PRE || tag == HTAG_CODE || h->cnt[E_CODE]);
+	const int soft = !(props & HP_NO_SOFT) && !(h->in & EF(E_CODE));
 	uint16_t f = tok->n_attrs ? attr_flags(h, tok, soft) : 0;
 	if (props & (HP_DROP | HP_BOILER))
 		f |= EF(E_DROP);
@@ -492,7 +517,7 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 {
 	const enum htag tag = tok->tag;
 	const unsigned props = htag_props(tag);
-	const int foreign = h->cnt[E_FOREIGN] != 0;
+	const int foreign = (h->in & EF(E_FOREIGN)) != 0;
 	uint16_t flags = elem_flags(h, tok, props);
 	if (foreign) {
 		flags &= (uint16_t)~EF(E_BLOCK); /* an svg <title> or <p> is a drawing */
@@ -500,7 +525,7 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 		implicit_closes(h, tag, props);
 		if (props & HP_BLOCK)
 			flush_block(h);
-		if ((props & HP_BOILER) && !h->cnt[E_DROP])
+		if ((props & HP_BOILER) && !(h->in & EF(E_DROP)))
 			add_mark(h);
 	}
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
@@ -556,7 +581,7 @@ static int reset(struct html_text *h)
 {
 	h->text.len = h->title.len = h->main.len = 0;
 	h->n_blocks = h->depth = 0;
-	memset(h->cnt, 0, sizeof(h->cnt));
+	h->in = 0;
 	memset(h->slot_cnt, 0, sizeof(h->slot_cnt));
 	h->block_start = 0;
 	h->block_link = 0;

@@ -31,7 +31,7 @@ static const struct tag_info tags[] = {
 	T("address", HTAG_ADDRESS, HP_BLOCK | HP_CLOSES_P),
 	T("applet", HTAG_APPLET, HP_DROP),
 	T("area", HTAG_AREA, HP_VOID),
-	T("article", HTAG_ARTICLE, HP_BLOCK | HP_CLOSES_P | HP_MAIN),
+	T("article", HTAG_ARTICLE, HP_BLOCK | HP_CLOSES_P | HP_MAIN | HP_NO_SOFT),
 	T("aside", HTAG_ASIDE, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
 	T("audio", HTAG_AUDIO, HP_DROP),
 	T("b", HTAG_B, 0),
@@ -40,14 +40,14 @@ static const struct tag_info tags[] = {
 	T("bdo", HTAG_BDO, 0),
 	T("big", HTAG_BIG, 0),
 	T("blockquote", HTAG_BLOCKQUOTE, HP_BLOCK | HP_CLOSES_P),
-	T("body", HTAG_BODY, HP_BLOCK),
+	T("body", HTAG_BODY, HP_BLOCK | HP_NO_SOFT),
 	T("br", HTAG_BR, HP_BLOCK | HP_VOID),
 	T("button", HTAG_BUTTON, HP_DROP),
 	T("canvas", HTAG_CANVAS, HP_DROP),
 	T("caption", HTAG_CAPTION, HP_BLOCK),
 	T("center", HTAG_CENTER, HP_BLOCK | HP_CLOSES_P),
 	T("cite", HTAG_CITE, 0),
-	T("code", HTAG_CODE, 0),
+	T("code", HTAG_CODE, HP_NO_SOFT),
 	T("col", HTAG_COL, HP_VOID),
 	T("data", HTAG_DATA, 0),
 	T("datalist", HTAG_DATALIST, HP_DROP),
@@ -80,7 +80,7 @@ static const struct tag_info tags[] = {
 	T("header", HTAG_HEADER, HP_BLOCK | HP_BOILER | HP_CLOSES_P),
 	T("hgroup", HTAG_HGROUP, HP_BLOCK | HP_CLOSES_P),
 	T("hr", HTAG_HR, HP_BLOCK | HP_CLOSES_P | HP_VOID),
-	T("html", HTAG_HTML, HP_BLOCK),
+	T("html", HTAG_HTML, HP_BLOCK | HP_NO_SOFT),
 	T("i", HTAG_I, 0),
 	T("iframe", HTAG_IFRAME, HP_DROP | HP_RAW),
 	T("img", HTAG_IMG, HP_VOID),
@@ -92,7 +92,7 @@ static const struct tag_info tags[] = {
 	T("legend", HTAG_LEGEND, HP_BLOCK),
 	T("li", HTAG_LI, HP_BLOCK | HP_CLOSES_P),
 	T("link", HTAG_LINK, HP_HEAD_OK | HP_VOID),
-	T("main", HTAG_MAIN, HP_BLOCK | HP_CLOSES_P | HP_MAIN),
+	T("main", HTAG_MAIN, HP_BLOCK | HP_CLOSES_P | HP_MAIN | HP_NO_SOFT),
 	T("map", HTAG_MAP, HP_DROP),
 	T("mark", HTAG_MARK, 0),
 	T("math", HTAG_MATH, HP_DROP | HP_FOREIGN),
@@ -111,7 +111,7 @@ static const struct tag_info tags[] = {
 	T("param", HTAG_PARAM, HP_VOID),
 	T("picture", HTAG_PICTURE, 0),
 	T("plaintext", HTAG_PLAINTEXT, HP_BLOCK | HP_RAW),
-	T("pre", HTAG_PRE, HP_BLOCK | HP_CLOSES_P),
+	T("pre", HTAG_PRE, HP_BLOCK | HP_CLOSES_P | HP_NO_SOFT),
 	T("q", HTAG_Q, 0),
 	T("s", HTAG_S, 0),
 	T("samp", HTAG_SAMP, 0),
@@ -365,6 +365,15 @@ int htok_attr_is(const struct htok_attr *a, const char *lower_name)
 }
 
 #ifdef __SSE2__
+#define M8(n) ((n) >= 8 ? ~0ull : (1ull << (8 * (n))) - 1)
+/* The bytes 0..7 and 8..15 of a name of n <= 16 bytes. */
+static const uint64_t name_mask[17][2] = {
+	{M8(0), 0}, {M8(1), 0}, {M8(2), 0}, {M8(3), 0}, {M8(4), 0}, {M8(5), 0},
+	{M8(6), 0}, {M8(7), 0}, {M8(8), 0}, {~0ull, M8(1)}, {~0ull, M8(2)}, {~0ull, M8(3)},
+	{~0ull, M8(4)}, {~0ull, M8(5)}, {~0ull, M8(6)}, {~0ull, M8(7)}, {~0ull, ~0ull},
+};
+#undef M8
+
 /* The 16 bytes at @p with ASCII upper case made lower. */
 static __m128i lower16(const char *p)
 {
@@ -387,12 +396,10 @@ static inline __attribute__((always_inline)) uint64_t name_key(const char *s, si
 #ifdef __SSE2__
 	if (avail >= 16) {
 		const __m128i low = lower16(s);
-		lo = (uint64_t)_mm_cvtsi128_si64(low);
-		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8));
-		if (n < 8)
-			lo &= (1ull << (8 * n)) - 1, hi = 0;
-		else if (n < 16)
-			hi &= (1ull << (8 * (n - 8))) - 1;
+		/* Names of every length come in turn: masks, not branches. */
+		const size_t k = n < 16 ? n : 16;
+		lo = (uint64_t)_mm_cvtsi128_si64(low) & name_mask[k][0];
+		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8)) & name_mask[k][1];
 		*rest = hi;
 		return lo;
 	}
@@ -562,6 +569,9 @@ static const char *read_value(const char *p, const char *end, struct htok_attr *
 
 static const char *skip_ws(const char *p, const char *end)
 {
+	/* Mostly one space or none, unpredictably: that one without a branch. */
+	if (p < end)
+		p += *p == ' ';
 	while (p < end && is_ws((unsigned char)*p))
 		p++;
 	return p;
@@ -639,10 +649,10 @@ static int read_tag(struct htok *t, struct htok_token *tok, const char *p, int i
 		return 0;
 	}
 	t->p = p;
-	tok->type = is_end ? HTOK_END : HTOK_START;
-	if (is_end)
-		tok->n_attrs = 0;
-	else if (htag_props(tok->tag) & HP_RAW)
+	/* Start and end tags come in turn: no branch on which this is. */
+	tok->type = (enum htok_type)(HTOK_START + is_end);
+	tok->n_attrs &= is_end - 1;
+	if (htag_props(tok->tag) & HP_RAW & ((unsigned)is_end - 1))
 		t->raw_tag = tok->tag;
 	return 1;
 }

@@ -56,6 +56,7 @@ enum {
 	HP_CLOSES_P = 1 << 9, /* its start tag closes an open <p> */
 	HP_HEAD_OK = 1 << 10, /* may appear in <head> without closing it */
 	HP_FOREIGN = 1 << 11, /* svg, math: "/>" closes elements inside */
+	HP_NO_SOFT = 1 << 12, /* html, body, main, article, pre, code: never dropped by a class */
 };
 
 enum htok_type {
