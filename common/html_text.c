@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <xxhash.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -411,13 +410,58 @@ static int style_hides(const struct htok_attr *a)
 	return strstr(t, "display:none") || strstr(t, "visibility:hidden");
 }
 
+static uint64_t load64(const char *s)
+{
+	uint64_t x;
+	memcpy(&x, s, 8);
+	return x;
+}
+
+/*
+ * The memo slot of a class value of 1..CLASS_MEMO_KEY bytes: its first and
+ * last 8 bytes (4, or 3 single ones, if shorter) and length, multiplied
+ * and folded.  A slot costs a few instructions where a library hash cost a
+ * call; values that differ only in their middle bytes merely share a slot.
+ */
+static size_t memo_slot(const char *s, size_t n)
+{
+	uint64_t a, b;
+	if (n >= 8) {
+		a = load64(s);
+		b = load64(s + n - 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		a = x, b = y;
+	} else {
+		a = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
+		    (uint64_t)(unsigned char)s[n - 1] << 16;
+		b = 0;
+	}
+	const uint64_t x = (a * 0x9E3779B97F4A7C15ull) ^ ((b + n) * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)(x >> 40 ^ x >> 21) & (CLASS_MEMO_SLOTS - 1);
+}
+
+/* Do the @n (1..CLASS_MEMO_KEY) bytes at @key and @s agree?  Inline, in
+ * 8-byte words where there are 8. */
+static int memo_equal(const char *key, const char *s, size_t n)
+{
+	if (n < 8)
+		return !memcmp(key, s, n);
+	for (size_t i = 0; i + 8 < n; i += 8)
+		if (load64(key + i) != load64(s + i))
+			return 0;
+	return load64(key + n - 8) == load64(s + n - 8);
+}
+
 /* html_class_is_chrome() of a class or id value, remembered. */
 static int chrome_value(struct html_text *h, const char *s, size_t n)
 {
 	if (n == 0 || n > CLASS_MEMO_KEY)
 		return n && html_class_is_chrome(s, n);
-	struct class_memo *const m = &h->memo[XXH3_64bits(s, n) & (CLASS_MEMO_SLOTS - 1)];
-	if (m->len == n && !memcmp(m->key, s, n))
+	struct class_memo *const m = &h->memo[memo_slot(s, n)];
+	if (m->len == n && memo_equal(m->key, s, n))
 		return m->chrome;
 	m->len = (uint8_t)n;
 	m->chrome = (uint8_t)html_class_is_chrome(s, n);

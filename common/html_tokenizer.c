@@ -569,9 +569,6 @@ static const char *read_value(const char *p, const char *end, struct htok_attr *
 
 static const char *skip_ws(const char *p, const char *end)
 {
-	/* Mostly one space or none, unpredictably: that one without a branch. */
-	if (p < end)
-		p += *p == ' ';
 	while (p < end && is_ws((unsigned char)*p))
 		p++;
 	return p;
@@ -649,10 +646,10 @@ static int read_tag(struct htok *t, struct htok_token *tok, const char *p, int i
 		return 0;
 	}
 	t->p = p;
-	/* Start and end tags come in turn: no branch on which this is. */
-	tok->type = (enum htok_type)(HTOK_START + is_end);
-	tok->n_attrs &= is_end - 1;
-	if (htag_props(tok->tag) & HP_RAW & ((unsigned)is_end - 1))
+	tok->type = is_end ? HTOK_END : HTOK_START;
+	if (is_end)
+		tok->n_attrs = 0;
+	else if (htag_props(tok->tag) & HP_RAW)
 		t->raw_tag = tok->tag;
 	return 1;
 }
