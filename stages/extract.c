@@ -47,8 +47,8 @@
  * thread takes one page at a time, straight from the reader's buffer
  * (run_serial()).
  */
-#define BATCH_ITEMS 64 /* with several threads */
-#define BATCH_BYTES (4u << 20)
+#define BATCH_ITEMS 128 /* with several threads */
+#define BATCH_BYTES (8u << 20)
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define EXTRACT_CONFIG_VERSION 1
 
@@ -306,12 +306,14 @@ static void item_compute(struct webdoc *w, struct item *it, const struct opts *o
 }
 
 /* A worksharing loop over @b's items: called inside a parallel region
- * (or serially), each thread using its own webdoc context. */
+ * (or serially), each thread using its own webdoc context.  No barrier
+ * of its own: the region's end is the one wait per batch (a thread
+ * waiting at a barrier spins, and spins long when the machine is busy). */
 static void compute_batch(struct run *r, struct batch *b)
 {
 	const int n = b->n;
 #ifdef _OPENMP
-#pragma omp for schedule(dynamic)
+#pragma omp for schedule(dynamic) nowait
 #endif
 	for (int i = 0; i < n; i++) {
 		int t = 0;
