@@ -365,11 +365,11 @@ int htok_attr_is(const struct htok_attr *a, const char *lower_name)
 }
 
 #ifdef __SSE2__
-#define M8(n) ((n) >= 8 ? ~0ull : (1ull << (8 * (n))) - 1)
+#define M8(n) ((1ull << (8 * (n))) - 1) /* n < 8 */
 /* The bytes 0..7 and 8..15 of a name of n <= 16 bytes. */
 static const uint64_t name_mask[17][2] = {
 	{M8(0), 0}, {M8(1), 0}, {M8(2), 0}, {M8(3), 0}, {M8(4), 0}, {M8(5), 0},
-	{M8(6), 0}, {M8(7), 0}, {M8(8), 0}, {~0ull, M8(1)}, {~0ull, M8(2)}, {~0ull, M8(3)},
+	{M8(6), 0}, {M8(7), 0}, {~0ull, 0}, {~0ull, M8(1)}, {~0ull, M8(2)}, {~0ull, M8(3)},
 	{~0ull, M8(4)}, {~0ull, M8(5)}, {~0ull, M8(6)}, {~0ull, M8(7)}, {~0ull, ~0ull},
 };
 #undef M8

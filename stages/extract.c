@@ -10,11 +10,17 @@
  *                     text, hashes) and the encoded output record
  *   write (serial)    items in batch order -> ~1 MiB NDF blocks
  *
- * Two batches alternate: while the team computes batch N, one thread of
- * it writes batch N-1 and reads (inflates, parses) batch N+1, then joins
- * the loop, so within one big file the serial inflate overlaps the
- * parallel extraction.  With -t1 each page is read, extracted (from the
- * reader's buffer, without a copy) and written in turn.
+ * With several threads there are no batches and no barriers: each thread
+ * in turn takes the reader (a lock), reads the next record into a free
+ * slot of a ring of items, extracts it while its bytes are still in this
+ * core's cache, then writes whatever finished items come next in input
+ * order (a second lock, taken only if free).  So the serial inflate of
+ * one thread overlaps the extraction on the others, and a thread waits
+ * only for the reader, or when the ring is full behind a page another
+ * thread is still extracting.  (Batches computed by the team ended each
+ * in a barrier, where a thread spins; on a busy machine, long.)  With -t1
+ * each page is read, extracted (from the reader's buffer, without a copy)
+ * and written in turn.
  * Items are written in the order they were read, whatever thread
  * computed them, so the output is byte-identical for any -t.  Document
  * ids are DOC_ID(file_base + input position, ordinal in that input): a
@@ -22,6 +28,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,14 +49,13 @@
 
 #define BLOCK_TARGET (1u << 20)
 /*
- * Batches are small so that a page is extracted while its bytes are still
- * in cache, and memory stays low; with several threads they are larger,
- * because every batch ends with threads waiting for its last page.  One
- * thread takes one page at a time, straight from the reader's buffer
- * (run_serial()).
+ * One thread takes one page at a time, straight from the reader's buffer
+ * (run_serial()), so that a page is extracted while its bytes are still
+ * in cache; several threads share a ring of items (run_ring()).
  */
-#define BATCH_ITEMS 128 /* with several threads */
-#define BATCH_BYTES (8u << 20)
+#define BATCH_ITEMS 1 /* one thread: one page at a time */
+#define BATCH_BYTES (4u << 20)
+#define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define EXTRACT_CONFIG_VERSION 1
 
@@ -90,11 +97,31 @@ struct batch {
 	int borrow;         /* blocks stay in the reader (one thread, one item) */
 };
 
+/*
+ * Several threads' items: item number k lives in slot k % n.  A slot is
+ * free once its item is written (k < next_write); done[] says its item
+ * is extracted.  next_read and the reader are the read lock's; the
+ * output, next_write and done[] going back to 0 the write lock's.
+ */
+struct ring {
+	struct item *items;
+	atomic_int *done;
+	long n;
+	long next_read;
+	atomic_long next_write;
+	atomic_int failed;
+	int eof;
+#ifdef _OPENMP
+	omp_lock_t read_lock, write_lock;
+#endif
+};
+
 struct run {
 	struct opts *o;
 	struct counts c;
 	struct crawl_reader *cr;
-	struct batch b[2];
+	struct batch b[1];
+	struct ring g;
 	struct webdoc **workers;
 	int n_workers;
 	struct outfile of;
@@ -265,6 +292,18 @@ static int batch_full(const struct batch *b)
 	return b->n >= b->max_items || b->bytes >= b->max_bytes;
 }
 
+/* Response and resource records become items; other types are counted. */
+static int is_item(struct run *r, const struct crawl_record *rec)
+{
+	switch (rec->type) {
+	case WARC_RESPONSE:
+	case WARC_RESOURCE: return 1;
+	case WARC_REVISIT: r->c.revisits++; return 0;
+	case WARC_OTHER: r->c.unknown_types++; return 0;
+	default: r->c.other_types++; return 0;
+	}
+}
+
 /* Fill @b from the inputs: response and resource records become items,
  * other types are counted.  @return items read (0 = all inputs done), -1. */
 static long fill_batch(struct run *r, struct batch *b)
@@ -274,15 +313,9 @@ static long fill_batch(struct run *r, struct batch *b)
 	b->n = 0;
 	b->bytes = 0;
 	while (!batch_full(b) && (rc = crawl_reader_next(r->cr, &rec)) == 1) {
-		switch (rec.type) {
-		case WARC_RESPONSE:
-		case WARC_RESOURCE:
+		if (is_item(r, &rec)) {
 			item_fill(&b->items[b->n++], &rec, r->o, b->borrow);
 			b->bytes += rec.block_len;
-			break;
-		case WARC_REVISIT: r->c.revisits++; break;
-		case WARC_OTHER: r->c.unknown_types++; break;
-		default: r->c.other_types++; break;
 		}
 	}
 	return rc < 0 ? -1 : b->n;
@@ -429,36 +462,89 @@ static int run_serial(struct run *r)
 	return n < 0 ? -1 : 0;
 }
 
+#ifdef _OPENMP
+/* Write the items that are extracted and come next in input order, if no
+ * other thread is writing (it will see them, or the next caller will). */
+static void ring_drain(struct run *r, struct ring *g)
+{
+	if (!omp_test_lock(&g->write_lock))
+		return;
+	for (;;) {
+		const long k = atomic_load_explicit(&g->next_write, memory_order_relaxed);
+		if (!atomic_load_explicit(&g->done[k % g->n], memory_order_acquire))
+			break;
+		if (!atomic_load(&g->failed) && account(r, &g->items[k % g->n]))
+			atomic_store(&g->failed, 1);
+		atomic_store_explicit(&g->done[k % g->n], 0, memory_order_relaxed);
+		atomic_store_explicit(&g->next_write, k + 1, memory_order_release);
+	}
+	omp_unset_lock(&g->write_lock);
+}
+
+/*
+ * Under the read lock: the next item into its slot, once the slot is free.
+ * @return the slot, or NULL when the inputs are done or failed.
+ */
+static struct item *ring_read(struct run *r, struct ring *g)
+{
+	struct crawl_record rec;
+	int rc;
+	if (g->eof || atomic_load(&g->failed))
+		return NULL;
+	while ((rc = crawl_reader_next(r->cr, &rec)) == 1 && !is_item(r, &rec))
+		;
+	if (rc != 1) {
+		g->eof = 1;
+		if (rc < 0)
+			atomic_store(&g->failed, 1);
+		return NULL;
+	}
+	const long k = g->next_read++;
+	/* Full: the slot's last item is not written yet; it may be waiting
+	 * for a page another thread is still extracting. */
+	while (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire)) {
+		ring_drain(r, g);
+		if (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire))
+			sched_yield();
+	}
+	struct item *const it = &g->items[k % g->n];
+	item_fill(it, &rec, r->o, 0);
+	struct crawl_reader_stats rs;
+	crawl_reader_get_stats(r->cr, &rs);
+	progress_update(&r->prog, rs.records, rs.bytes_in);
+	return it;
+}
+
+/* Several threads: read (one at a time), extract, write in order. */
+static int run_ring(struct run *r)
+{
+	struct ring *const g = &r->g;
+#pragma omp parallel num_threads(r->n_workers)
+	{
+		struct webdoc *const w = r->workers[omp_get_thread_num()];
+		for (;;) {
+			omp_set_lock(&g->read_lock);
+			struct item *const it = ring_read(r, g);
+			omp_unset_lock(&g->read_lock);
+			if (!it)
+				break;
+			item_compute(w, it, r->o);
+			atomic_store_explicit(&g->done[it - g->items], 1, memory_order_release);
+			ring_drain(r, g);
+		}
+	}
+	ring_drain(r, g); /* every item is extracted now */
+	return atomic_load(&g->failed) ? -1 : 0;
+}
+#endif
+
 static int run_inputs(struct run *r)
 {
-	if (r->n_workers == 1)
-		return run_serial(r);
-	struct batch *cur = &r->b[0], *other = &r->b[1];
-	long n = io_step(r, cur, 0);
-	int have_done = 0;
-	while (n > 0) {
-		long n_next = 0;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(r->n_workers) if (r->n_workers > 1)
+	if (r->n_workers > 1)
+		return run_ring(r);
 #endif
-		{
-#ifdef _OPENMP
-#pragma omp single nowait
-#endif
-			n_next = io_step(r, other, have_done);
-			compute_batch(r, cur);
-		}
-		if (n_next < 0)
-			return -1;
-		struct batch *const t = cur;
-		cur = other;
-		other = t; /* computed, not yet written */
-		have_done = 1;
-		n = n_next;
-	}
-	if (n < 0 || (have_done && write_batch(r, other)))
-		return -1;
-	return 0;
+	return run_serial(r);
 }
 
 static uint64_t total_input_bytes(const struct opts *o)
@@ -571,12 +657,33 @@ static void workers_init(struct run *r)
 			exit(EXIT_FAILED);
 		}
 	}
-	for (int k = 0; k < 2; k++) {
-		r->b[k].items = xcalloc(BATCH_ITEMS, sizeof *r->b[k].items);
-		r->b[k].max_items = r->n_workers > 1 ? BATCH_ITEMS : 1;
-		r->b[k].max_bytes = BATCH_BYTES;
-		r->b[k].borrow = r->n_workers == 1;
+	r->b[0].items = xcalloc(BATCH_ITEMS, sizeof *r->b[0].items);
+	r->b[0].max_items = BATCH_ITEMS;
+	r->b[0].max_bytes = BATCH_BYTES;
+	r->b[0].borrow = 1;
+#ifdef _OPENMP
+	if (r->n_workers > 1) {
+		struct ring *const g = &r->g;
+		g->n = (long)r->n_workers * RING_PER_THREAD;
+		g->items = xcalloc((size_t)g->n, sizeof *g->items);
+		g->done = xcalloc((size_t)g->n, sizeof *g->done);
+		for (long i = 0; i < g->n; i++)
+			atomic_init(&g->done[i], 0);
+		atomic_init(&g->next_write, 0);
+		atomic_init(&g->failed, 0);
+		omp_init_lock(&g->read_lock);
+		omp_init_lock(&g->write_lock);
 	}
+#endif
+}
+
+static void items_free(struct item *items, long n)
+{
+	for (long i = 0; items && i < n; i++) {
+		free(items[i].raw.p);
+		free(items[i].out.p);
+	}
+	free(items);
 }
 
 static void run_free(struct run *r)
@@ -584,13 +691,15 @@ static void run_free(struct run *r)
 	crawl_reader_close(r->cr);
 	for (int i = 0; i < r->n_workers; i++)
 		webdoc_free(r->workers[i]);
-	for (int k = 0; k < 2; k++) {
-		for (int i = 0; r->b[k].items && i < BATCH_ITEMS; i++) {
-			free(r->b[k].items[i].raw.p);
-			free(r->b[k].items[i].out.p);
-		}
-		free(r->b[k].items);
+	items_free(r->b[0].items, BATCH_ITEMS);
+#ifdef _OPENMP
+	if (r->g.items) {
+		items_free(r->g.items, r->g.n);
+		free(r->g.done);
+		omp_destroy_lock(&r->g.read_lock);
+		omp_destroy_lock(&r->g.write_lock);
 	}
+#endif
 	free(r->workers);
 	free(r->block.p);
 }
