@@ -152,7 +152,7 @@ def kind_pairs(truth):
     return out
 
 
-def report(name, res, truth, negs, kinds, ks):
+def report(name, res, truth, negs, kinds, ks, k_any):
     print("\n== %s: pairwise precision / recall / F1 over clusters ==" % name)
     print("%-3s " % "k" + "".join("  J>=%.1f P     R     F1  " % t for t in THRESHOLDS))
     for k in ks:
@@ -163,7 +163,7 @@ def report(name, res, truth, negs, kinds, ks):
     print("\n-- %s: recall per variant at J>=0.8 (pairs base-variant; n = pairs with J>=0.8;"
           " 'any' = clustered whatever J) --" % name)
     print("%-12s %5s %6s " % ("variant", "n", "meanJ") + " ".join("k=%-5d" % k for k in ks)
-          + "  any@k=" + str(ks[len(ks) // 2]))
+          + "  any@k=" + str(k_any))
     for kind, pairs in kinds.items():
         if not pairs:
             continue
@@ -171,7 +171,7 @@ def report(name, res, truth, negs, kinds, ks):
         meanj = sum(truth.get(*p) for p in pairs) / len(pairs)
         row = " ".join("%-7s" % ("%.3f" % (sum(p in res[k] for p in good) / len(good))
                                  if good else "-") for k in ks)
-        anyk = sum(p in res[ks[len(ks) // 2]] for p in pairs) / len(pairs)
+        anyk = sum(p in res[k_any] for p in pairs) / len(pairs)
         print("%-12s %5d %6.3f %s  %.3f" % (kind, len(good), meanj, row, anyk))
     print("\n-- %s: hard negatives clustered (fraction of pairs) --" % name)
     print("%-12s %6s " % ("category", "pairs") + " ".join("k=%-6d" % k for k in ks))
@@ -225,10 +225,11 @@ def main():
     run([a.bin + "/ndd-extract", "-q", "-o", docs, warc])
     run([a.bin + "/ndd-fingerprint", "-q"] + a.fp_opts.split() + ["-o", fps, docs])
     res = join_all_k(a.bin, fps, ks, a.dir, "ndd", index)
+    k_any = a.default_k if a.default_k in ks else ks[len(ks) // 2]
     report("ndd (extract + fingerprint %s)" % (a.fp_opts or "defaults"), res, truth, negs,
-           kinds, ks)
+           kinds, ks, k_any)
     if a.diag:
-        diagnose(res[a.diag], truth, 0.8)
+        diagnose(res[a.diag], truth, 0.8, a.diag)
         oracle(truth, pages, 0.8)
     if a.default_k in ks and not a.fp_opts:
         check_run_pipeline(a, warc, res[a.default_k], index)
@@ -241,10 +242,10 @@ def main():
         run([a.bin + "/ndd-fingerprint", "-q", "--import-text", txt, "-o", bfps])
         bres = join_all_k(a.bin, bfps, ks, a.dir, "base", index)
         report("baseline (all visible text, distinct words weight 1)", bres, truth, negs,
-               kinds, ks)
+               kinds, ks, k_any)
 
 
-def diagnose(pred, truth, t):
+def diagnose(pred, truth, t, k):
     """Errors at threshold t by the kinds of the two pages."""
     from collections import Counter
     fp, fn = Counter(), Counter()
@@ -253,9 +254,18 @@ def diagnose(pred, truth, t):
             fp[tuple(sorted((truth.pages[p[0]].kind, truth.pages[p[1]].kind)))] += 1
     for p in truth.positives(t) - pred:
         fn[tuple(sorted((truth.pages[p[0]].kind, truth.pages[p[1]].kind)))] += 1
-    print("\n-- errors at J>=%.1f: false positives / false negatives by kinds --" % t)
+    print("\n-- k=%d: errors at J>=%.1f, false positives / false negatives by kinds;"
+          " then by language --" % (k, t))
     print("FP", fp.most_common(12))
     print("FN", fn.most_common(12))
+    pos = truth.positives(t)
+    for lang in sorted({p.lang for p in truth.pages}):
+        mine = {p for p in pred if truth.pages[p[0]].lang == lang}
+        tp = sum(1 for p in mine if truth.get(*p) >= t)
+        npos = sum(1 for p in pos if truth.pages[p[0]].lang == lang)
+        prec, rec = tp / max(1, len(mine)), tp / max(1, npos)
+        print("%s: P %.3f R %.3f F1 %.3f (%d true pairs)"
+              % (lang, prec, rec, 2 * prec * rec / max(1e-9, prec + rec), npos))
 
 
 def oracle(truth, pages, t):
