@@ -26,7 +26,7 @@
  * hence the default k = 6.  On bench/fpquality.sh it reaches pairwise F1
  * 0.911 at k = 6 (0.910-0.917 over six hash seeds); the best SimHash
  * set-up reached 0.855 at k = 4 and 0.89 only at k = 8, minhash of
- * bigrams 0.899-0.904 at k = 4 (see the README).
+ * bigrams 0.898-0.907 at k = 4 (see the README).
  *
  * Features (all hashed with XXH3-64, seed SIMHASH_SEED):
  *  - Words: shingles of @shingle consecutive TN_WORD tokens (default 3,
