@@ -28,8 +28,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -111,9 +112,9 @@ struct ring {
 	atomic_long next_write;
 	atomic_int failed;
 	int eof;
-#ifdef _OPENMP
-	omp_lock_t read_lock, write_lock;
-#endif
+	/* pthread mutexes, not omp locks: libgomp's spin long before they
+	 * sleep, and on a busy machine the holder may be descheduled. */
+	pthread_mutex_t read_lock, write_lock;
 };
 
 struct run {
@@ -467,7 +468,7 @@ static int run_serial(struct run *r)
  * other thread is writing (it will see them, or the next caller will). */
 static void ring_drain(struct run *r, struct ring *g)
 {
-	if (!omp_test_lock(&g->write_lock))
+	if (pthread_mutex_trylock(&g->write_lock))
 		return;
 	for (;;) {
 		const long k = atomic_load_explicit(&g->next_write, memory_order_relaxed);
@@ -478,7 +479,7 @@ static void ring_drain(struct run *r, struct ring *g)
 		atomic_store_explicit(&g->done[k % g->n], 0, memory_order_relaxed);
 		atomic_store_explicit(&g->next_write, k + 1, memory_order_release);
 	}
-	omp_unset_lock(&g->write_lock);
+	pthread_mutex_unlock(&g->write_lock);
 }
 
 /*
@@ -505,7 +506,7 @@ static struct item *ring_read(struct run *r, struct ring *g)
 	while (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire)) {
 		ring_drain(r, g);
 		if (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire))
-			sched_yield();
+			nanosleep(&(struct timespec){0, 50000}, NULL); /* a page takes longer */
 	}
 	struct item *const it = &g->items[k % g->n];
 	item_fill(it, &rec, r->o, 0);
@@ -523,9 +524,9 @@ static int run_ring(struct run *r)
 	{
 		struct webdoc *const w = r->workers[omp_get_thread_num()];
 		for (;;) {
-			omp_set_lock(&g->read_lock);
+			pthread_mutex_lock(&g->read_lock);
 			struct item *const it = ring_read(r, g);
-			omp_unset_lock(&g->read_lock);
+			pthread_mutex_unlock(&g->read_lock);
 			if (!it)
 				break;
 			item_compute(w, it, r->o);
@@ -671,8 +672,13 @@ static void workers_init(struct run *r)
 			atomic_init(&g->done[i], 0);
 		atomic_init(&g->next_write, 0);
 		atomic_init(&g->failed, 0);
-		omp_init_lock(&g->read_lock);
-		omp_init_lock(&g->write_lock);
+		pthread_mutexattr_t a;
+		pthread_mutexattr_init(&a);
+		/* a short spin, then sleep: the reader holds its lock ~50 us */
+		pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+		pthread_mutex_init(&g->read_lock, &a);
+		pthread_mutex_init(&g->write_lock, &a);
+		pthread_mutexattr_destroy(&a);
 	}
 #endif
 }
@@ -696,8 +702,8 @@ static void run_free(struct run *r)
 	if (r->g.items) {
 		items_free(r->g.items, r->g.n);
 		free(r->g.done);
-		omp_destroy_lock(&r->g.read_lock);
-		omp_destroy_lock(&r->g.write_lock);
+		pthread_mutex_destroy(&r->g.read_lock);
+		pthread_mutex_destroy(&r->g.write_lock);
 	}
 #endif
 	free(r->workers);
