@@ -632,6 +632,36 @@ static size_t cjk_bigram_run(struct simhash_ctx *ctx, size_t k)
 }
 
 /*
+ * cjk_run() for trigrams without units (the default), in one pass like
+ * cjk_bigram_run(): the same features, three Han characters hashed at a
+ * constant length.  @return the token after the run, or SIZE_MAX if
+ * memory ran out.
+ */
+static size_t cjk_trigram_run(struct simhash_ctx *ctx, size_t k)
+{
+	const struct textnorm *tn = &ctx->tn;
+	const struct textnorm_token *const t = tn->tok;
+	const uint32_t w = ctx->line_w;
+	size_t i = k;
+	for (; i + 2 < tn->n_tok && (t[i + 1].kind & TN_JOINED) && (t[i + 2].kind & TN_JOINED);
+	     i++) {
+		const size_t len = t[i + 2].off + t[i + 2].len - t[i].off;
+		const char *const p = tn->text + t[i].off;
+		const uint64_t h = len == 9 ? XXH3_64bits_withSeed(p, 9, SIMHASH_SEED) : hash_bytes(p, len);
+		if (feature_add(ctx, h, w, SIMHASH_WEIGHT_ONE))
+			return SIZE_MAX;
+	}
+	size_t e = i + 1;
+	while (e < tn->n_tok && (t[e].kind & TN_JOINED))
+		e++;
+	if (i == k && feature_add(ctx, hash_bytes(tn->text + t[k].off,
+						  t[e - 1].off + t[e - 1].len - t[k].off),
+				  w, SIMHASH_WEIGHT_ONE))
+		return SIZE_MAX;
+	return e;
+}
+
+/*
  * The features of the current line, in one walk over its tokens: words
  * one by one, CJK runs (TN_JOINED chains) as a whole.
  */
@@ -647,8 +677,8 @@ static int token_features(struct simhash_ctx *ctx)
 				return -1;
 			continue;
 		}
-		if (n == 2 && !(uw && u != n)) {
-			k = cjk_bigram_run(ctx, k);
+		if ((n == 2 || n == 3) && !(uw && u != n)) {
+			k = n == 2 ? cjk_bigram_run(ctx, k) : cjk_trigram_run(ctx, k);
 			if (k == SIZE_MAX)
 				return -1;
 			continue;
