@@ -62,7 +62,7 @@ if [ ! -s "$WARC" ]; then
 	done
 	mv "$WARC.tmp" "$WARC"
 fi
-in_mb=$(du -m "$WARC" | cut -f1)
+in_mb=$(du -mL "$WARC" | cut -f1)
 echo "input: $WARC, $in_mb MB"
 
 echo

@@ -2,13 +2,14 @@
  * html_text.c - main-content extraction: element stack, blocks, classifier.
  *
  * One pass over the tokens keeps a stack of open elements (an array, so a
- * page nested 100k deep costs memory, not C stack) and a count of open
- * elements per flag (E_DROP, E_LINK...), so "am I inside a dropped
+ * page nested 100k deep costs memory, not C stack) and the flags of all
+ * open elements or-ed (E_DROP, E_LINK...), so "am I inside a dropped
  * element?" is one load.  Text that is not dropped is appended, entity
  * decoded and whitespace collapsed, to the current block of h->text; a
  * block ends at every block-level tag and whenever the flags it depends on
- * change, so each block is homogeneous.  At EOF the blocks are classified
- * (classify_*) and the content blocks are joined into h->main.
+ * change, so each block is homogeneous, and is measured (html_blocks.h)
+ * as it ends.  At EOF the blocks are classified (classify_*) and the
+ * content blocks are joined into h->main.
  *
  * Where a nav, header, footer or aside element (or one whose class/id
  * names chrome) starts, an empty "mark" block is left: the classifier
