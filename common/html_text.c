@@ -28,6 +28,7 @@
 #include "html_entities.h"
 #include "html_tokenizer.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ struct html_text {
 	int pending_space, have_title, oom;
 	const char *doc_end;      /* end of the page being read: text may be read up to it */
 	struct class_memo memo[CLASS_MEMO_SLOTS];
+	uint16_t tag_flags[HTAG_COUNT]; /* tag_flags() of each element */
 };
 
 /* ---- buffers ---- */
@@ -138,9 +140,14 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+static uint16_t tag_flags(enum htag tag);
+
 struct html_text *html_text_new(void)
 {
-	return calloc(1, sizeof(struct html_text));
+	struct html_text *const h = calloc(1, sizeof(struct html_text));
+	for (int t = 0; h && t < HTAG_COUNT; t++)
+		h->tag_flags[t] = tag_flags((enum htag)t);
+	return h;
 }
 
 void html_text_free(struct html_text *h)
@@ -532,17 +539,27 @@ static void add_mark(struct html_text *h)
 static uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, unsigned props)
 {
 	const enum htag tag = tok->tag;
+	assert(tag < HTAG_COUNT);
 	/* Never drop the page or the declared main content by a class name.
 	 * Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
 	 * class words describe the code, not the page. */
 	const int soft = !(props & HP_NO_SOFT) && !(h->in & EF(E_CODE));
 	uint16_t f = tok->n_attrs ? attr_flags(h, tok, soft) : 0;
+	if ((props & HP_LINK) && has_attr(tok, HATTR_HREF))
+		f |= EF(E_LINK);
+	return (uint16_t)(f | h->tag_flags[tag]);
+}
+
+/* The flags an element has by its tag alone (elem_flags() adds those of
+ * its attributes): computed once, looked up for every start tag. */
+static uint16_t tag_flags(enum htag tag)
+{
+	const unsigned props = htag_props(tag);
+	uint16_t f = 0;
 	if (props & (HP_DROP | HP_BOILER))
 		f |= EF(E_DROP);
 	if (props & HP_FORM)
 		f |= EF(E_FORM);
-	if ((props & HP_LINK) && has_attr(tok, HATTR_HREF))
-		f |= EF(E_LINK);
 	if (props & HP_MAIN)
 		f |= EF(E_MAIN);
 	if (props & HP_HEADING)
@@ -584,6 +601,10 @@ static void end_tag(struct html_text *h, const struct htok_token *tok)
 	const enum htag tag = tok->tag;
 	if (tag == HTAG_BR || tag == HTAG_P) /* </br> is <br>; a stray </p> still ends a paragraph */
 		flush_block(h);
+	if (h->depth && h->stack[h->depth - 1].key == key_of(tag, tok->hash)) {
+		pop(h); /* most end tags close the innermost element */
+		return;
+	}
 	if (!h->slot_cnt[slot_of(tag, tok->hash)])
 		return; /* not open: ignore, as browsers do */
 	const long i = find_open(h, key_of(tag, tok->hash), END_TAG_SEARCH);
