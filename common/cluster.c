@@ -22,6 +22,7 @@
 #include "keysort.h"
 #include "log.h"
 #include "memhint.h"
+#include "numbering.h"
 #include "threads.h"
 
 struct edge {
@@ -73,14 +74,6 @@ static void sort_u32(uint32_t *v, size_t n)
 	}
 }
 
-static void *alloc_big(size_t bytes)
-{
-	void *p = malloc(bytes ? bytes : 1);
-	if (p)
-		mem_hint_huge_pages(p, bytes);
-	return p;
-}
-
 /* Start of slice @s of @n items. */
 static inline size_t slice_at(size_t n, size_t s)
 {
@@ -102,7 +95,7 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
 	const size_t span = m ? (size_t)max + 1 : 0;
-	uint32_t *node = alloc_big(span * sizeof *node);
+	uint32_t *node = mem_alloc_huge(span * sizeof *node);
 	if (!node)
 		return -1;
 #pragma omp parallel for schedule(static)
@@ -114,31 +107,16 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 		__atomic_store_n(&node[pv->v[i].a], 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&node[pv->v[i].b], 0, __ATOMIC_RELAXED);
 	}
-	size_t base[SLICES + 1] = {0};
-#pragma omp parallel for schedule(static)
-	for (size_t s = 0; s < SLICES; s++) {
-		size_t c = 0;
-		for (size_t d = slice_at(span, s); d < slice_at(span, s + 1); d++)
-			c += node[d] == 0;
-		base[s + 1] = c;
-	}
-	for (size_t s = 0; s < SLICES; s++)
-		base[s + 1] += base[s];
-	g->n = base[SLICES];
-	g->doc = alloc_big((g->n + 1) * sizeof *g->doc);
+	g->n = numbering_assign(node, span);
+	g->doc = mem_alloc_huge((g->n + 1) * sizeof *g->doc);
 	if (!g->doc) {
 		free(node);
 		return -1;
 	}
 #pragma omp parallel for schedule(static)
-	for (size_t s = 0; s < SLICES; s++) {
-		uint32_t id = (uint32_t)base[s];
-		for (size_t d = slice_at(span, s); d < slice_at(span, s + 1); d++)
-			if (node[d] == 0) {
-				node[d] = id;
-				g->doc[id++] = (uint32_t)d;
-			}
-	}
+	for (size_t d = 0; d < span; d++)
+		if (node[d] != NUMBERING_UNMARKED)
+			g->doc[node[d]] = (uint32_t)d;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
 		e[i] = (struct edge){node[pv->v[i].a], node[pv->v[i].b]};
@@ -200,30 +178,16 @@ static size_t components(uint32_t *comp, uint32_t *id, size_t n, const struct ed
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
 		id[v] = uf_find(comp, (uint32_t)v);
-	size_t base[SLICES + 1] = {0};
+	/* the roots, numbered in order, give the components' numbers */
 #pragma omp parallel for schedule(static)
-	for (size_t s = 0; s < SLICES; s++) {
-		size_t c = 0;
-		for (size_t v = slice_at(n, s); v < slice_at(n, s + 1); v++)
-			c += id[v] == v;
-		base[s + 1] = c;
-	}
-	for (size_t s = 0; s < SLICES; s++)
-		base[s + 1] += base[s];
-	/* roots' numbers go to comp[root]; a root is its own root, so id[]
-	 * (the root of each node) is not disturbed */
-#pragma omp parallel for schedule(static)
-	for (size_t s = 0; s < SLICES; s++) {
-		uint32_t c = (uint32_t)base[s];
-		for (size_t v = slice_at(n, s); v < slice_at(n, s + 1); v++)
-			if (id[v] == v)
-				comp[v] = c++;
-	}
+	for (size_t v = 0; v < n; v++)
+		comp[v] = id[v] == v ? 0 : NUMBERING_UNMARKED;
+	const size_t nc = numbering_assign(comp, n);
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
 		id[v] = comp[id[v]];
 	memcpy(comp, id, n * sizeof *comp);
-	return base[SLICES];
+	return nc;
 }
 
 /* Threads for the grouping passes: each needs a counter per group. */
@@ -241,7 +205,7 @@ static size_t components(uint32_t *comp, uint32_t *id, size_t n, const struct ed
 static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
 {
 	int nt = threads_max() < GROUP_THREADS ? threads_max() : GROUP_THREADS;
-	uint32_t *cnt = alloc_big((size_t)nt * ng * sizeof *cnt);
+	uint32_t *cnt = mem_alloc_huge((size_t)nt * ng * sizeof *cnt);
 	if (!cnt)
 		return -1;
 #pragma omp parallel num_threads(nt)
@@ -280,9 +244,9 @@ static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e, 
 	const size_t n = g->n, nc = g->n_comp;
 	g->comp_start = malloc((nc + 1) * sizeof *g->comp_start);
 	g->edge_start = malloc((nc + 1) * sizeof *g->edge_start);
-	g->comp_node = alloc_big((n + 1) * sizeof *g->comp_node);
-	g->edge = alloc_big((m + 1) * sizeof *g->edge);
-	uint32_t *kp = alloc_big(((n > m ? n : m) + 1) * sizeof *kp);
+	g->comp_node = mem_alloc_huge((n + 1) * sizeof *g->comp_node);
+	g->edge = mem_alloc_huge((m + 1) * sizeof *g->edge);
+	uint32_t *kp = mem_alloc_huge(((n > m ? n : m) + 1) * sizeof *kp);
 	int rc = -1;
 	if (!g->comp_start || !g->edge_start || !g->comp_node || !g->edge || !kp)
 		goto done;
@@ -309,13 +273,13 @@ done:
 static int graph_build(struct graph *g, const struct pair_vec *pv)
 {
 	memset(g, 0, sizeof *g);
-	struct edge *e = alloc_big((pv->n + 1) * sizeof *e);
+	struct edge *e = mem_alloc_huge((pv->n + 1) * sizeof *e);
 	uint32_t *comp = NULL, *id = NULL;
 	int rc = -1;
 	if (!e || number_nodes(g, pv, e))
 		goto done;
-	comp = alloc_big((g->n + 1) * sizeof *comp);
-	id = alloc_big((g->n + 1) * sizeof *id);
+	comp = mem_alloc_huge((g->n + 1) * sizeof *comp);
+	id = mem_alloc_huge((g->n + 1) * sizeof *id);
 	if (!comp || !id)
 		goto done;
 	g->n_comp = components(comp, id, g->n, e, pv->n);
@@ -689,7 +653,7 @@ static int finish(const uint32_t *members, const struct span_vec *cl, struct clu
 			out->largest_cluster = len;
 	}
 	out->start[nc] = (uint32_t)at;
-	out->doc = alloc_big((at + 1) * sizeof *out->doc);
+	out->doc = mem_alloc_huge((at + 1) * sizeof *out->doc);
 	if (!out->doc) {
 		free(ord);
 		return -1;
@@ -713,7 +677,7 @@ int clusters_build(const struct pair_vec *pairs, struct clusters *out)
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if (!graph_build(&g, pairs) && (members = alloc_big((g.n + 1) * sizeof *members)) &&
+	if (!graph_build(&g, pairs) && (members = mem_alloc_huge((g.n + 1) * sizeof *members)) &&
 	    !cover_all(&g, members, &cl, out))
 		rc = finish(members, &cl, out);
 	if (rc) {

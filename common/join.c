@@ -239,20 +239,22 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
  * tables (little to sort, code and read) serve large N, where its runs
  * grow to thousands of keys.
  */
+/* A thread's hash table for scan_run_split(): bucket heads, and the
+ * chain link of each key of the run. */
 struct scratch {
-	uint32_t *count, *order;
+	uint32_t *head, *next;
 	size_t cap;
 };
 
 static int scratch_reserve(struct scratch *sc, size_t n)
 {
-	if (!sc->count && !(sc->count = malloc(((size_t)1 << DESIGN_SPLIT_MAX_BITS) * sizeof *sc->count)))
+	if (!sc->head && !(sc->head = malloc(((size_t)1 << DESIGN_SPLIT_MAX_BITS) * sizeof *sc->head)))
 		return -1;
 	if (n > sc->cap) {
-		void *p = realloc(sc->order, n * sizeof *sc->order);
+		void *p = realloc(sc->next, n * sizeof *sc->next);
 		if (!p)
 			return -1;
-		sc->order = p;
+		sc->next = p;
 		sc->cap = n;
 	}
 	return 0;
@@ -274,42 +276,6 @@ static inline int split_pair(const struct design *d, uint32_t t, const struct de
 	return take_pair(d, t, x, dist, idx[p], idx[q], out);
 }
 
-/*
- * The pairs of every group of equal neighbours: @eq(i) says whether
- * element i and i + 1 are in one bucket, @pair(i, j) handles one pair.
- * Most elements have no partner, so "is the next one mine?" would be a
- * branch the CPU mispredicts half the time; as in join_scan(), the answers
- * for 64 neighbours are gathered into a mask first, and only its set bits
- * are visited.
- */
-#define FOR_GROUPS(n, eq, pair)                                                          \
-	do {                                                                               \
-		size_t i_ = 0;                                                             \
-		while (i_ + 1 < (n)) {                                                     \
-			const size_t w_ = (n) - 1 - i_ < 64 ? (n) - 1 - i_ : 64;           \
-			uint64_t m_ = 0;                                                   \
-			for (size_t b_ = 0; b_ < w_; b_++)                                 \
-				m_ |= (uint64_t)(eq(i_ + b_)) << b_;                       \
-			size_t next_ = i_ + w_;                                            \
-			while (m_) {                                                       \
-				const unsigned b_ = (unsigned)__builtin_ctzll(m_);         \
-				size_t s_ = i_ + b_, e_ = s_ + 1;                          \
-				while (e_ < (n) && (eq(e_ - 1)))                           \
-					e_++;                                              \
-				for (size_t p_ = s_; p_ + 1 < e_; p_++)                    \
-					for (size_t q_ = p_ + 1; q_ < e_; q_++)            \
-						pair(p_, q_);                              \
-				if (e_ - 1 >= i_ + w_) {                                   \
-					next_ = e_ - 1;                                    \
-					m_ = 0;                                            \
-				} else {                                                   \
-					m_ &= ~((2ull << (e_ - 2 - i_)) - 1);              \
-				}                                                          \
-			}                                                                  \
-			i_ = next_ > i_ ? next_ : i_ + 1;                                  \
-		}                                                                          \
-	} while (0)
-
 static int scan_run_split(const struct design *d, uint32_t t, const struct design_split *ss,
 			  struct scratch *sc, const uint64_t *keys, const uint32_t *idx,
 			  size_t n, struct pair_vec *out, uint64_t *cmp)
@@ -319,17 +285,20 @@ static int scan_run_split(const struct design *d, uint32_t t, const struct desig
 	uint64_t c = 0;
 	int bad = 0;
 	/* Sub-block 0 lies just below the leading bits: the run is sorted by
-	 * it already, so its buckets are stretches of neighbours. */
+	 * it already, so its buckets are stretches of neighbours (rarely more
+	 * than one key: the test below is nearly always false). */
 	const unsigned sh0 = ss->shift[0];
-#define EQ0(i) (((keys[i] ^ keys[(i) + 1]) >> sh0) == 0)
-#define PAIR0(p, q) (c++, bad |= split_pair(d, t, ss, 0, keys, idx, (uint32_t)(p), (uint32_t)(q), out))
-	FOR_GROUPS(n, EQ0, PAIR0);
+	for (size_t i = 0; i + 1 < n && !bad; i++)
+		for (size_t j = i + 1; j < n && !((keys[i] ^ keys[j]) >> sh0); j++) {
+			c++;
+			bad |= split_pair(d, t, ss, 0, keys, idx, (uint32_t)i, (uint32_t)j, out);
+		}
 	/* The others: a hash table on the sub-block's top bits, about four
 	 * buckets per key, chained through @next; each key meets the earlier
 	 * keys of its bucket as it goes in.  (A counting sort was slower: its
 	 * prefix sum over the buckets is a serial chain.) */
 	const unsigned bits = design_split_bits(n);
-	uint32_t *head = sc->count, *next = sc->order;
+	uint32_t *head = sc->head, *next = sc->next;
 	for (unsigned s = 1; s < ss->parts && !bad; s++) {
 		const unsigned b = bits < ss->width[s] ? bits : ss->width[s];
 		const unsigned sh = ss->shift[s] + ss->width[s] - b;
@@ -345,8 +314,6 @@ static int scan_run_split(const struct design *d, uint32_t t, const struct desig
 			head[v] = (uint32_t)i;
 		}
 	}
-#undef EQ0
-#undef PAIR0
 	*cmp += c;
 	return bad ? -1 : 0;
 }
@@ -430,7 +397,7 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 		i = next;
 	}
 done:
-	free(sc.count);
-	free(sc.order);
+	free(sc.head);
+	free(sc.next);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include "memhint.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
@@ -22,4 +23,12 @@ void mem_hint_huge_pages(void *p, size_t n)
 	(void)p;
 	(void)n;
 #endif
+}
+
+void *mem_alloc_huge(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p)
+		mem_hint_huge_pages(p, n);
+	return p;
 }

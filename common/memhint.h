@@ -20,4 +20,7 @@
  * arrays and less on 100M's); call after each (re)allocation. */
 void mem_hint_huge_pages(void *p, size_t n);
 
+/** malloc(@n) (at least one byte) with the hint above; NULL on failure. */
+void *mem_alloc_huge(size_t n);
+
 #endif

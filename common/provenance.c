@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "memhint.h"
+#include "numbering.h"
 
 int prov_init(struct provenance *p, size_t n_docs)
 {
@@ -25,8 +26,8 @@ int prov_init(struct provenance *p, size_t n_docs)
 
 void prov_mark(struct provenance *p, uint32_t idx)
 {
-	/* numbered by prov_load(); threads marking one document store the
-	 * same value */
+	/* numbered by prov_load() (numbering.h); threads marking one document
+	 * store the same value */
 	if (idx < p->n_docs)
 		__atomic_store_n(&p->slot[idx], 0, __ATOMIC_RELAXED);
 }
@@ -82,28 +83,8 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 
 int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
 {
-	/* slots in document order: the catalog pass then fills them in order;
-	 * counted per slice, then numbered slice by slice */
-	enum { SLICES = 64 };
-	size_t base[SLICES + 1] = {0};
-	const size_t nd = p->n_docs;
-#pragma omp parallel for schedule(static)
-	for (size_t s = 0; s < SLICES; s++) {
-		size_t c = 0;
-		for (size_t i = nd * s / SLICES; i < nd * (s + 1) / SLICES; i++)
-			c += p->slot[i] != UINT32_MAX;
-		base[s + 1] = c;
-	}
-	for (size_t s = 0; s < SLICES; s++)
-		base[s + 1] += base[s];
-#pragma omp parallel for schedule(static)
-	for (size_t s = 0; s < SLICES; s++) {
-		uint32_t id = (uint32_t)base[s];
-		for (size_t i = nd * s / SLICES; i < nd * (s + 1) / SLICES; i++)
-			if (p->slot[i] != UINT32_MAX)
-				p->slot[i] = id++;
-	}
-	p->n = base[SLICES];
+	/* slots in document order: the catalog pass then fills them in order */
+	p->n = numbering_assign(p->slot, p->n_docs);
 	p->doc = calloc(p->n + 1, sizeof *p->doc);
 	mem_hint_huge_pages(p->doc, (p->n + 1) * sizeof *p->doc);
 	if (!p->doc) {
