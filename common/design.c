@@ -246,6 +246,13 @@ int design_split_init(struct design_split *ss, uint32_t lead_bits, uint32_t k)
  * ~7 ns per key and sub-block at 10M fingerprints (runs of ~150 keys),
  * against 0.43 ns per comparison of the all-pairs scan. */
 #define SPLIT_COST_PER_KEY 17.0
+/* Cost of one comparison met in a bucket's chain: a dependent load and
+ * scalar tests, ~3.3 ns (1M fingerprints, k = 6, design 7: runs of ~1,400
+ * keys in sub-blocks of 7 or 8 bits, 212M such comparisons in 0.7 s of
+ * one thread's scan).  Counting them as all-pairs comparisons (0.43 ns,
+ * four at a time) once made k = 6 choose 7 tables at 10M, whose buckets
+ * of ~60 keys cost 3 times the CPU of 28 tables. */
+#define SPLIT_COST_PER_CMP 8.0
 
 /*
  * Expected comparisons per record of one table with @lead leading bits
@@ -265,7 +272,7 @@ static double run_comparisons(uint32_t lead, uint32_t k, double m, double *cost)
 	double c = m / 2 / ldexp(1.0, ss.width[0]);
 	for (uint32_t s = 1; s < ss.parts; s++)
 		c += m / 2 / ldexp(1.0, (int)(bits < ss.width[s] ? bits : ss.width[s]));
-	const double split_cost = c + SPLIT_COST_PER_KEY * (ss.parts - 1);
+	const double split_cost = SPLIT_COST_PER_CMP * c + SPLIT_COST_PER_KEY * (ss.parts - 1);
 	if (split_cost >= all) {
 		*cost += all;
 		return all;
@@ -313,6 +320,9 @@ uint32_t design_choose(uint32_t k, uint64_t n)
 				break;
 			double c = cost_of(k, code, n);
 			if (c < best_cost) {
+				char name[32];
+				design_name(code, name, sizeof name);
+				log_debug("design %s: cost %.4g per fingerprint", name, c);
 				best_cost = c;
 				best = code;
 			}

@@ -187,6 +187,10 @@ static void test_designs(void)
 	/* few tables at any N: long runs are split (join.c), not all-pairs */
 	CHECK(design_choose(3, 100000000) == 4);
 	CHECK(design_choose(3, 1000000000) == 4);
+	/* k = 6 splits 48 bits or more into 7 sub-blocks of 7 bits at most:
+	 * buckets stay long, so past ~1M more tables beat 7 long-run ones */
+	CHECK(design_choose(6, 10000000) == 8);
+	CHECK(design_choose(6, 100000000) == 9);
 	struct design_split ss;
 	CHECK(design_split_init(&ss, 16, 3) == 1 && ss.parts == 4);
 	CHECK(ss.mask[0] == 0xfff000000000ull && ss.mask[3] == 0xfff);
