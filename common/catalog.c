@@ -12,11 +12,22 @@
 #include "log.h"
 #include "ndf.h"
 
+/* Payload bytes per batch by default: a few blocks per thread (a block
+ * of fingerprint records is ~1 MB). */
+#define BATCH_BYTES (16u << 20)
+#define BATCH_MAX_BLOCKS 256
+
+/* One batch of blocks as read; two of them alternate. */
+struct batch {
+	struct ndf_block blk[BATCH_MAX_BLOCKS];
+	size_t n;
+};
+
 struct scan {
-	catalog_fn fn;
-	void *ctx;
+	const struct catalog_visitor *v;
 	struct catalog_info *info;
-	struct ndf_block blk;
+	struct batch set[2];
+	int stop; /* first non-zero result of a record callback or decoding */
 };
 
 static int check_params(struct scan *s, const struct ndf_reader *r)
@@ -41,31 +52,99 @@ static int check_params(struct scan *s, const struct ndf_reader *r)
 	return 0;
 }
 
-static int scan_block(struct scan *s, const struct ndf_reader *r)
+static void set_stop(struct scan *s, int rc)
 {
-	const uint8_t *p = s->blk.data, *end = p + s->blk.len;
-	if (s->blk.codec != NDF_CODEC_RAW) {
-		log_error("'%s': offset %llu: unknown codec %u for fingerprints",
-			  ndf_reader_name(r), (unsigned long long)s->blk.offset, s->blk.codec);
-		return NDF_ERR_FORMAT;
+	int none = 0;
+	__atomic_compare_exchange_n(&s->stop, &none, rc, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+/* Decode one block; @first is the document index of its first record. */
+static void visit_block(struct scan *s, const char *name, const struct ndf_block *b,
+			uint64_t first)
+{
+	const uint8_t *p = b->data, *end = p + b->len;
+	if (b->codec != NDF_CODEC_RAW) {
+		log_error("'%s': offset %llu: unknown codec %u for fingerprints", name,
+			  (unsigned long long)b->offset, b->codec);
+		set_stop(s, NDF_ERR_FORMAT);
+		return;
 	}
-	for (uint32_t i = 0; i < s->blk.n_records; i++) {
+	for (uint32_t i = 0; i < b->n_records; i++) {
 		struct fp_record rec;
 		if (fprec_decode(&p, end, &rec)) {
 			log_error("'%s': offset %llu: malformed fingerprint record %u of the block",
-				  ndf_reader_name(r), (unsigned long long)s->blk.offset, i);
-			return NDF_ERR_FORMAT;
+				  name, (unsigned long long)b->offset, i);
+			set_stop(s, NDF_ERR_FORMAT);
+			return;
 		}
-		int rc = s->fn(s->ctx, s->info->n_records++, &rec);
-		if (rc)
-			return rc;
+		int rc = s->v->record(s->v->ctx, first + i, &rec);
+		if (rc) {
+			set_stop(s, rc);
+			return;
+		}
 	}
 	if (p != end) {
-		log_error("'%s': offset %llu: block has bytes after its last record",
-			  ndf_reader_name(r), (unsigned long long)s->blk.offset);
-		return NDF_ERR_FORMAT;
+		log_error("'%s': offset %llu: block has bytes after its last record", name,
+			  (unsigned long long)b->offset);
+		set_stop(s, NDF_ERR_FORMAT);
 	}
-	return 0;
+}
+
+/* Read the next blocks of @r into @bt, up to the batch size; @return 1 if
+ * the section goes on, 0 at its end (verified), or a negative ndf_err. */
+static int read_batch(struct scan *s, struct ndf_reader *r, struct batch *bt)
+{
+	size_t want = BATCH_BYTES;
+	if (s->v->batch_bytes && s->v->batch_bytes < want)
+		want = s->v->batch_bytes;
+	size_t bytes = 0;
+	int rc = 1;
+	for (bt->n = 0; bt->n < BATCH_MAX_BLOCKS && bytes < want; bt->n++) {
+		rc = ndf_read_block(r, &bt->blk[bt->n]);
+		if (rc <= 0)
+			break;
+		bytes += bt->blk[bt->n].len;
+	}
+	return rc;
+}
+
+/*
+ * One section: batch i is read while the tasks decoding batch i - 1 run;
+ * the taskwait before batch i's own tasks makes every record before it
+ * visited (the batch callback's promise) and frees the other buffer set.
+ */
+static int scan_section(struct scan *s, struct ndf_reader *r)
+{
+	const char *name = ndf_reader_name(r);
+	int rc = 0;
+#pragma omp parallel
+#pragma omp single
+	{
+		for (int h = 0, more = 1; more && !rc; h ^= 1) {
+			struct batch *bt = &s->set[h];
+			int got = read_batch(s, r, bt);
+			more = got > 0;
+#pragma omp taskwait
+			if (got < 0)
+				rc = got;
+			else if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+				rc = s->stop;
+			uint64_t n = 0;
+			for (size_t b = 0; b < bt->n; b++)
+				n += bt->blk[b].n_records;
+			if (!rc && n && s->v->batch)
+				rc = s->v->batch(s->v->ctx, s->info->n_records, n);
+			for (size_t b = 0; !rc && b < bt->n; b++) {
+				const struct ndf_block *blk = &bt->blk[b];
+				const uint64_t first = s->info->n_records;
+#pragma omp task firstprivate(blk, first)
+				visit_block(s, name, blk, first);
+				s->info->n_records += blk->n_records;
+			}
+		}
+#pragma omp taskwait
+	}
+	return rc ? rc : s->stop;
 }
 
 static void mix_dataset(struct catalog_info *info, const struct ndf_header *h)
@@ -90,8 +169,8 @@ static int scan_file(struct scan *s, FILE *fp, const char *name)
 			return err;
 		}
 		rc = check_params(s, r);
-		while (!rc && (rc = ndf_read_block(r, &s->blk)) > 0)
-			rc = scan_block(s, r);
+		if (!rc)
+			rc = scan_section(s, r);
 		if (!rc) {
 			mix_dataset(s->info, ndf_reader_header(r));
 			s->info->n_sections++;
@@ -102,11 +181,13 @@ static int scan_file(struct scan *s, FILE *fp, const char *name)
 	}
 }
 
-int catalog_scan(const char *const *paths, int n, catalog_fn fn, void *ctx,
+int catalog_scan(const char *const *paths, int n, const struct catalog_visitor *v,
 		 struct catalog_info *info)
 {
-	struct scan s = {fn, ctx, info, {0}};
+	struct scan *s = xcalloc(1, sizeof *s);
 	int rc = 0;
+	s->v = v;
+	s->info = info;
 	memset(info, 0, sizeof *info);
 	for (int i = 0; i < n && !rc; i++) {
 		const char *name = strcmp(paths[i], "-") ? paths[i] : "(standard input)";
@@ -115,33 +196,42 @@ int catalog_scan(const char *const *paths, int n, catalog_fn fn, void *ctx,
 			rc = NDF_ERR_IO;
 			break;
 		}
-		rc = scan_file(&s, fp, name);
+		rc = scan_file(s, fp, name);
 		cli_close_input(fp);
 	}
-	ndf_block_free(&s.blk);
+	for (int h = 0; h < 2; h++)
+		for (size_t b = 0; b < BATCH_MAX_BLOCKS; b++)
+			ndf_block_free(&s->set[h].blk[b]);
+	free(s);
 	return rc;
 }
 
 struct fp_array {
 	uint64_t *v;
-	size_t n, cap;
+	size_t cap;
 };
+
+static int grow_simhashes(void *ctx, uint64_t first, uint64_t n)
+{
+	struct fp_array *a = ctx;
+	if (first + n <= a->cap)
+		return 0;
+	size_t cap = a->cap ? 2 * a->cap : 4096;
+	while (cap < first + n)
+		cap *= 2;
+	uint64_t *v = realloc(a->v, cap * sizeof *v);
+	if (!v) {
+		log_error("out of memory for %zu fingerprints", cap);
+		return NDF_ERR_NOMEM;
+	}
+	a->v = v;
+	a->cap = cap;
+	return 0;
+}
 
 static int take_simhash(void *ctx, uint64_t idx, const struct fp_record *r)
 {
-	struct fp_array *a = ctx;
-	(void)idx;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 4096;
-		uint64_t *v = realloc(a->v, cap * sizeof *v);
-		if (!v) {
-			log_error("out of memory for %zu fingerprints", cap);
-			return NDF_ERR_NOMEM;
-		}
-		a->v = v;
-		a->cap = cap;
-	}
-	a->v[a->n++] = r->simhash;
+	((struct fp_array *)ctx)->v[idx] = r->simhash;
 	return 0;
 }
 
@@ -149,13 +239,13 @@ int catalog_simhashes(const char *const *paths, int n, uint64_t **out, size_t *c
 		      struct catalog_info *info)
 {
 	struct fp_array a = {0};
-	int rc = catalog_scan(paths, n, take_simhash, &a, info);
+	const struct catalog_visitor v = {grow_simhashes, take_simhash, &a, 0};
+	int rc = catalog_scan(paths, n, &v, info);
 	if (rc) {
 		free(a.v);
 		a.v = NULL;
-		a.n = 0;
 	}
 	*out = a.v;
-	*count = a.n;
+	*count = rc ? 0 : info->n_records;
 	return rc;
 }

@@ -11,6 +11,7 @@
 #ifndef NDD_CATALOG_H
 #define NDD_CATALOG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "docrec.h"
@@ -23,18 +24,34 @@ struct catalog_info {
 	uint32_t n_sections;
 };
 
-/** Called per record; strings in @r live only during the call.
- * Return 0 to go on, non-zero to stop with that value. */
-typedef int (*catalog_fn)(void *ctx, uint64_t idx, const struct fp_record *r);
+/*
+ * A catalog is read in batches of blocks: the blocks of a batch are read
+ * and checked in order by one thread, then decoded by all threads while
+ * the next batch is read.  Documents are many and their records are
+ * independent, so a night's catalog is decoded at the speed of the cores,
+ * not of one.
+ */
+struct catalog_visitor {
+	/* Called by one thread, in order, before records [first, first + n)
+	 * are visited and after every earlier record was (grow arrays here).
+	 * May be NULL.  Return 0 to go on, non-zero to stop with that value. */
+	int (*batch)(void *ctx, uint64_t first, uint64_t n);
+	/* Called per record, from any thread, for different records at once;
+	 * strings in @r live only during the call.  Return 0 to go on,
+	 * non-zero to stop (after the batch) with that value. */
+	int (*record)(void *ctx, uint64_t idx, const struct fp_record *r);
+	void *ctx;
+	size_t batch_bytes; /* payload bytes read per batch; 0: a default */
+};
 
 /**
  * Read every FPS section of @paths[0..n) ("-" = stdin; all sections of a
- * file in turn) and call @fn for each record.  Sections must agree on
+ * file in turn) and visit each record.  Sections must agree on
  * feature_config and simhash_bits.
  * @return 0, a negative ndf_err (logged with the file and offset), or
- * the non-zero value @fn returned.
+ * the non-zero value a callback returned.
  */
-int catalog_scan(const char *const *paths, int n, catalog_fn fn, void *ctx,
+int catalog_scan(const char *const *paths, int n, const struct catalog_visitor *v,
 		 struct catalog_info *info) __attribute__((warn_unused_result));
 
 /**

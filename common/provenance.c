@@ -9,6 +9,7 @@
 #include "log.h"
 #include "memhint.h"
 #include "numbering.h"
+#include "threads.h"
 
 int prov_init(struct provenance *p, size_t n_docs)
 {
@@ -32,22 +33,47 @@ void prov_mark(struct provenance *p, uint32_t idx)
 		__atomic_store_n(&p->slot[idx], 0, __ATOMIC_RELAXED);
 }
 
-static uint64_t keep_str(struct provenance *p, struct str s)
+/*
+ * Strings are copied into the arena of the thread that decodes their
+ * record (the catalog is decoded by all threads at once): chunks that
+ * never move, so a prov_doc can point into them.
+ */
+#define ARENA_CHUNK (32u << 20)
+
+struct arena_chunk {
+	struct arena_chunk *prev;
+	size_t len, cap;
+	char data[];
+};
+
+struct prov_arena {
+	struct arena_chunk *top;
+	const char *last_file; /* the records of one WARC file come together: */
+	uint32_t last_file_len; /* its name is kept once per run of them */
+	int oom;
+	char pad[64]; /* threads' arenas on separate cache lines */
+};
+
+static const char *keep_str(struct prov_arena *a, struct str s)
 {
-	if (p->arena_len + s.n > p->arena_cap) {
-		size_t cap = 2 * (p->arena_len + s.n) + 4096;
-		char *a = realloc(p->arena, cap);
-		if (!a) {
-			p->oom = 1;
-			return 0;
+	struct arena_chunk *c = a->top;
+	if (!c || c->len + s.n > c->cap) {
+		size_t cap = s.n > ARENA_CHUNK ? s.n : ARENA_CHUNK;
+		struct arena_chunk *n = malloc(sizeof *n + cap);
+		if (!n) {
+			a->oom = 1;
+			return "";
 		}
-		p->arena = a;
-		p->arena_cap = cap;
-		mem_hint_huge_pages(a, cap);
+		mem_hint_huge_pages(n, sizeof *n + cap);
+		n->prev = c;
+		n->len = 0;
+		n->cap = cap;
+		a->top = c = n;
 	}
-	memcpy(p->arena + p->arena_len, s.p, s.n);
-	p->arena_len += s.n;
-	return p->arena_len - s.n;
+	char *p = c->data + c->len;
+	memcpy(p, s.p, s.n);
+	c->len += s.n;
+	return p;
 }
 
 static int note(void *ctx, uint64_t idx, const struct fp_record *r)
@@ -55,6 +81,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	struct provenance *p = ctx;
 	if (idx >= p->n_docs || p->slot[idx] == UINT32_MAX)
 		return 0;
+	struct prov_arena *a = &p->arena[threads_id()];
 	struct prov_doc *d = &p->doc[p->slot[idx]];
 	d->simhash = r->simhash;
 	d->payload_hash = r->payload_hash;
@@ -63,18 +90,16 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->doc_id = r->doc_id;
 	d->flags = r->flags;
 	d->text_len = r->text_len;
-	d->url = keep_str(p, r->url);
+	d->url = keep_str(a, r->url);
 	d->url_len = r->url.n;
-	/* the records of one WARC file come together: keep its name once */
-	if (p->n_loaded && r->warc_file.n == p->last_file_len &&
-	    !memcmp(p->arena + p->last_file, r->warc_file.p, r->warc_file.n))
-		d->warc_file = p->last_file;
+	if (a->last_file && r->warc_file.n == a->last_file_len &&
+	    !memcmp(a->last_file, r->warc_file.p, r->warc_file.n))
+		d->warc_file = a->last_file;
 	else
-		d->warc_file = p->last_file = keep_str(p, r->warc_file);
-	p->last_file_len = r->warc_file.n;
-	p->n_loaded++;
+		d->warc_file = a->last_file = keep_str(a, r->warc_file);
+	a->last_file_len = r->warc_file.n;
 	d->warc_file_len = r->warc_file.n;
-	if (p->oom) {
+	if (a->oom) {
 		log_error("out of memory keeping the provenance of %zu documents", p->n);
 		return -1;
 	}
@@ -87,19 +112,21 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 	p->n = numbering_assign(p->slot, p->n_docs);
 	p->doc = calloc(p->n + 1, sizeof *p->doc);
 	mem_hint_huge_pages(p->doc, (p->n + 1) * sizeof *p->doc);
-	if (!p->doc) {
+	p->n_arenas = threads_max();
+	p->arena = calloc((size_t)p->n_arenas, sizeof *p->arena);
+	if (!p->doc || !p->arena) {
 		log_error("out of memory for %zu documents", p->n);
 		return -1;
 	}
-	return catalog_scan(paths, n, note, p, info);
+	const struct catalog_visitor v = {NULL, note, p, 0};
+	return catalog_scan(paths, n, &v, info);
 }
 
-void prov_write_location(struct csv_writer *w, const struct provenance *p,
-			 const struct prov_doc *d)
+void prov_write_location(struct csv_writer *w, const struct prov_doc *d)
 {
-	csv_field(w, prov_str(p, d->url), d->url_len);
+	csv_field(w, d->url, d->url_len);
 	csv_sep(w);
-	csv_field(w, prov_str(p, d->warc_file), d->warc_file_len);
+	csv_field(w, d->warc_file, d->warc_file_len);
 	csv_sep(w);
 	csv_u64(w, d->warc_offset);
 	csv_sep(w);
@@ -110,6 +137,11 @@ void prov_free(struct provenance *p)
 {
 	free(p->slot);
 	free(p->doc);
+	for (int t = 0; t < p->n_arenas; t++)
+		for (struct arena_chunk *c = p->arena[t].top, *prev; c; c = prev) {
+			prev = c->prev;
+			free(c);
+		}
 	free(p->arena);
 	memset(p, 0, sizeof *p);
 }

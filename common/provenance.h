@@ -19,21 +19,19 @@
 struct prov_doc {
 	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
 	uint32_t flags, text_len;
-	uint64_t url, warc_file; /* offsets in the string arena */
+	const char *url, *warc_file; /* in the loading thread's arena */
 	uint32_t url_len, warc_file_len;
 };
+
+struct prov_arena; /* one per loading thread: see provenance.c */
 
 struct provenance {
 	uint32_t *slot;  /* document index -> slot, UINT32_MAX = not needed */
 	size_t n_docs;
 	struct prov_doc *doc;
 	size_t n;        /* slots */
-	char *arena;     /* every string back to back: one allocation */
-	size_t arena_len, arena_cap;
-	uint64_t last_file;       /* arena offset of the last WARC file name */
-	uint32_t last_file_len;
-	size_t n_loaded;
-	int oom;
+	struct prov_arena *arena;
+	int n_arenas;
 };
 
 /** Prepare for documents 0..@n_docs-1.  @return 0, or -1 on OOM (logged). */
@@ -55,11 +53,6 @@ static inline const struct prov_doc *prov_get(const struct provenance *p, uint32
 	return &p->doc[p->slot[idx]];
 }
 
-static inline const char *prov_str(const struct provenance *p, uint64_t off)
-{
-	return p->arena + off;
-}
-
 /**
  * May documents @a and @b, @d bits apart, be reported as duplicates?
  * Byte-identical payloads always may (an exact copy is a copy whatever its
@@ -78,8 +71,7 @@ static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_
 
 /** The CSV fields that say where a document is, in the contract's order:
  * url,warc_file,warc_offset,simhash (no separator before or after). */
-void prov_write_location(struct csv_writer *w, const struct provenance *p,
-			 const struct prov_doc *d);
+void prov_write_location(struct csv_writer *w, const struct prov_doc *d);
 
 /** Free everything; the struct may be zeroed or initialised. */
 void prov_free(struct provenance *p);

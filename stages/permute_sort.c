@@ -141,20 +141,34 @@ static int flush_fps(struct fps *f)
 	return 0;
 }
 
+/* Before a batch of @n fingerprints from @first (= f->n): room for them in
+ * memory, after spilling those held if the budget would be exceeded (a
+ * batch is a small part of the budget, see main()). */
+static int make_room(void *ctx, uint64_t first, uint64_t n)
+{
+	struct fps *f = ctx;
+	(void)first;
+	if (f->n_mem + n > f->limit && f->n_mem && flush_fps(f))
+		return -1;
+	if (f->n_mem + n > f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 1 << 16;
+		while (cap < f->n_mem + n)
+			cap *= 2;
+		if (cap > f->limit)
+			cap = f->limit > f->n_mem + n ? f->limit : f->n_mem + n;
+		f->v = xrealloc(f->v, cap * sizeof *f->v);
+		f->cap = cap;
+	}
+	f->n_mem += n;
+	f->n += n;
+	return 0;
+}
+
 static int collect(void *ctx, uint64_t idx, const struct fp_record *r)
 {
 	struct fps *f = ctx;
-	(void)idx;
-	if (f->n_mem == f->limit && flush_fps(f))
-		return -1;
-	if (f->n_mem == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 1 << 16;
-		if (f->cap > f->limit)
-			f->cap = f->limit;
-		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
-	}
-	f->v[f->n_mem++] = r->simhash;
-	f->n++;
+	/* this batch is the last n_mem - ... of the buffer: index from its end */
+	f->v[f->n_mem - (f->n - idx)] = r->simhash;
 	return 0;
 }
 
@@ -417,7 +431,10 @@ int main(int argc, char **argv)
 
 	f.limit = o.memory / 2 / sizeof(uint64_t);
 	f.tmpdir = o.tmpdir;
-	int rc = catalog_scan(inputs, n_inputs, collect, &f, &info) || (f.spill && flush_fps(&f));
+	/* a batch of the catalog's records at most 1/16 of the fingerprints'
+	 * half of the budget (records are 50 bytes or more, fingerprints 8) */
+	const struct catalog_visitor v = {make_room, collect, &f, o.memory / 2 / 16 * 50 / 8};
+	int rc = catalog_scan(inputs, n_inputs, &v, &info) || (f.spill && flush_fps(&f));
 	if (!rc && f.n >= UINT32_MAX) {
 		log_error("%zu fingerprints: more than one table can index (2^32 - 1)", f.n);
 		rc = -1;

@@ -199,9 +199,9 @@ static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct pro
 		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
 		if (!prov_pair_allowed(q, m, pv->v[i].d))
 			continue;
-		prov_write_location(&w, qp, q);
+		prov_write_location(&w, q);
 		csv_sep(&w);
-		prov_write_location(&w, sp, m);
+		prov_write_location(&w, m);
 		csv_sep(&w);
 		csv_u64(&w, pv->v[i].d);
 		csv_sep(&w);

@@ -249,12 +249,12 @@ static const char *match_kind(const struct prov_doc *rep, const struct prov_doc 
 	return "near";
 }
 
-static void write_row(struct csv_writer *w, const struct provenance *d, size_t cluster,
-		      const struct prov_doc *rep, const struct prov_doc *m)
+static void write_row(struct csv_writer *w, size_t cluster, const struct prov_doc *rep,
+		      const struct prov_doc *m)
 {
 	csv_u64(w, cluster + 1);
 	csv_sep(w);
-	prov_write_location(w, d, m);
+	prov_write_location(w, m);
 	csv_sep(w);
 	csv_u64(w, (uint64_t)__builtin_popcountll(rep->simhash ^ m->simhash));
 	csv_raw(w, rep == m ? ",1," : ",0,", 3);
@@ -284,13 +284,13 @@ static void format_clusters(struct csv_writer *w, const struct clusters *cl,
 		if (i + 24 < end)
 			__builtin_prefetch(prov_get(d, cl->doc[i + 24]));
 		if (i + 8 < end)
-			__builtin_prefetch(prov_str(d, prov_get(d, cl->doc[i + 8])->url));
+			__builtin_prefetch(prov_get(d, cl->doc[i + 8])->url);
 		while (i >= cl->start[c + 1])
 			c++;
 		const struct prov_doc *m = prov_get(d, cl->doc[i]);
 		if (i == cl->start[c])
 			rep = m;
-		write_row(w, d, c, rep, m);
+		write_row(w, c, rep, m);
 	}
 }
 
@@ -365,9 +365,9 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 	csv_raw(&w, "key_a,key_b,distance\r\n", 22);
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct prov_doc *a = prov_get(d, pv->v[i].a), *b = prov_get(d, pv->v[i].b);
-		csv_field(&w, prov_str(d, a->url), a->url_len);
+		csv_field(&w, a->url, a->url_len);
 		csv_sep(&w);
-		csv_field(&w, prov_str(d, b->url), b->url_len);
+		csv_field(&w, b->url, b->url_len);
 		csv_sep(&w);
 		csv_u64(&w, pv->v[i].d);
 		csv_end(&w);
