@@ -256,9 +256,11 @@ int design_split_init(struct design_split *ss, uint32_t lead_bits, uint32_t k)
 
 /*
  * Expected comparisons per record of one table with @lead leading bits
- * (@m = n / 2^lead keys per run on average); *@cost adds the hashing work
- * where runs are split.  All pairs: (m - 1) / 2.  Split: the keys met in
- * sub-block 0 (neighbours with equal top bits) and in each hashed one.
+ * (@m = n / 2^lead keys per run on average); *@cost adds their cost and
+ * the hashing work where runs are split.  All pairs: (m - 1) / 2 at unit
+ * cost.  Split: the keys met in sub-block 0 (neighbours with equal top
+ * bits) and in each hashed one, at SPLIT_COST_PER_CMP each, and the
+ * hashing.  The cheaper one is what join.c does (design_split_run()).
  */
 static double run_comparisons(uint32_t lead, uint32_t k, double m, double *cost)
 {
@@ -279,6 +281,23 @@ static double run_comparisons(uint32_t lead, uint32_t k, double m, double *cost)
 	}
 	*cost += split_cost;
 	return c;
+}
+
+size_t design_split_run(uint32_t lead_bits, uint32_t k)
+{
+	struct design_split ss;
+	if (!design_split_init(&ss, lead_bits, k))
+		return SIZE_MAX;
+	/* the split's cost per key grows more slowly than all pairs' (m / 2)
+	 * wherever it ever wins, so the first run length that wins is the
+	 * threshold; steps of 1/32 are close enough for a cost estimate */
+	for (size_t m = DESIGN_SPLIT_RUN; m <= ((size_t)1 << 24); m += m / 32) {
+		double cost = 0;
+		run_comparisons(lead_bits, k, (double)m, &cost);
+		if (cost < (double)(m - 1) / 2)
+			return m;
+	}
+	return SIZE_MAX;
 }
 
 double design_comparisons(const struct design *d, uint64_t n)

@@ -74,9 +74,10 @@ void design_name(uint32_t code, char *buf, size_t n);
  * The second pigeonhole inside long runs (join.c): the keys of a run agree
  * on their leading bits, so a pair's at most k differences lie in the
  * bits below; cut those into k + 1 sub-blocks and the pair agrees on one.
- * Sub-block 0 is the highest.  A run of at least DESIGN_SPLIT_RUN keys is
- * searched sub-block by sub-block instead of all pairs, if every
- * sub-block is at least DESIGN_SPLIT_MIN_WIDTH bits wide.
+ * Sub-block 0 is the highest.  A run of at least design_split_run() keys
+ * (never fewer than DESIGN_SPLIT_RUN) is searched sub-block by sub-block
+ * instead of all pairs, if every sub-block is at least
+ * DESIGN_SPLIT_MIN_WIDTH bits wide.
  */
 #define DESIGN_SPLIT_RUN 64
 #define DESIGN_SPLIT_MIN_WIDTH 4
@@ -93,6 +94,11 @@ struct design_split {
 /** Sub-blocks for runs of @lead_bits at radius @k; @return 0 if runs of
  * such a table cannot be split (too few bits left). */
 int design_split_init(struct design_split *ss, uint32_t lead_bits, uint32_t k);
+
+/** The shortest run of a table with @lead_bits leading bits at radius @k
+ * that the cost model (design_choose()) expects to search faster by
+ * sub-blocks than by all pairs; SIZE_MAX if none is. */
+size_t design_split_run(uint32_t lead_bits, uint32_t k);
 
 /** Hash bits used for a run of @n keys (about DESIGN_SPLIT_LOAD buckets
  * per key, at most DESIGN_SPLIT_MAX_BITS). */

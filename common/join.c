@@ -319,7 +319,7 @@ static int scan_run_split(const struct design *d, uint32_t t, const struct desig
 }
 
 static int g_vector = 1; /* join_use_vector() */
-static size_t g_split_run = DESIGN_SPLIT_RUN; /* join_split_runs() */
+static size_t g_split_run; /* join_split_runs(); 0: design_split_run() */
 
 void join_use_vector(int on)
 {
@@ -328,18 +328,25 @@ void join_use_vector(int on)
 
 void join_split_runs(size_t min_run)
 {
-	g_split_run = min_run ? min_run : SIZE_MAX;
+	g_split_run = min_run;
 }
 
 /* Runs shorter than this gain nothing from the vector loop. */
 #define VECTOR_RUN 12
 
+/* The sub-blocks of a table's runs, and from which run length on to use
+ * them. */
+struct splitting {
+	struct design_split ss;
+	size_t min_run;
+};
+
 static int scan_run(const struct design *d, uint32_t t, const uint64_t *keys,
 		    const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *cmp,
-		    const struct design_split *ss, struct scratch *sc)
+		    const struct splitting *sp, struct scratch *sc)
 {
-	if (ss && n >= g_split_run)
-		return scan_run_split(d, t, ss, sc, keys, idx, n, out, cmp);
+	if (n >= sp->min_run)
+		return scan_run_split(d, t, &sp->ss, sc, keys, idx, n, out, cmp);
 	*cmp += (uint64_t)n * (n - 1) / 2;
 #ifdef HAVE_AVX2_SCAN
 	if (n >= VECTOR_RUN && g_vector && __builtin_cpu_supports("avx2"))
@@ -359,12 +366,14 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 	      const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *comparisons)
 {
 	const uint32_t lead = d->tables[t].lead_bits;
-	struct design_split split;
-	const struct design_split *ss = design_split_init(&split, lead, d->k) ? &split : NULL;
+	struct splitting sp;
+	sp.min_run = SIZE_MAX;
+	if (design_split_init(&sp.ss, lead, d->k))
+		sp.min_run = g_split_run ? g_split_run : design_split_run(lead, d->k);
 	struct scratch sc = {0};
 	int rc = 0;
 	if (lead == 0) { /* every key in one run */
-		rc = n > 1 ? scan_run(d, t, keys, idx, n, out, comparisons, ss, &sc) : 0;
+		rc = n > 1 ? scan_run(d, t, keys, idx, n, out, comparisons, &sp, &sc) : 0;
 		goto done;
 	}
 	const unsigned shift = 64 - lead;
@@ -389,7 +398,7 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 			} else {
 				m &= ~((2ull << (b + c)) - 1);
 			}
-			if (scan_run(d, t, keys + s, idx + s, e - s, out, comparisons, ss, &sc)) {
+			if (scan_run(d, t, keys + s, idx + s, e - s, out, comparisons, &sp, &sc)) {
 				rc = -1;
 				goto done;
 			}

@@ -68,9 +68,11 @@ void join_use_vector(int on);
 /**
  * Runs of at least @min_run keys are searched by a second pigeonhole on
  * the bits below the leading ones (sub-blocks; see join.c) instead of all
- * pairs; 0 turns that off.  For tests and measurement; call it before any
- * scan starts.
+ * pairs; SIZE_MAX turns that off, JOIN_SPLIT_MODEL (the default) takes
+ * the run length from the cost model (design_split_run()).  For tests
+ * and measurement; call it before any scan starts.
  */
+#define JOIN_SPLIT_MODEL ((size_t)0)
 void join_split_runs(size_t min_run);
 
 #endif

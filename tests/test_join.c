@@ -195,6 +195,11 @@ static void test_designs(void)
 	CHECK(design_split_init(&ss, 16, 3) == 1 && ss.parts == 4);
 	CHECK(ss.mask[0] == 0xfff000000000ull && ss.mask[3] == 0xfff);
 	CHECK(design_split_init(&ss, 40, 8) == 0); /* 24 bits cannot make 9 of 4 */
+	/* k = 3, 16 leading bits: sub-blocks of 12 bits pay off from ~100
+	 * keys on; k = 6: 7 sub-blocks of 6 or 7 bits only in long runs */
+	CHECK(design_split_run(16, 3) >= DESIGN_SPLIT_RUN && design_split_run(16, 3) < 200);
+	CHECK(design_split_run(16, 6) > 152 && design_split_run(16, 6) < 2000);
+	CHECK(design_split_run(40, 8) == SIZE_MAX);
 }
 
 /*
@@ -264,15 +269,15 @@ int main(void)
 	join_use_vector(0); /* the portable loop too, on any CPU */
 	test_scan_runs(&rng);
 	join_use_vector(1);
-	join_split_runs(0); /* all pairs in every run */
+	join_split_runs(SIZE_MAX); /* all pairs in every run */
 	test_scan_runs(&rng);
 	join_split_runs(2); /* the sub-block search in every run */
 	test_scan_runs(&rng);
-	join_split_runs(DESIGN_SPLIT_RUN);
+	join_split_runs(JOIN_SPLIT_MODEL);
 	/* mode 0: the default; 1: every run of two keys or more split */
 	for (int mode = 0; mode < 2; mode++)
 	for (unsigned k = 0; k <= 8; k++) {
-		join_split_runs(mode ? 2 : DESIGN_SPLIT_RUN);
+		join_split_runs(mode ? 2 : JOIN_SPLIT_MODEL);
 		size_t n = 1500;
 		uint64_t *fps = malloc(n * sizeof *fps);
 		make_fps(fps, n, k, &rng);
