@@ -53,6 +53,19 @@ static inline const struct prov_doc *prov_get(const struct provenance *p, uint32
 	return &p->doc[p->slot[idx]];
 }
 
+/** Slot of marked document @idx: slots number the marked documents in
+ * document order, so they sort as the documents do. */
+static inline uint32_t prov_slot(const struct provenance *p, uint32_t idx)
+{
+	return p->slot[idx];
+}
+
+/** The document in slot @s. */
+static inline const struct prov_doc *prov_at(const struct provenance *p, uint32_t s)
+{
+	return &p->doc[s];
+}
+
 /**
  * May documents @a and @b, @d bits apart, be reported as duplicates?
  * Byte-identical payloads always may (an exact copy is a copy whatever its
