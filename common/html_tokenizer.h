@@ -88,7 +88,8 @@ struct htok_token {
 	uint32_t hash;     /* hash of the lower-cased tag name (unknown tags; else 0) */
 	const char *p;     /* TEXT: the bytes */
 	size_t n;
-	int n_attrs;       /* START: the first HTOK_MAX_ATTRS attributes */
+	int n_attrs;       /* START: those of the first HTOK_MAX_ATTRS attributes
+			    * whose kind is not HATTR_OTHER, in order */
 	struct htok_attr attrs[HTOK_MAX_ATTRS];
 };
 
