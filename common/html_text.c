@@ -26,7 +26,7 @@
 #include "html_blocks.h"
 #include "html_classwords.h"
 #include "html_entities.h"
-#include "html_tokenizer.h"
+#include "html_tokenizer_internal.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -554,7 +554,7 @@ static uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, un
  * its attributes): computed once, looked up for every start tag. */
 static uint16_t tag_flags(enum htag tag)
 {
-	const unsigned props = htag_props(tag);
+	const unsigned props = htok_props(tag);
 	uint16_t f = 0;
 	if (props & (HP_DROP | HP_BOILER))
 		f |= EF(E_DROP);
@@ -578,7 +578,7 @@ static uint16_t tag_flags(enum htag tag)
 static void start_tag(struct html_text *h, const struct htok_token *tok)
 {
 	const enum htag tag = tok->tag;
-	const unsigned props = htag_props(tag);
+	const unsigned props = htok_props(tag);
 	const int foreign = (h->in & EF(E_FOREIGN)) != 0;
 	uint16_t flags = elem_flags(h, tok, props);
 	if (foreign) {
@@ -668,7 +668,7 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 		return -1;
 	htok_init(&t, html, len);
 	h->doc_end = html ? html + len : NULL;
-	while (!h->oom && htok_next(&t, &tok) != HTOK_EOF) {
+	while (!h->oom && htok_scan(&t, &tok) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
 		else if (tok.type == HTOK_START)

@@ -1,0 +1,499 @@
+/*
+ * html_tokenizer_internal.h - the tokenizer's scanning code, inline, for
+ * html_tokenizer.c and html_text.c only.
+ *
+ * html_text's loop reads ~5,000 tokens per page; with htok_next() behind a
+ * call, each token paid for saving and restoring the registers of both
+ * loops and for passing the token through memory.  Here the whole
+ * tokenizer is static inline (htok_scan()), so html_text_extract() and the
+ * tokenizer compile into one loop; htok_next() is the same code behind a
+ * call, for tests.  The tables stay in html_tokenizer.c.
+ */
+#ifndef NDD_HTML_TOKENIZER_INTERNAL_H
+#define NDD_HTML_TOKENIZER_INTERNAL_H
+
+#include "html_tokenizer.h"
+
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* 16 bytes, the name inline: a lookup compares it as one vector. */
+struct htok_tag_info {
+	char name[12]; /* NUL-padded */
+	uint8_t len;
+	uint8_t tag;   /* enum htag */
+	uint16_t props;
+};
+
+extern const struct htok_tag_info htok_tags[HTAG_COUNT - 1];
+
+#define MAX_KNOWN_NAME 10 /* blockquote, figcaption */
+
+/*
+ * Tag names are found by a perfect hash of their length and first 8 bytes
+ * (lower-cased, zero-padded, read as a little-endian integer): one
+ * multiply, one load of a 16-byte slot that holds the whole key, and two
+ * compares, instead of a bisection of string compares (the lookup runs
+ * for every tag of every page).  htok_tag_slots (html_tokenizer.c) must
+ * list the names of htok_tags[] (test_html_text checks every one through
+ * htag_name()).  The
+ * multiplier was found by trying random odd numbers until the 121 names
+ * fell into distinct slots; a new name that collides makes the compiler
+ * complain of an overridden initializer (-Woverride-init, in -Wextra;
+ * clang: -Winitializer-overrides), and another multiplier must be found.
+ */
+#define TAG_SLOT_BITS 10
+#define TAG_HASH(key, len) \
+	((((key) ^ ((uint64_t)(len) << 3)) * 0x7a87d309cdb7fd11ull) >> (64 - TAG_SLOT_BITS))
+/* Up to 8 bytes as a little-endian integer: a name as name_key() reads it. */
+#define PACK8(a, b, c, d, e, f, g, h)                                                          \
+	((uint64_t)(a) | (uint64_t)(b) << 8 | (uint64_t)(c) << 16 | (uint64_t)(d) << 24 |        \
+	 (uint64_t)(e) << 32 | (uint64_t)(f) << 40 | (uint64_t)(g) << 48 | (uint64_t)(h) << 56)
+
+/* A slot: the name's key (first 8 bytes, then bytes 8..9), length, element. */
+struct htok_tag_slot {
+	uint64_t key;
+	uint16_t rest;
+	uint8_t len; /* 0: empty */
+	uint8_t tag;
+};
+
+extern const struct htok_tag_slot htok_tag_slots[1u << TAG_SLOT_BITS];
+
+/* Byte classes, for the loops that scan names and values. */
+enum {
+	C_WS = 1,        /* HTML white space */
+	C_NAME_END = 2,  /* ends a tag name: white space, '/', '>' */
+	C_ATTR_END = 4,  /* ends an attribute name: white space, '/', '>', '=' */
+	C_VALUE_END = 8, /* ends an unquoted value: white space, '>' */
+};
+#define C_BLANK (C_WS | C_NAME_END | C_ATTR_END | C_VALUE_END)
+
+extern const uint8_t htok_cclass[256];
+#ifdef __SSE2__
+/* The bytes 0..7 and 8..15 of a name of n <= 16 bytes. */
+extern const uint64_t htok_name_mask[17][2];
+#endif
+
+/* htag_props() without the call. */
+static inline unsigned htok_props(enum htag tag)
+{
+	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? htok_tags[tag - 1].props : 0;
+}
+
+static inline int is_ws(int c)
+{
+	return htok_cclass[(unsigned char)c] & C_WS;
+}
+
+static inline int is_alpha(int c)
+{
+	return (unsigned)((c | 0x20) - 'a') < 26;
+}
+
+static inline int to_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+#ifdef __SSE2__
+/* The 16 bytes at @p with ASCII upper case made lower. */
+static inline __m128i lower16(const char *p)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	const __m128i off = _mm_sub_epi8(v, _mm_set1_epi8('A'));
+	const __m128i upper = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
+	return _mm_add_epi8(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+}
+#endif
+
+/*
+ * Bytes 0..7 of the name [s, s+n) lower-cased and zero-padded past @n, as
+ * a little-endian integer; *rest gets bytes 8..15 the same way.  @avail
+ * bytes are readable at @s.
+ */
+static inline __attribute__((always_inline)) uint64_t name_key(const char *s, size_t n, size_t avail,
+								 uint64_t *rest)
+{
+	uint64_t lo = 0, hi = 0;
+#ifdef __SSE2__
+	if (avail >= 16) {
+		const __m128i low = lower16(s);
+		/* Names of every length come in turn: masks, not branches. */
+		const size_t k = n < 16 ? n : 16;
+		lo = (uint64_t)_mm_cvtsi128_si64(low) & htok_name_mask[k][0];
+		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8)) & htok_name_mask[k][1];
+		*rest = hi;
+		return lo;
+	}
+#else
+	(void)avail;
+#endif
+	for (size_t i = 0; i < n && i < 16; i++) {
+		const uint64_t c = (uint64_t)to_lower((unsigned char)s[i]);
+		if (i < 8)
+			lo |= c << (8 * i);
+		else
+			hi |= c << (8 * (i - 8));
+	}
+	*rest = hi;
+	return lo;
+}
+
+/* The element whose lower-cased name of @len bytes has bytes 0..7 @key and
+ * bytes 8..9 @rest (zero-padded), or HTAG_UNKNOWN. */
+static inline enum htag tag_find(uint64_t key, uint16_t rest, size_t len)
+{
+	const struct htok_tag_slot *const e = &htok_tag_slots[TAG_HASH(key, len)];
+	return e->len == len && e->key == key && e->rest == rest ? (enum htag)e->tag : HTAG_UNKNOWN;
+}
+
+/* The element named [s, s+len) (any case; len >= 1), or HTAG_UNKNOWN;
+ * @avail bytes are readable at @s. */
+static inline enum htag tag_lookup(const char *s, size_t len, size_t avail)
+{
+	if (len > MAX_KNOWN_NAME)
+		return HTAG_UNKNOWN;
+	uint64_t rest;
+	const uint64_t key = name_key(s, len, avail, &rest);
+	return tag_find(key, (uint16_t)rest, len);
+}
+
+/* A '<' at @p opens markup (tag, end tag, comment, doctype, PI)? */
+static inline int opens_markup(const char *p, const char *end)
+{
+	if (end - p < 2)
+		return 0;
+	const int c = (unsigned char)p[1];
+	return is_alpha(c) || c == '/' || c == '!' || c == '?';
+}
+
+/* Skip to just after the first occurrence of @pat, or to EOF. */
+static inline const char *skip_past(const char *p, const char *end, const char *pat)
+{
+	const size_t m = strlen(pat);
+	const char *const q = memmem(p, (size_t)(end - p), pat, m);
+	return q ? q + m : end;
+}
+
+/* <!...>: comment, CDATA or doctype; @p at '<'.  Returns the next position. */
+static inline const char *skip_bang(const char *p, const char *end)
+{
+	const size_t n = (size_t)(end - p);
+	if (n >= 4 && p[2] == '-' && p[3] == '-') {
+		if (n >= 5 && p[4] == '>') /* <!--> */
+			return p + 5;
+		if (n >= 6 && p[4] == '-' && p[5] == '>') /* <!---> */
+			return p + 6;
+		return skip_past(p + 4, end, "-->");
+	}
+	if (n >= 9 && !memcmp(p + 2, "[CDATA[", 7))
+		return skip_past(p + 9, end, "]]>");
+	const char *const gt = memchr(p + 2, '>', n - 2);
+	return gt ? gt + 1 : end;
+}
+
+#ifdef __SSE2__
+/*
+ * Bit i set where byte i of @v may end a name: a byte <= ' ', '/', '>'
+ * and, if @eq, '='.  "<= ' '" takes HTML white space in two operations
+ * where the exact set took six; the control bytes it takes too are name
+ * bytes, which first_delim() weeds out (they are rare: one more test).
+ */
+static inline __attribute__((always_inline)) unsigned delim16(__m128i v, int eq)
+{
+	const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
+	__m128i hit = _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+						      _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))));
+	if (eq)
+		hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
+	return (unsigned)_mm_movemask_epi8(hit);
+}
+
+/* The index of the first candidate of @m (delim16() of the bytes at @p)
+ * that is a byte of class @cls, or -1. */
+static inline __attribute__((always_inline)) int first_delim(const char *p, unsigned m, unsigned cls)
+{
+	for (; m; m &= m - 1) {
+		const int i = __builtin_ctz(m);
+		if (htok_cclass[(unsigned char)p[i]] & cls)
+			return i;
+	}
+	return -1;
+}
+#endif
+
+/*
+ * The first byte at or after @p of class @cls (C_NAME_END, or C_ATTR_END
+ * which adds '='), or @end.  Names are short and of every length, so a
+ * byte loop mispredicts its exit; 16 bytes are tested at once instead.
+ */
+static inline __attribute__((always_inline)) const char *scan_to(const char *p, const char *end,
+								  unsigned cls)
+{
+#ifdef __SSE2__
+	while (end - p >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const int i = first_delim(p, delim16(v, cls == C_ATTR_END), cls);
+		if (i >= 0)
+			return p + i;
+		p += 16;
+	}
+#endif
+	while (p < end && !(htok_cclass[(unsigned char)*p] & cls))
+		p++;
+	return p;
+}
+
+/* The first byte @c in [p, end), or NULL.  Text between tags and
+ * attribute values are short: the first 16 bytes are tested inline before
+ * memchr() is called. */
+static inline const char *find_byte(const char *p, const char *end, char c)
+{
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+		if (m)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	return memchr(p, c, (size_t)(end - p));
+}
+
+/* FNV-1a of the lower-cased name [p, end): tells unknown elements apart. */
+static inline uint32_t name_hash(const char *p, const char *end)
+{
+	uint32_t h = 2166136261u;
+	while (p < end)
+		h = (h ^ (uint32_t)to_lower((unsigned char)*p++)) * 16777619u;
+	return h;
+}
+
+/* Read a tag name at *pp (its first byte is a letter); *hash is set for
+ * unknown elements only. */
+static inline enum htag read_name(const char **pp, const char *end, uint32_t *hash)
+{
+	const char *const start = *pp;
+	const char *const p = scan_to(start, end, C_NAME_END);
+	*pp = p;
+	const enum htag tag = tag_lookup(start, (size_t)(p - start), (size_t)(end - start));
+	*hash = tag == HTAG_UNKNOWN ? name_hash(start, p) : 0;
+	return tag;
+}
+
+/* One attribute value after '='; NULL if a quote runs to EOF. */
+static inline const char *read_value(const char *p, const char *end, struct htok_attr *a)
+{
+	if (p < end && (*p == '"' || *p == '\'')) {
+		const char *const q = find_byte(p + 1, end, *p);
+		if (!q)
+			return NULL;
+		a->value = p + 1;
+		a->value_len = (uint32_t)(q - p - 1);
+		return q + 1;
+	}
+	a->value = p;
+	while (p < end && !(htok_cclass[(unsigned char)*p] & C_VALUE_END))
+		p++;
+	a->value_len = (uint32_t)(p - a->value);
+	return p;
+}
+
+static inline const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* The attributes html_text reads, told apart once here: by length, then
+ * the lower-cased name as integers. */
+static inline enum hattr attr_kind(const char *s, uint32_t n, size_t avail)
+{
+	if (n != 2 && (n < 4 || n > 6) && n != 11)
+		return HATTR_OTHER;
+	uint64_t rest;
+	const uint64_t key = name_key(s, n, avail, &rest);
+	switch (n) {
+	case 2: return key == PACK8('i', 'd', 0, 0, 0, 0, 0, 0) ? HATTR_ID : HATTR_OTHER;
+	case 4:
+		if (key == PACK8('h', 'r', 'e', 'f', 0, 0, 0, 0))
+			return HATTR_HREF;
+		return key == PACK8('r', 'o', 'l', 'e', 0, 0, 0, 0) ? HATTR_ROLE : HATTR_OTHER;
+	case 5:
+		if (key == PACK8('c', 'l', 'a', 's', 's', 0, 0, 0))
+			return HATTR_CLASS;
+		return key == PACK8('s', 't', 'y', 'l', 'e', 0, 0, 0) ? HATTR_STYLE : HATTR_OTHER;
+	case 6: return key == PACK8('h', 'i', 'd', 'd', 'e', 'n', 0, 0) ? HATTR_HIDDEN : HATTR_OTHER;
+	default:
+		return key == PACK8('a', 'r', 'i', 'a', '-', 'h', 'i', 'd') &&
+				       rest == PACK8('d', 'e', 'n', 0, 0, 0, 0, 0)
+			       ? HATTR_ARIA_HIDDEN
+			       : HATTR_OTHER;
+	}
+}
+
+/*
+ * The attributes of a tag, up to and past its '>'.  Returns the position
+ * after the tag, or NULL if the input ends inside the tag (a browser drops
+ * such a tag, and so do we).  Of the first HTOK_MAX_ATTRS attributes,
+ * those html_text reads (kind != HATTR_OTHER) are stored: most are not
+ * (title, src, rel...), and storing them cost more than telling them apart.
+ */
+static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end, struct htok_token *tok)
+{
+	int seen = 0;
+	for (;;) {
+		p = skip_ws(p, end);
+		if (p >= end)
+			return NULL;
+		if (*p == '>')
+			return p + 1;
+		if (*p == '/') {
+			if (++p < end && *p == '>') {
+				tok->self_closing = 1;
+				return p + 1;
+			}
+			continue;
+		}
+		struct htok_attr a = {p, "", 0, 0, HATTR_OTHER};
+		p = scan_to(p + 1, end, C_ATTR_END); /* a name may start with '=' */
+		a.name_len = (uint32_t)(p - a.name);
+		if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
+			p = skip_ws(p, end);
+		if (p < end && *p == '=') {
+			p = read_value(skip_ws(p + 1, end), end, &a);
+			if (!p)
+				return NULL;
+		}
+		if (seen++ < HTOK_MAX_ATTRS) {
+			a.kind = attr_kind(a.name, a.name_len, (size_t)(end - a.name));
+			if (a.kind != HATTR_OTHER)
+				tok->attrs[tok->n_attrs++] = a;
+		}
+	}
+}
+
+/* A start or end tag; @p after "<" or "</".  Returns 1 if a token was made. */
+static inline __attribute__((always_inline)) int read_tag(struct htok *t, struct htok_token *tok, const char *p, int is_end)
+{
+	tok->tag = read_name(&p, t->end, &tok->hash);
+	p = read_attrs(p, t->end, tok);
+	if (!p) {
+		t->p = t->end;
+		return 0;
+	}
+	t->p = p;
+	tok->type = is_end ? HTOK_END : HTOK_START;
+	if (is_end)
+		tok->n_attrs = 0;
+	else if (htok_props(tok->tag) & HP_RAW)
+		t->raw_tag = tok->tag;
+	return 1;
+}
+
+/* Markup at t->p (opens_markup() is true).  Returns 1 if a token was made. */
+static inline int read_markup(struct htok *t, struct htok_token *tok)
+{
+	const char *const p = t->p, *const end = t->end;
+	const int c = (unsigned char)p[1];
+	if (is_alpha(c))
+		return read_tag(t, tok, p + 1, 0);
+	if (c == '!') {
+		t->p = skip_bang(p, end);
+		return 0;
+	}
+	if (c == '/' && p + 2 < end && is_alpha((unsigned char)p[2]))
+		return read_tag(t, tok, p + 2, 1);
+	/* "</>", "</ junk>", "<?pi ...>": bogus comments up to '>'. */
+	const char *const gt = memchr(p + 1, '>', (size_t)(end - p - 1));
+	t->p = gt ? gt + 1 : end;
+	return 0;
+}
+
+/* Does "</name" followed by a delimiter (or EOF) start at @p? */
+static inline int is_end_tag_of(const char *p, const char *end, const char *name, size_t m)
+{
+	if ((size_t)(end - p) < m + 2 || p[1] != '/')
+		return 0;
+	for (size_t i = 0; i < m; i++)
+		if (to_lower((unsigned char)p[2 + i]) != name[i])
+			return 0;
+	const char *const q = p + 2 + m;
+	return q == end || is_ws((unsigned char)*q) || *q == '/' || *q == '>';
+}
+
+/* The content of raw-text element t->raw_tag, up to its end tag or EOF. */
+static inline void read_raw(struct htok *t, struct htok_token *tok)
+{
+	const char *const name = htok_tags[t->raw_tag - 1].name;
+	const size_t m = htok_tags[t->raw_tag - 1].len;
+	const char *q = t->p;
+	if (t->raw_tag != HTAG_PLAINTEXT) {
+		while ((q = memchr(q, '<', (size_t)(t->end - q))) != NULL && !is_end_tag_of(q, t->end, name, m))
+			q++;
+	}
+	if (!q || t->raw_tag == HTAG_PLAINTEXT)
+		q = t->end;
+	tok->type = HTOK_TEXT;
+	tok->raw = 1;
+	tok->tag = t->raw_tag;
+	tok->p = t->p;
+	tok->n = (size_t)(q - t->p);
+	t->p = q;
+	t->raw_tag = HTAG_UNKNOWN;
+}
+
+/* Text from t->p up to the next '<' that opens markup. */
+static inline __attribute__((always_inline)) void read_text(struct htok *t, struct htok_token *tok)
+{
+	const char *q = t->p + 1;
+	while ((q = find_byte(q, t->end, '<')) != NULL && !opens_markup(q, t->end))
+		q++;
+	if (!q)
+		q = t->end;
+	tok->type = HTOK_TEXT;
+	tok->p = t->p;
+	tok->n = (size_t)(q - t->p);
+	t->p = q;
+}
+
+static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok *t,
+								       struct htok_token *tok)
+{
+	tok->tag = HTAG_UNKNOWN;
+	tok->raw = 0;
+	tok->self_closing = 0;
+	tok->n_attrs = 0;
+	tok->hash = 0;
+	if (t->raw_tag != HTAG_UNKNOWN) {
+		read_raw(t, tok);
+		return HTOK_TEXT;
+	}
+	while (t->p < t->end) {
+		const char *const p = t->p;
+		if (*p == '<' && t->end - p >= 2) {
+			const int c = (unsigned char)p[1];
+			if (is_alpha(c)) { /* the common case first: a start tag */
+				if (read_tag(t, tok, p + 1, 0))
+					return tok->type;
+				continue;
+			}
+			if (c == '/' || c == '!' || c == '?') {
+				if (read_markup(t, tok))
+					return tok->type;
+				continue;
+			}
+		}
+		read_text(t, tok);
+		return HTOK_TEXT;
+	}
+	tok->type = HTOK_EOF;
+	return HTOK_EOF;
+}
+
+#endif
