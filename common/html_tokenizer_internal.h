@@ -275,7 +275,7 @@ static inline uint32_t name_hash(const char *p, const char *end)
 
 /* Read a tag name at *pp (its first byte is a letter); *hash is set for
  * unknown elements only. */
-static inline enum htag read_name(const char **pp, const char *end, uint32_t *hash)
+static inline __attribute__((always_inline)) enum htag read_name(const char **pp, const char *end, uint32_t *hash)
 {
 	const char *const start = *pp;
 	const char *const p = scan_to(start, end, C_NAME_END);
