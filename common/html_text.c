@@ -372,6 +372,20 @@ static void close_p(struct html_text *h)
 	}
 }
 
+/* The open <a> a new one closes: not one outside the current table cell
+ * or caption (browsers' formatting markers). */
+static long open_link(const struct html_text *h)
+{
+	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
+		const uint32_t k = h->stack[i - 1].key;
+		if (k == HTAG_A)
+			return (long)(i - 1);
+		if (k == HTAG_TD || k == HTAG_TH || k == HTAG_CAPTION)
+			return -1;
+	}
+	return -1;
+}
+
 /* The implicit end tags a start tag @tag implies (HTML tree builder, simplified). */
 static void implicit_closes(struct html_text *h, enum htag tag, unsigned props)
 {
@@ -390,7 +404,7 @@ static void implicit_closes(struct html_text *h, enum htag tag, unsigned props)
 		close_sibling(h, HTAG_TR, HTAG_TR, HTAG_TABLE, HTAG_TBODY, 0);
 	else if ((props & HP_HEADING) && h->depth && (h->stack[h->depth - 1].flags & EF(E_HEADING)))
 		pop(h);
-	else if (tag == HTAG_A && h->slot_cnt[HTAG_A] && (i = find_open(h, HTAG_A, IMPLICIT_SEARCH)) >= 0)
+	else if (tag == HTAG_A && h->slot_cnt[HTAG_A] && (i = open_link(h)) >= 0)
 		pop_to(h, (size_t)i); /* links do not nest */
 }
 
