@@ -354,10 +354,12 @@ static int is_edge(uint8_t c)
 /*
  * Resolve blocks of class @from by their nearest GOOD or BAD neighbours
  * on each side (hidden blocks are skipped; chrome and the document's edges
- * count as BAD): GOOD if both are GOOD (@need_both) or either is.  Two
- * sweeps keep it linear; neighbours are judged by their class before this pass.
+ * count as BAD): GOOD if both are GOOD (@need_both) or either is, else
+ * @fail.  Two sweeps keep it linear; neighbours are judged by their class
+ * before this pass.
  */
-static void classify_context(struct hblock *b, size_t n, enum hb_cls from, int need_both)
+static void classify_context(struct hblock *b, size_t n, enum hb_cls from, int need_both,
+			     enum hb_cls fail)
 {
 	uint8_t next = HB_BAD;
 	for (size_t i = n; i-- > 0;) {
@@ -370,11 +372,82 @@ static void classify_context(struct hblock *b, size_t n, enum hb_cls from, int n
 		const uint8_t c = b[i].cls;
 		if (c == from) {
 			const int p = prev == HB_GOOD, q = b[i].ctx == HB_GOOD;
-			b[i].cls = (need_both ? p && q : p || q) ? HB_GOOD : HB_BAD;
+			b[i].cls = (uint8_t)((need_both ? p && q : p || q) ? HB_GOOD : fail);
 		}
 		if (is_edge(c))
 			prev = c;
 	}
+}
+
+/*
+ * The depth of the element that holds the content run b[s..e]: the least
+ * gap inside it.  A run of one block has no inside: if it shares a deeper
+ * element with one neighbour than with the other, that element holds it
+ * and that neighbour's side; if both sides are alike, the block may be
+ * alone in an element of its own (<div class=article><p>...</p></div>
+ * between template lines), and UINT16_MAX lets nothing in.
+ */
+static uint16_t run_holder(const struct hblock *b, size_t n, size_t s, size_t e)
+{
+	if (s == e) {
+		const uint16_t before = b[s].gap_depth, after = s + 1 < n ? b[s + 1].gap_depth : 0;
+		return before == after ? UINT16_MAX : before > after ? before : after;
+	}
+	uint16_t holder = UINT16_MAX;
+	for (size_t i = s + 1; i <= e; i++)
+		holder = b[i].gap_depth < holder ? b[i].gap_depth : holder;
+	return holder;
+}
+
+/* From b[from] away from the run (@step 1 or -1), make SHORT blocks GOOD
+ * (hidden ones passed over) while they and the run lie inside the element
+ * of depth @holder; stop at any other block. */
+static void extend_side(struct hblock *b, size_t n, size_t from, int step, uint16_t holder)
+{
+	uint16_t reach = UINT16_MAX; /* b[i] and the run lie within an element this deep */
+	for (size_t i = from; i < n; i += (size_t)step) { /* step -1 wraps below 0 */
+		const uint16_t gap = step > 0 ? b[i].gap_depth : b[i + 1].gap_depth;
+		reach = gap < reach ? gap : reach;
+		if (reach < holder || (b[i].cls != HB_SHORT && b[i].cls != HB_HIDDEN))
+			return;
+		if (b[i].cls == HB_SHORT)
+			b[i].cls = HB_GOOD;
+	}
+}
+
+/*
+ * SHORT blocks left at the edges of content runs.  The first or last line
+ * of an article is content however short, and whether it is kept must not
+ * depend on what the template puts beside it: so a run of GOOD blocks
+ * (hidden ones between them passed over) takes in the SHORT blocks next
+ * to it that lie inside the element holding the run.  A template's own
+ * short lines (a byline, a "Posted in" line, a pager) sit outside that
+ * element, and a BAD block or chrome ends the run's reach anyway.  The
+ * SHORT blocks left are BAD.
+ */
+static void classify_edges(struct hblock *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (b[i].cls != HB_GOOD) {
+			i++;
+			continue;
+		}
+		size_t e = i, j = i + 1;
+		for (; j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_HIDDEN); j++)
+			if (b[j].cls == HB_GOOD)
+				e = j;
+		const uint16_t holder = run_holder(b, n, i, e);
+		if (i > 0)
+			extend_side(b, n, i - 1, -1, holder);
+		extend_side(b, n, e + 1, 1, holder);
+		/* What it took in is no run of its own. */
+		for (i = e + 1; i < n && (b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
+			;
+	}
+	for (i = 0; i < n; i++)
+		if (b[i].cls == HB_SHORT)
+			b[i].cls = HB_BAD;
 }
 
 /* A heading (not a link list) right before content introduces it. */
@@ -406,8 +479,9 @@ static size_t classify_tier(struct hblock *b, size_t n, int tier)
 {
 	if (classify_initial(b, n, tier))
 		classify_main(b, n);
-	classify_context(b, n, HB_NEARGOOD, 0);
-	classify_context(b, n, HB_SHORT, 1);
+	classify_context(b, n, HB_NEARGOOD, 0, HB_BAD);
+	classify_context(b, n, HB_SHORT, 1, HB_SHORT);
+	classify_edges(b, n);
 	classify_headings(b, n);
 	return count_good(b, n);
 }

@@ -23,9 +23,11 @@
  *   NEARGOOD anything else.
  *
  * Context: NEARGOOD becomes GOOD unless both nearest GOOD/BAD neighbours
- * are BAD; SHORT becomes GOOD only between two GOOD blocks (a short line
- * at the edge of the content is more often a byline, a share label or a
- * footer); a heading directly followed by content is GOOD.
+ * are BAD; SHORT becomes GOOD between two GOOD blocks, and at the edge of
+ * a run of content only inside the element that holds the run (the first
+ * or last line of the article is content; a byline, a share label or a
+ * footer line beside it belongs to the template: gap_depth below); a
+ * heading directly followed by content is GOOD.
  *
  * Declared main content (<main>, <article>, role=main) that holds
  * NEARGOOD or GOOD text is trusted: blocks outside it are dropped and,
@@ -63,6 +65,15 @@ struct hblock {
 	uint32_t words10;   /* words x 10 */
 	uint8_t flags, cls;
 	uint8_t ctx;        /* scratch of the context passes */
+	/*
+	 * How many elements stayed open from the end of the block before
+	 * this one to the end of this one (0 for the first block): the
+	 * depth of the innermost element holding both.  Over a range of
+	 * blocks the least of these is the depth of the element holding
+	 * them all, which tells the content's own container from the
+	 * template around it (capped at UINT16_MAX).
+	 */
+	uint16_t gap_depth;
 };
 
 /*

@@ -90,6 +90,7 @@ struct html_text {
 	size_t n_blocks, cap_blocks;
 	struct elem *stack;
 	size_t depth, cap_stack;
+	size_t low; /* fewest open elements since the last block: see hblock.gap_depth */
 	uint16_t in; /* EF() flags of the open elements, or-ed */
 	uint32_t slot_cnt[HTAG_COUNT + HASH_SLOTS];
 	size_t block_start;       /* offset of the current block in text */
@@ -230,6 +231,8 @@ static void flush_block(struct html_text *h)
 			return;
 		b->len = (uint32_t)(h->text.len - h->block_start);
 		b->link_words10 = h->block_link;
+		b->gap_depth = (uint16_t)(h->low < UINT16_MAX ? h->low : UINT16_MAX);
+		h->low = h->depth;
 		/* Measured whole, once: text comes in pieces of ~10 bytes, and a
 		 * tally per piece cost more than the measuring itself. */
 		hblock_measure(b, h->text.p + b->off);
@@ -314,6 +317,9 @@ static void pop(struct html_text *h)
 	h->in = e->in_before;
 	if (e->flags & EF(E_BLOCK))
 		flush_block(h);
+	/* After the flush: closing a block's element is not inside the block. */
+	if (h->depth < h->low)
+		h->low = h->depth;
 }
 
 /* Pop everything above and including stack[i]. */
@@ -660,7 +666,7 @@ static int build_main(struct html_text *h)
 static int reset(struct html_text *h)
 {
 	h->text.len = h->title.len = h->main.len = 0;
-	h->n_blocks = h->depth = 0;
+	h->n_blocks = h->depth = h->low = 0;
 	h->in = 0;
 	memset(h->slot_cnt, 0, sizeof(h->slot_cnt));
 	h->block_start = 0;
