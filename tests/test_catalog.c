@@ -14,7 +14,6 @@
 #include "log.h"
 #include "ndf.h"
 #include "testutil.h"
-#include "threads.h"
 
 #define FILES 2
 #define SECTIONS 2
@@ -22,14 +21,6 @@
 #define PER_BLOCK 37
 #define TOTAL (FILES * SECTIONS * BLOCKS * PER_BLOCK)
 
-static void set_threads(int n)
-{
-#ifdef _OPENMP
-	omp_set_num_threads(n);
-#else
-	(void)n;
-#endif
-}
 
 static uint64_t fp_of(uint64_t idx)
 {
@@ -133,7 +124,7 @@ int main(void)
 	const int threads[] = {1, 2, 5};
 	for (size_t b = 0; b < sizeof sizes / sizeof *sizes; b++)
 		for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
-			set_threads(threads[t]);
+			test_set_threads(threads[t]);
 			CHECK(scan(paths, sizes[b], &s, &info) == 0);
 			CHECK(info.n_records == TOTAL && info.n_sections == FILES * SECTIONS);
 			CHECK(s.order_ok && s.url_ok && s.next == TOTAL);
@@ -156,7 +147,7 @@ int main(void)
 	fputc(c ^ 0x20, fp);
 	fclose(fp);
 	log_set_level(LOG_SILENT);
-	set_threads(2);
+	test_set_threads(2);
 	CHECK(scan(paths, 1, &s, &info) < 0);
 	int first_file_whole = 1;
 	for (uint64_t i = 0; i < TOTAL / FILES; i++)

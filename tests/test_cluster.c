@@ -11,18 +11,6 @@
 #include "log.h"
 #include "testutil.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-static void set_threads(int n)
-{
-#ifdef _OPENMP
-	omp_set_num_threads(n);
-#else
-	(void)n;
-#endif
-}
 
 static void add(struct pair_vec *pv, uint32_t a, uint32_t b)
 {
@@ -163,9 +151,9 @@ static void test_matches_global_greedy(uint64_t *rng)
 			pv.v[i - 1] = pv.v[j];
 			pv.v[j] = t;
 		}
-		set_threads(1 + round % 4);
+		test_set_threads(1 + round % 4);
 		CHECK(clusters_build(&pv, &c2) == 0);
-		set_threads(2);
+		test_set_threads(2);
 		CHECK(c2.n_clusters == c.n_clusters &&
 		      !memcmp(c.start, c2.start, (c.n_clusters + 1) * sizeof *c.start) &&
 		      !memcmp(c.doc, c2.doc, (c.n_clusters ? c.start[c.n_clusters] : 0) * sizeof *c.doc));
@@ -236,10 +224,10 @@ static void test_threads(uint64_t *rng)
 	struct clusters c[3];
 	const int threads[3] = {1, 2, 5};
 	for (int t = 0; t < 3; t++) {
-		set_threads(threads[t]);
+		test_set_threads(threads[t]);
 		CHECK(clusters_build(&pv, &c[t]) == 0);
 	}
-	set_threads(2);
+	test_set_threads(2);
 	CHECK(c[0].n_clusters > 10000 && c[0].n_components > 10000);
 	for (int t = 1; t < 3; t++)
 		CHECK(c[t].n_clusters == c[0].n_clusters &&

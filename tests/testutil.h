@@ -13,6 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 static int test_failures, test_checks;
 
 #define CHECK(cond)                                                          \
@@ -52,6 +56,17 @@ static inline uint64_t test_rand(uint64_t *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* Threads for the parallel regions that follow (results must not depend
+ * on it); a no-op in builds without OpenMP. */
+static inline void test_set_threads(int n)
+{
+#ifdef _OPENMP
+	omp_set_num_threads(n);
+#else
+	(void)n;
+#endif
 }
 
 static inline int test_finish(const char *name)
