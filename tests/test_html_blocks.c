@@ -11,23 +11,11 @@
  */
 #include "html_blocks.h"
 #include "html_text.h"
+#include "testhtml.h"
 #include "testutil.h"
 
 #include <string.h>
 
-static struct html_text *H;
-
-static const char *main_of(const char *html)
-{
-	if (html_text_extract(H, html, strlen(html)) != 0)
-		return "<OOM>";
-	return html_text_main(H, NULL);
-}
-
-static int contains(const char *hay, const char *needle)
-{
-	return strstr(hay, needle) != NULL;
-}
 
 /* An article that starts and ends with short lines, and ends with a run
  * of them (an API index: a heading, then one-line entries). */

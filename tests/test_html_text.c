@@ -13,24 +13,12 @@
 #include "html_entities.h"
 #include "html_text.h"
 #include "html_tokenizer.h"
+#include "testhtml.h"
 #include "testutil.h"
 
 #include <string.h>
 #include <time.h>
 
-static struct html_text *H;
-
-static const char *main_of(const char *html)
-{
-	if (html_text_extract(H, html, strlen(html)) != 0)
-		return "<OOM>";
-	return html_text_main(H, NULL);
-}
-
-static int contains(const char *hay, const char *needle)
-{
-	return strstr(hay, needle) != NULL;
-}
 
 /* Long sentences, so that a block between two of them counts as content. */
 #define FILL1 "<p>This first filler paragraph is long enough to be judged content on its own, " \
