@@ -248,6 +248,34 @@ static uint8_t current_block_flags(const struct html_text *h)
 	return (uint8_t)(h->in & E_BLOCK_FLAGS);
 }
 
+/*
+ * hblock_words10() of a link's text, @n bytes at @s (collapsed, so ' ' is
+ * the only blank; HBLOCK_SLACK bytes readable past it).  Link texts are a
+ * word or two: ASCII is counted here 16 bytes at a time, a word being a
+ * non-space byte after a space or at the start, without the call and the
+ * tally hblock_words10() keeps for the block measure; any other byte goes
+ * to hblock_words10() itself (CJK characters count apart).
+ */
+static uint32_t link_words10(const char *s, size_t n)
+{
+#ifdef __SSE2__
+	uint32_t words = 0;
+	unsigned after_space = 1; /* the text's first byte starts a word */
+	for (size_t i = 0; i < n; i += 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		const unsigned valid = n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1;
+		if ((unsigned)_mm_movemask_epi8(v) & valid)
+			return hblock_words10(s, n);
+		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		words += (uint32_t)__builtin_popcount(~sp & (sp << 1 | after_space) & valid);
+		after_space = sp >> 15 & 1;
+	}
+	return 10 * words;
+#else
+	return hblock_words10(s, n);
+#endif
+}
+
 static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 {
 	if ((h->in & EF(E_DROP)) || h->oom)
@@ -270,7 +298,7 @@ static void add_text(struct html_text *h, const char *s, size_t n, int decode)
 	else if ((h->in & EF(E_LINK)))
 		/* A link's own words: a first letter that continues the word
 		 * before it still counts as one (hblock_tally_add()). */
-		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
+		h->block_link += link_words10(h->text.p + old, h->text.len - old);
 }
 
 static void add_title(struct html_text *h, const char *s, size_t n)
