@@ -195,13 +195,62 @@ static int all_blank(const char *s, size_t n, size_t avail)
  * the start of the current block, @avail the bytes readable at @s.
  * Returns 0, or -1 if memory ran out.
  */
+#ifdef __SSE2__
+/* Bits of the 16 bytes at @s: *sp where ' ', the result where any other
+ * blank, '&' or 0xC2 (the lead byte of U+00A0). */
+static unsigned special16(const char *s, unsigned *sp)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	const __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+	const __m128i blank = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
+	*sp = (unsigned)_mm_movemask_epi8(space);
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_andnot_si128(space, blank),
+			     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
+					  _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)))));
+}
+#endif
+
+/*
+ * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies unchanged:
+ * no blank but single spaces between other bytes, no '&', no 0xC2?  32
+ * bytes are readable at @s.  Most text between two tags is a few such
+ * words, and two tests here save the call and its loop.
+ */
+#define PLAIN_MAX 32
+static int plain32(const char *s, size_t n)
+{
+#ifdef __SSE2__
+	unsigned sp0, sp1;
+	const uint32_t special = special16(s, &sp0) | special16(s + 16, &sp1) << 16;
+	const uint32_t valid = (uint32_t)(~0ull >> (64 - n));
+	const uint32_t sp = (sp0 | sp1 << 16) & valid;
+	/* spaces: none first, none last, no two in a row */
+	return !(special & valid) && !(sp & (sp >> 1 | 1u | 1u << (n - 1)));
+#else
+	(void)s, (void)n;
+	return 0;
+#endif
+}
+
 static int append_collapsed(struct buf *b, size_t from, int *pending, const char *s, size_t n,
 			    size_t avail, int decode)
 {
-	/* Output never outgrows input: a reference is no shorter than its UTF-8. */
-	if (n > SIZE_MAX / 2 || buf_reserve(b, n + 1 + HTML_COLLAPSE_SLACK))
+	/* Output never outgrows input: a reference is no shorter than its UTF-8.
+	 * The fast path below stores 32 bytes, html_collapse() 16 past its text. */
+	_Static_assert(PLAIN_MAX >= HTML_COLLAPSE_SLACK, "room for both stores");
+	if (n > SIZE_MAX / 2 || buf_reserve(b, n + 1 + PLAIN_MAX))
 		return -1;
-	b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
+	if (n >= 1 && n <= PLAIN_MAX && avail >= PLAIN_MAX && plain32(s, n)) {
+		/* what html_collapse() does with such text: the owed space, the bytes */
+		if (*pending && b->len > from)
+			b->p[b->len++] = ' ';
+		*pending = 0;
+		memcpy(b->p + b->len, s, PLAIN_MAX);
+		b->len += n;
+	} else {
+		b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
+	}
 	b->p[b->len] = 0;
 	return 0;
 }

@@ -445,6 +445,67 @@ static void test_tag_names(void)
 	CHECK(!strcmp(htag_name(HTAG_UNKNOWN), "") && !strcmp(htag_name(HTAG_BLOCKQUOTE), "blockquote"));
 }
 
+/*
+ * Text between tags is appended piece by piece, short plain pieces by a
+ * fast path of html_text: whatever the pieces, a block's text must be
+ * html_collapse() of their concatenation (spaces owed across pieces,
+ * references decoded, U+00A0 and control bytes blank).
+ */
+static void test_text_pieces(void)
+{
+	static const char *const atoms[] = {"a", "bc", "defgh", " ", "  ", "\n", "\t", "&amp;",
+					    "&nbsp;", "\xC2\xA0", "\xE4\xB8\xAD", ".", "x y", "&", "\x01"};
+	uint64_t st = test_seed(23);
+	int bad = 0;
+	for (int it = 0; it < 3000; it++) {
+		char body[1024], flat[1024];
+		size_t nb = 0, nf = 0;
+		const int pieces = 1 + (int)(test_rand(&st) % 6);
+		for (int k = 0; k < pieces; k++) {
+			nb += (size_t)snprintf(body + nb, sizeof(body) - nb, "<span>");
+			const int len = (int)(test_rand(&st) % 12);
+			for (int j = 0; j < len; j++) {
+				const char *const a = atoms[test_rand(&st) % (sizeof(atoms) / sizeof(atoms[0]))];
+				const size_t l = strlen(a);
+				memcpy(body + nb, a, l);
+				memcpy(flat + nf, a, l);
+				nb += l, nf += l;
+			}
+			nb += (size_t)snprintf(body + nb, sizeof(body) - nb, "</span>");
+		}
+		body[nb] = 0;
+		char want[1024 + HTML_COLLAPSE_SLACK + 1];
+		int pending = 0;
+		const size_t nw = html_collapse(want, flat, nf, nf, 0, &pending, 1);
+		if (nw == 0)
+			continue;
+		want[nw] = 0;
+		char page[1200], needle[1100];
+		snprintf(page, sizeof(page), "<div>%s</div>", body);
+		snprintf(needle, sizeof(needle), "\n%s\n", want);
+		if (!contains(sandwich(page), needle) && bad++ < 3)
+			printf("  pieces %s -> want [%s]\n", body, want);
+	}
+	CHECK(bad == 0);
+}
+
+/* A link's words, as the link density counts them: 5 of 15 words in
+ * links is not link-dense (> 1/3 is), 6 of 15 is; link texts of more
+ * than 16 bytes, words across a 16-byte boundary and non-ASCII words. */
+static void test_link_words(void)
+{
+	const char *const kept = "<p>one two three four five six seven eight nine ten "
+				 "<a href=x>abcdefghijklmnopqrst uvwxyz caf\xC3\xA9 d e</a></p>";
+	const char *const dropped = "<p>one two three four five six seven eight nine "
+				    "<a href=x>abcdefghijklmnopqrst uvwxyz caf\xC3\xA9 d e f</a></p>";
+	CHECK(contains(sandwich(kept), "ten abcdefghijklmnopqrst"));
+	CHECK(!contains(sandwich(dropped), "nine abcdefghijklmnopqrst"));
+	/* a link that continues a word still counts its first word: 5 of 14 */
+	CHECK(!contains(sandwich("<p>one two three four five six seven eight nine ten<a href=x>"
+				 "abcdefghijklmnopqrst uvwxyz caf\xC3\xA9 d e</a></p>"),
+			"tenabcdefghijklmnopqrst"));
+}
+
 /* html_collapse() must not depend on what lies past its text (it may read
  * up to @avail), and the block measure not on the slack after it. */
 static void test_vector_tails(void)
@@ -600,6 +661,8 @@ int main(void)
 	test_random();
 	test_tag_names();
 	test_vector_tails();
+	test_text_pieces();
+	test_link_words();
 	test_deep_nesting();
 	test_throughput();
 	html_text_free(H);
