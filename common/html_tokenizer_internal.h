@@ -382,7 +382,10 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 static inline __attribute__((always_inline)) int read_tag(struct htok *t, struct htok_token *tok, const char *p, int is_end)
 {
 	tok->tag = read_name(&p, t->end, &tok->hash);
-	p = read_attrs(p, t->end, tok);
+	if (p < t->end && *p == '>') /* no attributes: every end tag, many start tags */
+		p++;
+	else
+		p = read_attrs(p, t->end, tok);
 	if (!p) {
 		t->p = t->end;
 		return 0;
@@ -480,6 +483,11 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 			const int c = (unsigned char)p[1];
 			if (is_alpha(c)) { /* the common case first: a start tag */
 				if (read_tag(t, tok, p + 1, 0))
+					return tok->type;
+				continue;
+			}
+			if (c == '/' && t->end - p >= 3 && is_alpha((unsigned char)p[2])) {
+				if (read_tag(t, tok, p + 2, 1)) /* an end tag, without read_markup()'s tests */
 					return tok->type;
 				continue;
 			}
