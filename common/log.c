@@ -90,6 +90,14 @@ long log_peak_rss_kb(void)
 	return ru.ru_maxrss;
 }
 
+long log_minor_faults(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_minflt;
+}
+
 void progress_start(struct progress *p, const char *what, uint64_t total_bytes)
 {
 	memset(p, 0, sizeof *p);

@@ -51,6 +51,10 @@ double log_cpu(void);
 /** Peak resident set size of this process in KiB (0 if unknown). */
 long log_peak_rss_kb(void);
 
+/** Page faults that gave this process fresh memory so far (each one a page
+ * the kernel had to clear, which on a VM can cost more than the work). */
+long log_minor_faults(void);
+
 /*
  * Progress: a self-overwriting line on stderr, shown only when stderr is a
  * terminal and the level is at least INFO, at most a few times a second.

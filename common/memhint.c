@@ -3,9 +3,13 @@
  */
 #include "memhint.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 #define WORTH_IT ((size_t)256 << 20)
@@ -31,4 +35,13 @@ void *mem_alloc_huge(size_t n)
 	if (p)
 		mem_hint_huge_pages(p, n);
 	return p;
+}
+
+void mem_keep_freed(void)
+{
+#ifdef __GLIBC__
+	/* every block from the heap, which is then never trimmed */
+	(void)mallopt(M_MMAP_MAX, 0);
+	(void)mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
 }

@@ -20,6 +20,7 @@
 #include "design.h"
 #include "join.h"
 #include "log.h"
+#include "memhint.h"
 #include "ndf.h"
 #include "provenance.h"
 #include "tablefile.h"
@@ -406,13 +407,14 @@ static int write_stats(const char *path, const struct join_stats *js, const stru
  * from a slow phase). */
 struct phase_clock {
 	double wall, cpu;
+	long faults;
 };
 
 static void phase_done(const char *what, struct phase_clock *since)
 {
-	const struct phase_clock now = {log_wall(), log_cpu()};
-	log_debug("%s: %.3f s wall, %.3f s CPU", what, now.wall - since->wall,
-		  now.cpu - since->cpu);
+	const struct phase_clock now = {log_wall(), log_cpu(), log_minor_faults()};
+	log_debug("%s: %.3f s wall, %.3f s CPU, %ld page faults", what, now.wall - since->wall,
+		  now.cpu - since->cpu, now.faults - since->faults);
 	*since = now;
 }
 
@@ -456,13 +458,14 @@ int main(int argc, char **argv)
 	int rc;
 
 	log_init("ndd-self-join");
+	mem_keep_freed(); /* each phase's arrays are the next one's memory */
 	parse(&o, argc, argv);
 	const char *path = optind < argc ? argv[optind] : "-";
 	const char *name = strcmp(path, "-") ? path : "(standard input)";
 	FILE *in = cli_open_input(path);
 	if (!in)
 		return EXIT_FAILED;
-	struct phase_clock tp = {t0, log_cpu()};
+	struct phase_clock tp = {t0, log_cpu(), log_minor_faults()};
 	rc = join_all(in, name, &pairs, &first, &js);
 	cli_close_input(in);
 	phase_done("join", &tp);
