@@ -506,6 +506,57 @@ static void test_link_words(void)
 			"tenabcdefghijklmnopqrst"));
 }
 
+/*
+ * The tokenizer's shortcuts keep its rules: a tag whose name ends at '>'
+ * skips the attribute loop, an end tag is read without the other markup
+ * tests, names end at white space but not at other control bytes, and
+ * only the attributes html_text reads are kept, from the first
+ * HTOK_MAX_ATTRS as before.
+ */
+static void test_tag_shortcuts(void)
+{
+	static const struct {
+		const char *in;
+		enum htok_type type;
+		enum htag tag;
+		int self_closing, n_attrs;
+		const char *next; /* text right after the tag */
+	} cases[] = {
+		{"</a>x", HTOK_END, HTAG_A, 0, 0, "x"},
+		{"</A\t>x", HTOK_END, HTAG_A, 0, 0, "x"},
+		{"</a title=\"b>c\">x", HTOK_END, HTAG_A, 0, 0, "x"},
+		{"</a/>x", HTOK_END, HTAG_A, 1, 0, "x"},
+		{"<br/>x", HTOK_START, HTAG_BR, 1, 0, "x"},
+		{"<a href=x/>x", HTOK_START, HTAG_A, 0, 1, "x"},
+		{"<a b=/>x", HTOK_START, HTAG_A, 0, 0, "x"},
+		{"<p\x01>x", HTOK_START, HTAG_UNKNOWN, 0, 0, "x"},
+		{"<p\f>x", HTOK_START, HTAG_P, 0, 0, "x"},
+		{"<div\vclass=a>x", HTOK_START, HTAG_UNKNOWN, 0, 0, "x"},
+		{"<div class = 'a>b' id=c>x", HTOK_START, HTAG_DIV, 0, 2, "x"},
+		{"<div =\"a>x", HTOK_START, HTAG_DIV, 0, 0, "x"},
+		{"<div title=\"t\" rel=r CLASS=k data-x=\"y\" Role=main>x", HTOK_START, HTAG_DIV, 0, 2, "x"},
+		{"<div a b c d e f g h i j k l m n o class=in16>x", HTOK_START, HTAG_DIV, 0, 1, "x"},
+		{"<div a b c d e f g h i j k l m n o p class=in17>x", HTOK_START, HTAG_DIV, 0, 0, "x"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		for (int pad = 0; pad < 2; pad++) { /* at the end of the buffer, or with 40 bytes after */
+			char buf[128];
+			const int n = snprintf(buf, sizeof(buf), "%s%s", cases[k].in,
+					       pad ? "........................................" : "");
+			struct htok t;
+			struct htok_token tok;
+			htok_init(&t, buf, (size_t)n);
+			const int ok = htok_next(&t, &tok) == cases[k].type && tok.tag == cases[k].tag &&
+				       tok.self_closing == cases[k].self_closing &&
+				       tok.n_attrs == cases[k].n_attrs &&
+				       htok_next(&t, &tok) == HTOK_TEXT && tok.n >= 1 && tok.p[0] == 'x';
+			CHECK(ok);
+			if (!ok)
+				printf("  tag shortcut case %zu (pad %d): %s\n", k, pad, cases[k].in);
+		}
+	}
+}
+
 /* html_collapse() must not depend on what lies past its text (it may read
  * up to @avail), and the block measure not on the slack after it. */
 static void test_vector_tails(void)
@@ -660,6 +711,7 @@ int main(void)
 	test_truncation();
 	test_random();
 	test_tag_names();
+	test_tag_shortcuts();
 	test_vector_tails();
 	test_text_pieces();
 	test_link_words();
