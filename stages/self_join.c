@@ -458,7 +458,6 @@ int main(int argc, char **argv)
 	int rc;
 
 	log_init("ndd-self-join");
-	mem_keep_freed(); /* each phase's arrays are the next one's memory */
 	parse(&o, argc, argv);
 	const char *path = optind < argc ? argv[optind] : "-";
 	const char *name = strcmp(path, "-") ? path : "(standard input)";
@@ -468,6 +467,10 @@ int main(int argc, char **argv)
 	struct phase_clock tp = {t0, log_cpu(), log_minor_faults()};
 	rc = join_all(in, name, &pairs, &first, &js);
 	cli_close_input(in);
+	/* From here on each phase's arrays are the next one's memory.  Not
+	 * before: during the join the stages upstream are alive, and their
+	 * peak and ours add up. */
+	mem_keep_freed();
 	phase_done("join", &tp);
 	if (!rc && o.k > (int)first.k) {
 		log_error("tables were built for k = %u; they cannot find pairs within %d",
