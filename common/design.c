@@ -300,13 +300,21 @@ size_t design_split_run(uint32_t lead_bits, uint32_t k)
 	return SIZE_MAX;
 }
 
-double design_comparisons(const struct design *d, uint64_t n)
+/* The runs of every table of @d for @n fingerprints: expected comparisons
+ * per fingerprint, and in *@cost their cost (see run_comparisons()). */
+static double runs_of(const struct design *d, uint64_t n, double *cost)
 {
-	double c = 0, cost = 0;
+	double c = 0;
 	for (uint32_t t = 0; t < d->n_tables; t++)
 		c += run_comparisons(d->tables[t].lead_bits, d->k,
-				     (double)n / ldexp(1.0, (int)d->tables[t].lead_bits), &cost);
+				     (double)n / ldexp(1.0, (int)d->tables[t].lead_bits), cost);
 	return c;
+}
+
+double design_comparisons(const struct design *d, uint64_t n)
+{
+	double cost = 0;
+	return runs_of(d, n, &cost);
 }
 
 static double cost_of(uint32_t k, uint32_t code, uint64_t n)
@@ -319,9 +327,7 @@ static double cost_of(uint32_t k, uint32_t code, uint64_t n)
 	if (bad)
 		return INFINITY;
 	double cost = (double)d.n_tables * COST_PER_RECORD;
-	for (uint32_t t = 0; t < d.n_tables; t++)
-		run_comparisons(d.tables[t].lead_bits, k,
-				(double)n / ldexp(1.0, (int)d.tables[t].lead_bits), &cost);
+	runs_of(&d, n, &cost);
 	design_free(&d);
 	return cost;
 }
