@@ -82,6 +82,17 @@ static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_
 	return a->text_len && b->text_len && sa == sb && (!sa || d == 0);
 }
 
+/** How @m duplicates @ref, for the CSV's match column: "exact" (same
+ * payload bytes), "same-text" (same main text) or "near". */
+static inline const char *prov_match_kind(const struct prov_doc *ref, const struct prov_doc *m)
+{
+	if (ref->payload_hash == m->payload_hash)
+		return "exact";
+	if (ref->text_hash == m->text_hash)
+		return "same-text";
+	return "near";
+}
+
 /** The CSV fields that say where a document is, in the contract's order:
  * url,warc_file,warc_offset,simhash (no separator before or after). */
 void prov_write_location(struct csv_writer *w, const struct prov_doc *d);

@@ -175,15 +175,6 @@ static int all_tables(struct run *r)
 	return rc;
 }
 
-static const char *match_kind(const struct prov_doc *q, const struct prov_doc *m)
-{
-	if (q->payload_hash == m->payload_hash)
-		return "exact";
-	if (q->text_hash == m->text_hash)
-		return "same-text";
-	return "near";
-}
-
 /* @return the number of rows, or -1 if writing failed. */
 static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
 			   const struct provenance *sp)
@@ -205,7 +196,7 @@ static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct pro
 		csv_sep(&w);
 		csv_u64(&w, pv->v[i].d);
 		csv_sep(&w);
-		const char *kind = match_kind(q, m);
+		const char *kind = prov_match_kind(q, m);
 		csv_raw(&w, kind, strlen(kind));
 		csv_end(&w);
 		rows++;

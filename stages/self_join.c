@@ -245,13 +245,7 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 
 static const char *match_kind(const struct prov_doc *rep, const struct prov_doc *m)
 {
-	if (rep == m)
-		return "rep";
-	if (rep->payload_hash == m->payload_hash)
-		return "exact";
-	if (rep->text_hash == m->text_hash)
-		return "same-text";
-	return "near";
+	return rep == m ? "rep" : prov_match_kind(rep, m);
 }
 
 static void write_row(struct csv_writer *w, size_t cluster, const struct prov_doc *rep,
