@@ -167,30 +167,34 @@ static int scan_run_scalar(const struct design *d, uint32_t t, const uint64_t *k
  * Compiled for AVX2 whatever the build's baseline, used only where the
  * CPU has it.
  */
+/* Popcount of each of the four 64-bit lanes of @x: nibble lookup, then a
+ * sum of the bytes per lane. */
+__attribute__((target("avx2"))) static inline __m256i popcount4(__m256i x)
+{
+	const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+					     0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+	const __m256i low = _mm256_set1_epi8(0x0f);
+	const __m256i c = _mm256_add_epi8(
+		_mm256_shuffle_epi8(lut, _mm256_and_si256(x, low)),
+		_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
+	return _mm256_sad_epu8(c, _mm256_setzero_si256());
+}
+
 __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d, uint32_t t,
 							  const uint64_t *keys,
 							  const uint32_t *idx, size_t n,
 							  struct pair_vec *out)
 {
 	const uint32_t k = d->k;
-	const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-					     0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-	const __m256i low = _mm256_set1_epi8(0x0f), kv = _mm256_set1_epi64x((long long)k);
-	const __m256i zero = _mm256_setzero_si256();
+	const __m256i kv = _mm256_set1_epi64x((long long)k);
 	for (size_t i = 0; i + 1 < n; i++) {
 		const __m256i a = _mm256_set1_epi64x((long long)keys[i]);
 		size_t j = i + 1;
 		for (; j + 8 <= n; j += 8) { /* two vectors a round: one branch for eight */
-			__m256i x0 = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j)));
-			__m256i x1 = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j + 4)));
-			__m256i c0 = _mm256_add_epi8(
-				_mm256_shuffle_epi8(lut, _mm256_and_si256(x0, low)),
-				_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x0, 4), low)));
-			__m256i c1 = _mm256_add_epi8(
-				_mm256_shuffle_epi8(lut, _mm256_and_si256(x1, low)),
-				_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x1, 4), low)));
-			__m256i far = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_sad_epu8(c0, zero), kv),
-						       _mm256_cmpgt_epi64(_mm256_sad_epu8(c1, zero), kv));
+			const __m256i x0 = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j)));
+			const __m256i x1 = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j + 4)));
+			const __m256i far = _mm256_and_si256(_mm256_cmpgt_epi64(popcount4(x0), kv),
+							     _mm256_cmpgt_epi64(popcount4(x1), kv));
 			if (__builtin_expect(_mm256_movemask_pd(_mm256_castsi256_pd(far)) != 15, 0)) {
 				for (size_t l = j; l < j + 8; l++) { /* a hit among these: which */
 					uint64_t y = keys[i] ^ keys[l];
@@ -201,11 +205,8 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 			}
 		}
 		for (; j + 4 <= n; j += 4) {
-			__m256i x = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j)));
-			__m256i c = _mm256_add_epi8(
-				_mm256_shuffle_epi8(lut, _mm256_and_si256(x, low)),
-				_mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), low)));
-			c = _mm256_sad_epu8(c, zero);
+			const __m256i x = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(keys + j)));
+			const __m256i c = popcount4(x);
 			int near = ~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(c, kv))) & 15;
 			if (__builtin_expect(near != 0, 0)) {
 				for (unsigned l = 0; l < 4; l++) {
