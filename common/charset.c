@@ -18,9 +18,9 @@
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
 
 #include "utf8.h"
-#endif
 
 enum enc {
 	ENC_UTF8, ENC_1252, ENC_UTF16LE, ENC_UTF16BE, ENC_GB18030, ENC_BIG5,

@@ -10,9 +10,9 @@
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
 
 #include "utf8.h"
-#endif
 
 struct entity {
 	const char *name;
