@@ -595,9 +595,10 @@ static uint16_t attr_flags(struct html_text *h, const struct htok_token *tok, in
 		case HATTR_ROLE:
 			if (value_is(a, "main") || value_is(a, "article"))
 				f |= EF(E_MAIN);
-			else if (value_is(a, "navigation") || value_is(a, "banner") ||
-				 value_is(a, "contentinfo") || value_is(a, "complementary") ||
-				 value_is(a, "menu") || value_is(a, "menubar") || value_is(a, "search"))
+			else if (soft && (value_is(a, "navigation") || value_is(a, "banner") ||
+					  value_is(a, "contentinfo") || value_is(a, "complementary") ||
+					  value_is(a, "menu") || value_is(a, "menubar") ||
+					  value_is(a, "search")))
 				f |= EF(E_SOFT);
 			break;
 		case HATTR_HIDDEN: f |= EF(E_SOFT); break;

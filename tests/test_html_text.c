@@ -197,6 +197,12 @@ static void test_block_rules(void)
 	/* In code, class words describe the code. */
 	m = main_of("<main>" FILL1 "<pre><span class=\"comment\"># File timings.rb</span>\ndef x</pre></main>");
 	CHECK(contains(m, "# File timings.rb def x"));
+	/* ...and so do roles: a role in code or on the page's own elements
+	 * marks nothing as navigation */
+	m = main_of("<main>" FILL1 "<pre><span role=\"navigation\">menu_items = load()</span>\ndef x</pre></main>");
+	CHECK(contains(m, "menu_items = load() def x"));
+	m = main_of("<body role=\"banner\"><article>" FILL1 "</article></body>");
+	CHECK(contains(m, "first filler paragraph"));
 	/* No prose at all (an API reference): the largest run of short blocks
 	 * between link lists and chrome is kept, if it has 15 words... */
 	m = main_of("<nav><a href=/>Home</a> <a href=/c>Classes</a></nav><div class=x>"
