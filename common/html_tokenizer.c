@@ -297,19 +297,6 @@ const char *htag_name(enum htag tag)
 	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? htok_tags[tag - 1].name : "";
 }
 
-unsigned htag_props(enum htag tag)
-{
-	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? htok_tags[tag - 1].props : 0;
-}
-
-int htok_attr_is(const struct htok_attr *a, const char *lower_name)
-{
-	for (uint32_t i = 0; i < a->name_len; i++)
-		if (to_lower((unsigned char)a->name[i]) != lower_name[i])
-			return 0;
-	return lower_name[a->name_len] == 0;
-}
-
 void htok_init(struct htok *t, const char *s, size_t n)
 {
 	t->p = s ? s : "";

@@ -42,7 +42,7 @@ enum htag {
 	HTAG_TT, HTAG_U, HTAG_UL, HTAG_VAR, HTAG_VIDEO, HTAG_WBR, HTAG_XMP, HTAG_COUNT
 };
 
-/* Properties of an element, see htag_props(). */
+/* Properties of an element (htok_props() in html_tokenizer_internal.h). */
 enum {
 	HP_BLOCK = 1 << 0,    /* starts/ends a text block */
 	HP_VOID = 1 << 1,     /* has no end tag */
@@ -109,11 +109,5 @@ enum htok_type htok_next(struct htok *t, struct htok_token *tok);
 
 /** The lower-case name of @tag ("" for HTAG_UNKNOWN), a static string. */
 const char *htag_name(enum htag tag);
-
-/** The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
-unsigned htag_props(enum htag tag);
-
-/** Case-insensitive compare of an attribute name with @lower_name. */
-int htok_attr_is(const struct htok_attr *a, const char *lower_name);
 
 #endif

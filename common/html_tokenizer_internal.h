@@ -77,7 +77,7 @@ extern const uint8_t htok_cclass[256];
 extern const uint64_t htok_name_mask[17][2];
 #endif
 
-/* htag_props() without the call. */
+/* The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
 static inline unsigned htok_props(enum htag tag)
 {
 	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? htok_tags[tag - 1].props : 0;
@@ -399,23 +399,18 @@ static inline __attribute__((always_inline)) int read_tag(struct htok *t, struct
 	return 1;
 }
 
-/* Markup at t->p (opens_markup() is true).  Returns 1 if a token was made. */
-static inline int read_markup(struct htok *t, struct htok_token *tok)
+/* Markup at t->p that is neither a start nor an end tag ("<!", "<?",
+ * "</" not followed by a letter): skipped, it makes no token. */
+static inline void skip_markup(struct htok *t)
 {
 	const char *const p = t->p, *const end = t->end;
-	const int c = (unsigned char)p[1];
-	if (is_alpha(c))
-		return read_tag(t, tok, p + 1, 0);
-	if (c == '!') {
+	if (p[1] == '!') {
 		t->p = skip_bang(p, end);
-		return 0;
+		return;
 	}
-	if (c == '/' && p + 2 < end && is_alpha((unsigned char)p[2]))
-		return read_tag(t, tok, p + 2, 1);
 	/* "</>", "</ junk>", "<?pi ...>": bogus comments up to '>'. */
 	const char *const gt = memchr(p + 1, '>', (size_t)(end - p - 1));
 	t->p = gt ? gt + 1 : end;
-	return 0;
 }
 
 /* Does "</name" followed by a delimiter (or EOF) start at @p? */
@@ -487,13 +482,12 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 				continue;
 			}
 			if (c == '/' && t->end - p >= 3 && is_alpha((unsigned char)p[2])) {
-				if (read_tag(t, tok, p + 2, 1)) /* an end tag, without read_markup()'s tests */
+				if (read_tag(t, tok, p + 2, 1)) /* an end tag */
 					return tok->type;
 				continue;
 			}
 			if (c == '/' || c == '!' || c == '?') {
-				if (read_markup(t, tok))
-					return tok->type;
+				skip_markup(t);
 				continue;
 			}
 		}

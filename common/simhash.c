@@ -105,13 +105,12 @@ struct simhash_ctx {
  * short lines next to long paragraphs: bylines, datelines, tool links
  * ("print | close"), a site's welcome bar.  Two copies of an article under
  * different templates differ in exactly those, so one occurrence on a line
- * of L normalised bytes weighs min(1, (L / LINE_FULL)^2).  SimHash only
+ * of L normalised bytes weighs min(1, (L / line_full)^2) (struct
+ * simhash_config's line_full, 160 bytes by default).  SimHash only
  * compares weights with each other, so a page made only of short lines is
  * fingerprinted as before; the weighting only shifts the vote towards the
  * long lines where a page has both.
  */
-#define LINE_FULL 160
-
 /* ---- configuration ---- */
 
 int simhash_config_check(const struct simhash_config *c)
