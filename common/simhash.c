@@ -606,47 +606,28 @@ static int cjk_run(struct simhash_ctx *ctx, size_t a, size_t b, size_t n, uint32
 }
 
 /*
- * The common case of cjk_run(), bigrams without units, for the run that
- * starts at token @k: its end is found while walking it, one pass instead
- * of two.  @return the token after the run, or SIZE_MAX if memory ran out.
+ * The common cases of cjk_run(), bigrams or trigrams (@n, a constant at
+ * each call) without units, for the run that starts at token @k: the
+ * n-grams are hashed while the run is walked, one pass instead of two,
+ * and n Han characters at the constant length 3n, which lets the compiler
+ * inline XXH3's short path (the same hash).  A run shorter than n is one
+ * feature.  @return the token after the run, or SIZE_MAX if memory ran
+ * out.
  */
-static size_t cjk_bigram_run(struct simhash_ctx *ctx, size_t k)
+static inline __attribute__((always_inline)) size_t cjk_ngram_run(struct simhash_ctx *ctx,
+								    size_t k, const size_t n)
 {
 	const struct textnorm *tn = &ctx->tn;
 	const struct textnorm_token *const t = tn->tok;
 	const uint32_t w = ctx->line_w;
 	size_t i = k;
-	for (; i + 1 < tn->n_tok && (t[i + 1].kind & TN_JOINED); i++) {
-		const size_t len = t[i + 1].off + t[i + 1].len - t[i].off;
-		const char *const p = tn->text + t[i].off;
-		/* Two Han characters: a constant length inlines XXH3's 4..8-byte path. */
-		const uint64_t h = len == 6 ? XXH3_64bits_withSeed(p, 6, SIMHASH_SEED) : hash_bytes(p, len);
-		if (feature_add(ctx, h, w, SIMHASH_WEIGHT_ONE))
-			return SIZE_MAX;
-	}
-	if (i == k && feature_add(ctx, hash_bytes(tn->text + t[k].off, t[k].len), w,
-				  SIMHASH_WEIGHT_ONE))
-		return SIZE_MAX;
-	return i + 1;
-}
-
-/*
- * cjk_run() for trigrams without units (the default), in one pass like
- * cjk_bigram_run(): the same features, three Han characters hashed at a
- * constant length.  @return the token after the run, or SIZE_MAX if
- * memory ran out.
- */
-static size_t cjk_trigram_run(struct simhash_ctx *ctx, size_t k)
-{
-	const struct textnorm *tn = &ctx->tn;
-	const struct textnorm_token *const t = tn->tok;
-	const uint32_t w = ctx->line_w;
-	size_t i = k;
-	for (; i + 2 < tn->n_tok && (t[i + 1].kind & TN_JOINED) && (t[i + 2].kind & TN_JOINED);
+	for (; i + n - 1 < tn->n_tok && (t[i + 1].kind & TN_JOINED) &&
+	       (n < 3 || (t[i + 2].kind & TN_JOINED));
 	     i++) {
-		const size_t len = t[i + 2].off + t[i + 2].len - t[i].off;
+		const size_t len = t[i + n - 1].off + t[i + n - 1].len - t[i].off;
 		const char *const p = tn->text + t[i].off;
-		const uint64_t h = len == 9 ? XXH3_64bits_withSeed(p, 9, SIMHASH_SEED) : hash_bytes(p, len);
+		const uint64_t h = len == 3 * n ? XXH3_64bits_withSeed(p, 3 * n, SIMHASH_SEED)
+					       : hash_bytes(p, len);
 		if (feature_add(ctx, h, w, SIMHASH_WEIGHT_ONE))
 			return SIZE_MAX;
 	}
@@ -677,7 +658,7 @@ static int token_features(struct simhash_ctx *ctx)
 			continue;
 		}
 		if ((n == 2 || n == 3) && !(uw && u != n)) {
-			k = n == 2 ? cjk_bigram_run(ctx, k) : cjk_trigram_run(ctx, k);
+			k = n == 2 ? cjk_ngram_run(ctx, k, 2) : cjk_ngram_run(ctx, k, 3);
 			if (k == SIZE_MAX)
 				return -1;
 			continue;
