@@ -392,10 +392,13 @@ static int is_utf8(const uint8_t *p, size_t n)
 }
 
 /* Detection without conversion; *skip = BOM bytes to drop. */
-static enum enc detect(const char *data, size_t len, const char *ct, size_t *skip)
+/* The encoding of @data; *@skip = bytes of BOM; *@valid = 1 if @data was
+ * found valid UTF-8 on the way (no label: the fallback checks it). */
+static enum enc detect(const char *data, size_t len, const char *ct, size_t *skip, int *valid)
 {
 	const uint8_t *u = (const uint8_t *)data;
 	*skip = 0;
+	*valid = 0;
 	if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
 		*skip = 3;
 		return ENC_UTF8;
@@ -407,15 +410,18 @@ static enum enc detect(const char *data, size_t len, const char *ct, size_t *ski
 	enum enc e = ct ? charset_param(ct, strlen(ct)) : ENC_NONE;
 	if (e == ENC_NONE && len)
 		e = meta_prescan(data, len);
-	if (e == ENC_NONE)
-		e = is_utf8(u, len) ? ENC_UTF8 : ENC_1252;
+	if (e == ENC_NONE) {
+		*valid = is_utf8(u, len);
+		e = *valid ? ENC_UTF8 : ENC_1252;
+	}
 	return e;
 }
 
 const char *charset_detect(const char *data, size_t len, const char *content_type)
 {
 	size_t skip;
-	return enc_info[detect(data, len, content_type, &skip)].name;
+	int valid;
+	return enc_info[detect(data, len, content_type, &skip, &valid)].name;
 }
 
 /* ---- output buffer ---- */
@@ -537,21 +543,15 @@ static int dec_iconv(struct obuf *o, enum enc e, const uint8_t *p, size_t n, int
 	return rc;
 }
 
-int charset_to_utf8(const char *data, size_t len, const char *content_type,
-		    char **out, size_t *out_len, size_t *out_cap, int *lossy)
+/* @data[skip..len) in encoding @e, to UTF-8 in *@out. */
+static int convert(enum enc e, const char *data, size_t len, size_t skip, char **out,
+		   size_t *out_len, size_t *out_cap, int *lossy)
 {
 	struct obuf o = {out, out_cap, 0};
-	size_t skip;
-	*lossy = 0;
-	*out_len = 0;
-	if (!data) {
-		data = "";
-		len = 0;
-	}
-	const enum enc e = detect(data, len, content_type, &skip);
 	const uint8_t *const p = (const uint8_t *)data + skip;
 	const size_t n = len - skip;
 	int rc;
+	*out_len = 0;
 	if (e == ENC_UTF8)
 		rc = dec_utf8(&o, p, n, lossy);
 	else if (e == ENC_1252)
@@ -568,6 +568,20 @@ int charset_to_utf8(const char *data, size_t len, const char *content_type,
 	return -1;
 }
 
+int charset_to_utf8(const char *data, size_t len, const char *content_type,
+		    char **out, size_t *out_len, size_t *out_cap, int *lossy)
+{
+	size_t skip;
+	int valid;
+	*lossy = 0;
+	if (!data) {
+		data = "";
+		len = 0;
+	}
+	const enum enc e = detect(data, len, content_type, &skip, &valid);
+	return convert(e, data, len, skip, out, out_len, out_cap, lossy);
+}
+
 int charset_utf8_view(const char *data, size_t len, const char *content_type, const char **res,
 		      size_t *res_len, char **out, size_t *out_cap, int *lossy)
 {
@@ -578,14 +592,17 @@ int charset_utf8_view(const char *data, size_t len, const char *content_type, co
 		*res_len = 0;
 		return 0;
 	}
-	if (detect(data, len, content_type, &skip) == ENC_UTF8 && skip == 0 &&
-	    is_utf8((const uint8_t *)data, len)) {
+	/* detected and validated once: an unlabelled page's fallback has
+	 * checked it already */
+	int valid;
+	const enum enc e = detect(data, len, content_type, &skip, &valid);
+	if (e == ENC_UTF8 && skip == 0 && (valid || is_utf8((const uint8_t *)data, len))) {
 		*res = data;
 		*res_len = len;
 		return 0;
 	}
 	size_t n;
-	if (charset_to_utf8(data, len, content_type, out, &n, out_cap, lossy))
+	if (convert(e, data, len, skip, out, &n, out_cap, lossy))
 		return -1;
 	*res = *out;
 	*res_len = n;
