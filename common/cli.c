@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bulkwrite.h"
 #include "log.h"
 
 #ifdef _OPENMP
@@ -225,11 +226,30 @@ int outfile_open(struct outfile *o, const char *path)
 	return 0;
 }
 
+int outfile_open_bulk(struct outfile *o, const char *path)
+{
+	if (outfile_open(o, path))
+		return -1;
+	if (o->tmp_path)
+		o->bulk = bulk_open(o->tmp_path, o->display);
+	return 0;
+}
+
+int outfile_write(struct outfile *o, const void *p, size_t n)
+{
+	if (o->bulk)
+		return bulk_write(o->bulk, p, n);
+	if (fwrite_unlocked(p, 1, n, o->fp) == n)
+		return 0;
+	log_error("cannot write '%s': %s", o->display, strerror(errno));
+	return -1;
+}
+
 #define WRITEBACK_STEP ((uint64_t)64 << 20)
 
 void outfile_writeback(struct outfile *o)
 {
-	if (!o->fp || !o->tmp_path)
+	if (!o->fp || !o->tmp_path || o->bulk)
 		return;
 	off_t end = ftello(o->fp); /* includes what stdio still buffers */
 	if (end < 0 || (uint64_t)end < o->synced + WRITEBACK_STEP || fflush(o->fp))
@@ -244,6 +264,10 @@ int outfile_commit(struct outfile *o)
 	if (!o->fp)
 		return -1;
 	int bad = fflush(o->fp) != 0 || ferror(o->fp);
+	if (o->bulk) {
+		bad |= bulk_finish(o->bulk) != 0;
+		o->bulk = NULL;
+	}
 	if (o->direct) {
 		bad |= fclose(o->fp) != 0;
 		o->direct = 0;
@@ -277,6 +301,8 @@ void outfile_abort(struct outfile *o)
 {
 	if (o->fp && o->fp != stdout)
 		fclose(o->fp);
+	bulk_abort(o->bulk);
+	o->bulk = NULL;
 	o->direct = 0;
 	o->fp = NULL;
 	if (o->tmp_path) {

@@ -85,10 +85,22 @@ struct outfile {
 	const char *display; /* name for messages */
 	int direct;     /* a device or FIFO, written in place */
 	uint64_t synced; /* bytes handed to writeback by outfile_writeback() */
+	struct bulk_writer *bulk; /* outfile_open_bulk() on a regular file */
 };
 
 /** Open @path for writing as above.  @return 0, or -1 (logged). */
 int outfile_open(struct outfile *o, const char *path);
+
+/**
+ * outfile_open() for an output of GBs that nobody reads back soon (the
+ * cluster CSV): a regular file is then written past the page cache
+ * (bulkwrite.h), and every byte must go through outfile_write(), never
+ * through o->fp.
+ */
+int outfile_open_bulk(struct outfile *o, const char *path);
+
+/** Append @n bytes.  @return 0, or -1 (logged). */
+int outfile_write(struct outfile *o, const void *p, size_t n);
 
 /**
  * Start the disk writing what has been written so far (a regular file,

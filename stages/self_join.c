@@ -296,8 +296,7 @@ static int write_parts(struct outfile *of, const struct csv_writer *part, int n)
 {
 	int err = 0;
 	for (int t = 0; t < n && !err; t++)
-		err = part[t].err ||
-		      fwrite_unlocked(part[t].buf, 1, part[t].len, of->fp) != part[t].len;
+		err = part[t].err || outfile_write(of, part[t].buf, part[t].len);
 	outfile_writeback(of);
 	return err;
 }
@@ -317,7 +316,7 @@ static int write_csv(struct outfile *of, const struct clusters *cl, const struct
 	static const char head[] = "cluster_id,url,warc_file,warc_offset,simhash,distance,"
 				   "is_representative,match,doc_id\r\n";
 	struct csv_writer part[2][PARTS];
-	int err = fwrite_unlocked(head, 1, sizeof head - 1, of->fp) != sizeof head - 1;
+	int err = outfile_write(of, head, sizeof head - 1);
 	const size_t round = (size_t)PARTS * PART_CLUSTERS;
 	for (int h = 0; h < 2; h++)
 		for (int t = 0; t < PARTS; t++)
@@ -352,15 +351,18 @@ static int write_csv(struct outfile *of, const struct clusters *cl, const struct
 	return err ? -1 : 0;
 }
 
+#define PAIRS_FLUSH_AT ((size_t)1 << 20)
+
 static int write_pairs(const char *path, const struct pair_vec *pv, const struct provenance *d)
 {
 	struct outfile out;
 	struct csv_writer w;
-	if (outfile_open(&out, path))
+	int err = 0;
+	if (outfile_open_bulk(&out, path))
 		return -1;
-	csv_init(&w, out.fp);
+	csv_init(&w, NULL);
 	csv_raw(&w, "key_a,key_b,distance\r\n", 22);
-	for (size_t i = 0; i < pv->n; i++) {
+	for (size_t i = 0; i < pv->n && !err; i++) {
 		const struct prov_doc *a = prov_at(d, pv->v[i].a), *b = prov_at(d, pv->v[i].b);
 		csv_field(&w, a->url, a->url_len);
 		csv_sep(&w);
@@ -368,8 +370,14 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 		csv_sep(&w);
 		csv_u64(&w, pv->v[i].d);
 		csv_end(&w);
+		if (w.len >= PAIRS_FLUSH_AT) {
+			err = w.err || outfile_write(&out, w.buf, w.len);
+			w.len = 0;
+		}
 	}
-	if (csv_close(&w)) {
+	if (!err)
+		err = w.err || outfile_write(&out, w.buf, w.len);
+	if (csv_close(&w) || err) {
 		log_error("cannot write the pairs");
 		outfile_abort(&out);
 		return -1;
@@ -428,7 +436,7 @@ static int write_outputs(const struct opts *o, const struct clusters *cl,
 			 const struct provenance *det, const struct pair_vec *pairs)
 {
 	struct outfile out;
-	if (outfile_open(&out, o->cc.output))
+	if (outfile_open_bulk(&out, o->cc.output))
 		return -1;
 	if (write_csv(&out, cl, det)) {
 		outfile_abort(&out);
