@@ -467,12 +467,12 @@ int main(int argc, char **argv)
 	if (!in)
 		return EXIT_FAILED;
 	struct phase_clock tp = {t0, log_cpu(), log_minor_faults()};
+	/* Each phase's arrays are the next one's memory: a table's arrays
+	 * become the provenance.  Fresh pages are what costs (on a VM whose
+	 * host takes freed memory back, 1 to 4 s per GB on first touch). */
+	mem_keep_freed();
 	rc = join_all(in, name, &pairs, &first, &js);
 	cli_close_input(in);
-	/* From here on each phase's arrays are the next one's memory.  Not
-	 * before: during the join the stages upstream are alive, and their
-	 * peak and ours add up. */
-	mem_keep_freed();
 	phase_done("join", &tp);
 	if (!rc && o.k > (int)first.k) {
 		log_error("tables were built for k = %u; they cannot find pairs within %d",
