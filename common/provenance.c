@@ -88,8 +88,13 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->text_hash = r->text_hash;
 	d->warc_offset = r->warc_offset;
 	d->doc_id = r->doc_id;
-	d->flags = r->flags;
-	d->text_len = r->text_len;
+	d->short_text = !!(r->flags & FP_SHORT_TEXT);
+	d->has_text = r->text_len != 0;
+	if (r->warc_file.n > UINT16_MAX) {
+		log_error("document %llu: WARC file name of %u bytes: longer than any path",
+			  (unsigned long long)idx, r->warc_file.n);
+		return -1;
+	}
 	d->url = keep_str(a, r->url);
 	d->url_len = r->url.n;
 	if (a->last_file && r->warc_file.n == a->last_file_len &&
@@ -98,7 +103,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	else
 		d->warc_file = a->last_file = keep_str(a, r->warc_file);
 	a->last_file_len = r->warc_file.n;
-	d->warc_file_len = r->warc_file.n;
+	d->warc_file_len = (uint16_t)r->warc_file.n;
 	if (a->oom) {
 		log_error("out of memory keeping the provenance of %zu documents", p->n);
 		return -1;
@@ -110,8 +115,12 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 {
 	/* slots in document order: the catalog pass then fills them in order */
 	p->n = numbering_assign(p->slot, p->n_docs);
-	p->doc = calloc(p->n + 1, sizeof *p->doc);
-	mem_hint_huge_pages(p->doc, (p->n + 1) * sizeof *p->doc);
+	const size_t bytes = (p->n + 1) * sizeof *p->doc;
+	p->doc = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	if (p->doc) {
+		mem_hint_huge_pages(p->doc, bytes);
+		memset(p->doc, 0, bytes);
+	}
 	p->n_arenas = threads_max();
 	p->arena = calloc((size_t)p->n_arenas, sizeof *p->arena);
 	if (!p->doc || !p->arena) {
