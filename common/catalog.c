@@ -65,6 +65,11 @@ static void visit_block(struct scan *s, const char *name, const struct ndf_block
 			uint64_t first)
 {
 	const uint8_t *p = b->data, *end = p + b->len;
+	int bad = ndf_block_check(b, name);
+	if (bad) {
+		set_stop(s, bad);
+		return;
+	}
 	if (b->codec != NDF_CODEC_RAW) {
 		log_error("'%s': offset %llu: unknown codec %u for fingerprints", name,
 			  (unsigned long long)b->offset, b->codec);
@@ -102,10 +107,22 @@ static int read_batch(struct scan *s, struct ndf_reader *r, struct batch *bt)
 	size_t bytes = 0;
 	int rc = 1;
 	for (bt->n = 0; bt->n < BATCH_MAX_BLOCKS && bytes < want; bt->n++) {
-		rc = ndf_read_block(r, &bt->blk[bt->n]);
+		struct ndf_block *b = &bt->blk[bt->n];
+		rc = ndf_read_block_unchecked(r, b);
 		if (rc <= 0)
 			break;
-		bytes += bt->blk[bt->n].len;
+		/* The record count is used (to size arrays) before the block's
+		 * checksum is tested: a count its bytes cannot hold is refused
+		 * here, as damage if the checksum says so. */
+		if (b->n_records > b->len / FPREC_MIN_SIZE) {
+			int bad = ndf_block_check(b, ndf_reader_name(r));
+			if (!bad)
+				log_error("'%s': offset %llu: block of %zu bytes claims %u records",
+					  ndf_reader_name(r), (unsigned long long)b->offset,
+					  b->len, b->n_records);
+			return bad ? bad : NDF_ERR_FORMAT;
+		}
+		bytes += b->len;
 	}
 	return rc;
 }

@@ -26,8 +26,9 @@ struct catalog_info {
 
 /*
  * A catalog is read in batches of blocks: the blocks of a batch are read
- * and checked in order by one thread, then decoded by all threads while
- * the next batch is read.  Documents are many and their records are
+ * in order by one thread, then checked (their checksums) and decoded by
+ * all threads while the next batch is read, so the one thread only
+ * reads.  Documents are many and their records are
  * independent, so a night's catalog is decoded at the speed of the cores,
  * not of one.
  */

@@ -53,7 +53,7 @@ int docrec_decode(const uint8_t **in, const uint8_t *end, struct doc_record *d)
 
 size_t fprec_size(const struct fp_record *r)
 {
-	return 5 * 8 + 2 * 4 + 2 * 4 + (size_t)r->url.n + r->warc_file.n;
+	return FPREC_MIN_SIZE + (size_t)r->url.n + r->warc_file.n;
 }
 
 size_t fprec_encode(const struct fp_record *r, uint8_t *out)

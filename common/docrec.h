@@ -87,6 +87,10 @@ enum {
 	FP_SHORT_TEXT = 1u << 16, /* below the minimum length: exact-text matches only */
 };
 
+/* The encoded size of a record with empty strings: no block of N records
+ * can be shorter than N times this. */
+#define FPREC_MIN_SIZE (5 * 8 + 2 * 4 + 2 * 4)
+
 size_t fprec_size(const struct fp_record *r);
 size_t fprec_encode(const struct fp_record *r, uint8_t *out);
 int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r);

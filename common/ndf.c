@@ -209,6 +209,19 @@ static int add_index(struct ndf_writer *w, uint64_t first_key)
 	return 0;
 }
 
+static void block_header(uint8_t bh[NDF_BLOCK_HEADER], uint32_t n_records, uint32_t len,
+			 uint32_t codec)
+{
+	put_le32(bh, n_records);
+	put_le32(bh + 4, len);
+	put_le32(bh + 8, codec);
+}
+
+static uint32_t block_crc(const uint8_t bh[NDF_BLOCK_HEADER], const uint8_t *data, size_t len)
+{
+	return crc(crc(0, bh, NDF_BLOCK_HEADER), data, len);
+}
+
 int ndf_write_block(struct ndf_writer *w, uint32_t n_records, uint32_t codec,
 		    uint64_t first_key, const void *payload, size_t len)
 {
@@ -221,10 +234,8 @@ int ndf_write_block(struct ndf_writer *w, uint32_t n_records, uint32_t codec,
 	}
 	if ((err = add_index(w, first_key)))
 		return err;
-	put_le32(bh, n_records);
-	put_le32(bh + 4, (uint32_t)len);
-	put_le32(bh + 8, codec);
-	uint32_t c = crc(crc(0, bh, sizeof bh), payload, len);
+	block_header(bh, n_records, (uint32_t)len, codec);
+	uint32_t c = block_crc(bh, payload, len);
 	put_le32(tail, c);
 	/* The payload CRC leaves out the blocks' own CRCs: a CRC over data
 	 * followed by its CRC is a constant, which would make it blind.  It
@@ -493,7 +504,7 @@ static int grow(struct ndf_block *b, size_t n)
 	return 0;
 }
 
-int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
+static int read_block(struct ndf_reader *r, struct ndf_block *b, int check)
 {
 	uint8_t bh[NDF_BLOCK_HEADER], tail[4];
 	uint64_t at = r->pos;
@@ -515,10 +526,12 @@ int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
 	if ((err = r_read(r, b->data, len, "file ends inside a block")) ||
 	    (err = r_read(r, tail, 4, "file ends inside a block")))
 		return err;
-	const uint32_t c = crc(crc(0, bh, sizeof bh), b->data, len);
-	if (get_le32(tail) != c)
+	const uint32_t c = get_le32(tail);
+	if (check && block_crc(bh, b->data, len) != c)
 		return fault(r, NDF_ERR_CHECKSUM, at, "block checksum does not match");
 	r->crc = (uint32_t)crc32_combine(r->crc, c, (z_off_t)(sizeof bh + len));
+	b->crc = c;
+	b->unchecked = !check;
 	b->n_records = get_le32(bh);
 	b->codec = get_le32(bh + 8);
 	b->first_record = r->count;
@@ -526,6 +539,29 @@ int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
 	b->len = len;
 	r->count += b->n_records;
 	return 1;
+}
+
+int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
+{
+	return read_block(r, b, 1);
+}
+
+int ndf_read_block_unchecked(struct ndf_reader *r, struct ndf_block *b)
+{
+	return read_block(r, b, 0);
+}
+
+int ndf_block_check(const struct ndf_block *b, const char *name)
+{
+	uint8_t bh[NDF_BLOCK_HEADER];
+	if (!b->unchecked)
+		return 0;
+	block_header(bh, b->n_records, (uint32_t)b->len, b->codec);
+	if (block_crc(bh, b->data, b->len) == b->crc)
+		return 0;
+	log_error("'%s': offset %llu: %s: block checksum does not match", name,
+		  (unsigned long long)b->offset, ndf_strerror(NDF_ERR_CHECKSUM));
+	return NDF_ERR_CHECKSUM;
 }
 
 const struct ndf_index_entry *ndf_reader_index(const struct ndf_reader *r, uint64_t *n_blocks)
@@ -691,13 +727,15 @@ int ndf_section_read_block(struct ndf_section *s, uint64_t i, struct ndf_block *
 		return NDF_ERR_NOMEM;
 	if (fread(b->data, 1, len, s->r.fp) != len || fread(tail, 1, 4, s->r.fp) != 4)
 		return sec_fault(s, NDF_ERR_TRUNCATED, e->offset, "file ends inside a block");
-	if (get_le32(tail) != crc(crc(0, bh, sizeof bh), b->data, len))
+	if (get_le32(tail) != block_crc(bh, b->data, len))
 		return sec_fault(s, NDF_ERR_CHECKSUM, e->offset, "block checksum does not match");
 	b->n_records = get_le32(bh);
 	b->codec = get_le32(bh + 8);
 	b->first_record = e->first_record;
 	b->offset = e->offset;
 	b->len = len;
+	b->crc = get_le32(tail);
+	b->unchecked = 0;
 	return 0;
 }
 

@@ -114,6 +114,8 @@ struct ndf_block {
 	uint64_t offset; /* of the block header, from the section start */
 	uint8_t *data;   /* payload, @len bytes valid, @cap allocated */
 	size_t len, cap;
+	uint32_t crc;    /* the block's stored checksum */
+	int unchecked;   /* read by ndf_read_block_unchecked(), not yet checked */
 };
 
 /** Free a block's buffer (safe on a zeroed block). */
@@ -187,6 +189,26 @@ const char *ndf_reader_name(const struct ndf_reader *r);
  * (logged; the section cannot be trusted any further).
  */
 int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
+	__attribute__((warn_unused_result));
+
+/**
+ * ndf_read_block() without the block's own checksum test, which the
+ * caller then runs with ndf_block_check() on another thread: a reader that
+ * hands blocks to decoding threads keeps for itself only the read.  The
+ * section's payload checksum is chained from the stored block checksums,
+ * so the footer test still holds every block to its place; a block whose
+ * bytes were damaged is caught only by ndf_block_check(), which must pass
+ * before the block is used.
+ */
+int ndf_read_block_unchecked(struct ndf_reader *r, struct ndf_block *b)
+	__attribute__((warn_unused_result));
+
+/**
+ * The checksum test ndf_read_block_unchecked() left out (a no-op for a
+ * block read by ndf_read_block()).  @return 0, or NDF_ERR_CHECKSUM logged
+ * with @name and the block's offset in the section.
+ */
+int ndf_block_check(const struct ndf_block *b, const char *name)
 	__attribute__((warn_unused_result));
 
 /** The footer's block index; valid after ndf_read_block() returned 0. */

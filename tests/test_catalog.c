@@ -154,6 +154,20 @@ int main(void)
 		first_file_whole &= s.hits[i] == 1;
 	CHECK(first_file_whole); /* what came before the damage was read */
 
+	/* A block's record count damaged upwards: the count is read before
+	 * the block's checksum is tested (that runs on the decoding threads),
+	 * so it must be refused as damage, not used to size the arrays. */
+	fp = fopen(path[1], "wb");
+	CHECK(fp != NULL);
+	write_file(fp, (uint64_t)SECTIONS * BLOCKS * PER_BLOCK);
+	CHECK(fseek(fp, NDF_HEADER_SIZE + 3, SEEK_SET) == 0); /* top byte of n_records */
+	fputc(0x40, fp);
+	fclose(fp);
+	s.cap = 0;
+	int rc = scan(paths, 1, &s, &info);
+	CHECK(rc == NDF_ERR_CHECKSUM);
+	CHECK(s.next <= TOTAL);
+
 	for (int f = 0; f < FILES; f++)
 		remove(path[f]);
 	free(s.fp);

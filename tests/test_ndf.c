@@ -1,7 +1,8 @@
 /*
  * test_ndf.c - the NDF container: round trips (seekable and streamed
- * through a pipe), and refusal of every single-byte corruption, every
- * truncation, a wrong magic, a future version and a reserved flag.
+ * through a pipe), and refusal of every single-byte corruption (blocks
+ * checked as read, or later by ndf_block_check()), every truncation, a
+ * wrong magic, a future version and a reserved flag.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,19 @@ static void write_section(FILE *fp, unsigned n_blocks)
 	CHECK(ndf_writer_finish(w) == 0);
 }
 
+/* Read blocks as the catalog does: unchecked, then ndf_block_check(). */
+static int g_unchecked;
+
+static int next_block(struct ndf_reader *r, struct ndf_block *b)
+{
+	if (!g_unchecked)
+		return ndf_read_block(r, b);
+	int rc = ndf_read_block_unchecked(r, b);
+	if (rc > 0 && ndf_block_check(b, "test"))
+		return NDF_ERR_CHECKSUM;
+	return rc;
+}
+
 /* Read every section of @fp; return the number of sections, or -1. */
 static int read_all(FILE *fp, uint64_t *records)
 {
@@ -63,7 +77,7 @@ static int read_all(FILE *fp, uint64_t *records)
 			err = -100;
 		int rc;
 		uint64_t blocks = 0;
-		while (!err && (rc = ndf_read_block(r, &b)) > 0) {
+		while (!err && (rc = next_block(r, &b)) > 0) {
 			size_t want = (blocks * 337u) % 1000;
 			if (b.len != want || b.n_records != blocks + 1 ||
 			    (b.len && b.data[b.len - 1] != (uint8_t)((b.len - 1) * 7 + blocks)))
@@ -236,6 +250,11 @@ int main(void)
 	test_round_trip(1);
 	test_every_flip(0);
 	test_every_flip(1);
+	g_unchecked = 1;
+	test_round_trip(0);
+	test_every_flip(0);
+	test_every_flip(1);
+	g_unchecked = 0;
 	test_every_truncation();
 	test_header_faults();
 	test_payload_crc_sees_content();
