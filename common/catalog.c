@@ -144,6 +144,8 @@ static int scan_section(struct scan *s, struct ndf_reader *r)
 			int got = read_batch(s, r, bt);
 			more = got > 0;
 #pragma omp taskwait
+			if (bt->n) /* the blocks before this batch are decoded */
+				ndf_reader_release(r, bt->blk[0].offset);
 			if (got < 0)
 				rc = got;
 			else if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
@@ -188,8 +190,10 @@ static int scan_file(struct scan *s, FILE *fp, const char *name)
 			return err;
 		}
 		rc = check_params(s, r);
-		if (!rc)
+		if (!rc) {
+			(void)ndf_reader_map(r); /* or read through the FILE */
 			rc = scan_section(s, r);
+		}
 		if (!rc) {
 			mix_dataset(s->info, ndf_reader_header(r));
 			s->info->n_sections++;

@@ -24,6 +24,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <libdeflate.h>
 #include <zlib.h>
 
@@ -67,7 +69,9 @@ const char *ndf_kind_name(uint32_t kind)
 
 void ndf_block_free(struct ndf_block *b)
 {
-	free(b->data);
+	if (!b->mapped)
+		free(b->data);
+	b->mapped = 0;
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
@@ -141,6 +145,11 @@ struct ndf_writer {
 	uint32_t crc;
 	struct ndf_index_entry *index;
 	uint64_t n_blocks, cap_blocks;
+	/* ndf_reader_map(): the whole file, read in place from there on */
+	const uint8_t *map;
+	uint64_t map_len;
+	uint64_t base;     /* file offset of the section start */
+	uint64_t released; /* section offset below which pages were dropped */
 };
 
 static int w_write(struct ndf_writer *w, const void *p, size_t n)
@@ -326,6 +335,11 @@ struct ndf_reader {
 	int done;
 	struct ndf_index_entry *index;
 	uint64_t n_blocks, cap_blocks;
+	/* ndf_reader_map(): the whole file, read in place from there on */
+	const uint8_t *map;
+	uint64_t map_len;
+	uint64_t base;     /* file offset of the section start */
+	uint64_t released; /* section offset below which pages were dropped */
 };
 
 static int fault(const struct ndf_reader *r, int err, uint64_t at, const char *what)
@@ -335,9 +349,23 @@ static int fault(const struct ndf_reader *r, int err, uint64_t at, const char *w
 	return err;
 }
 
+/* Bytes of the mapped file from the reader's position on. */
+static uint64_t map_left(const struct ndf_reader *r)
+{
+	const uint64_t at = r->base + r->pos;
+	return at < r->map_len ? r->map_len - at : 0;
+}
+
 /* Read exactly @n bytes; a short read is truncation, or an I/O error. */
 static int r_read(struct ndf_reader *r, void *p, size_t n, const char *what)
 {
+	if (r->map) {
+		if (map_left(r) < n)
+			return fault(r, NDF_ERR_TRUNCATED, r->pos + map_left(r), what);
+		memcpy(p, r->map + r->base + r->pos, n);
+		r->pos += n;
+		return 0;
+	}
 	size_t got = fread(p, 1, n, r->fp);
 	if (got != n) {
 		if (ferror(r->fp)) {
@@ -489,11 +517,18 @@ static int read_footer(struct ndf_reader *r, uint64_t at)
 	free(f);
 	if (!err)
 		r->done = 1;
+	/* the FILE goes on where the section ends: the next reader starts there */
+	if (!err && r->map && fseeko(r->fp, (off_t)(r->base + r->pos), SEEK_SET))
+		err = fault(r, NDF_ERR_IO, r->pos, "cannot seek past the section");
 	return err;
 }
 
 static int grow(struct ndf_block *b, size_t n)
 {
+	if (b->mapped) { /* the data was the reader's, not ours */
+		b->data = NULL;
+		b->mapped = 0;
+	}
 	if (b->cap >= n)
 		return 0;
 	void *p = realloc(b->data, n);
@@ -521,10 +556,21 @@ static int read_block(struct ndf_reader *r, struct ndf_block *b, int check)
 	uint32_t len = get_le32(bh + 4);
 	if (len > NDF_MAX_BLOCK)
 		return fault(r, NDF_ERR_FORMAT, at, "block larger than the format allows");
-	if (grow(b, len ? len : 1) || remember_block(r, at))
+	if (remember_block(r, at))
 		return NDF_ERR_NOMEM;
-	if ((err = r_read(r, b->data, len, "file ends inside a block")) ||
-	    (err = r_read(r, tail, 4, "file ends inside a block")))
+	if (r->map && map_left(r) >= len) {
+		if (!b->mapped)
+			free(b->data);
+		b->data = (uint8_t *)r->map + r->base + r->pos;
+		b->cap = 0;
+		b->mapped = 1;
+		r->pos += len;
+	} else if (grow(b, len ? len : 1)) {
+		return NDF_ERR_NOMEM;
+	} else if ((err = r_read(r, b->data, len, "file ends inside a block"))) {
+		return err;
+	}
+	if ((err = r_read(r, tail, 4, "file ends inside a block")))
 		return err;
 	const uint32_t c = get_le32(tail);
 	if (check && block_crc(bh, b->data, len) != c)
@@ -570,10 +616,44 @@ const struct ndf_index_entry *ndf_reader_index(const struct ndf_reader *r, uint6
 	return r->done ? r->index : NULL;
 }
 
+int ndf_reader_map(struct ndf_reader *r)
+{
+	struct stat st;
+	const int fd = fileno(r->fp);
+	const off_t at = ftello(r->fp);
+	if (r->map || r->n_blocks || fd < 0 || at < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size <= at)
+		return -1;
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	(void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	r->map = p;
+	r->map_len = (uint64_t)st.st_size;
+	r->base = (uint64_t)at - r->pos; /* the header was read through the FILE */
+	r->released = 0;
+	return 0;
+}
+
+void ndf_reader_release(struct ndf_reader *r, uint64_t upto)
+{
+	const uint64_t page = 4096;
+	if (!r->map)
+		return;
+	uint64_t lo = (r->base + r->released + page - 1) & ~(page - 1);
+	uint64_t hi = (r->base + upto) & ~(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)(r->map + lo), hi - lo, MADV_DONTNEED);
+	if (upto > r->released)
+		r->released = upto;
+}
+
 void ndf_reader_close(struct ndf_reader *r)
 {
 	if (!r)
 		return;
+	if (r->map)
+		munmap((void *)r->map, r->map_len);
 	free(r->index);
 	free(r->name);
 	free(r);

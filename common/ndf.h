@@ -116,6 +116,8 @@ struct ndf_block {
 	size_t len, cap;
 	uint32_t crc;    /* the block's stored checksum */
 	int unchecked;   /* read by ndf_read_block_unchecked(), not yet checked */
+	int mapped;      /* @data lies in the reader's mapping (ndf_reader_map()):
+			    valid until the reader is closed, not ours to free */
 };
 
 /** Free a block's buffer (safe on a zeroed block). */
@@ -210,6 +212,25 @@ int ndf_read_block_unchecked(struct ndf_reader *r, struct ndf_block *b)
  */
 int ndf_block_check(const struct ndf_block *b, const char *name)
 	__attribute__((warn_unused_result));
+
+/**
+ * Read the rest of the section in place from a mapping of the file
+ * instead of copying it through the FILE (a regular file only; call right
+ * after ndf_reader_open()).  Blocks then point into the mapping; the FILE
+ * is positioned after the section once its footer is read.  A catalog is
+ * GBs read once: the copy was most of the reading thread's time.  The
+ * file must not shrink while it is read (as with any mapping, that is a
+ * SIGBUS).  @return 0, or -1 when the file cannot be mapped (nothing
+ * changes: reading goes on through the FILE).
+ */
+int ndf_reader_map(struct ndf_reader *r);
+
+/**
+ * The caller is done with every block before section offset @upto: drop
+ * the mapping's pages below it, so that what a mapped read has passed does
+ * not count in the process's memory.  A no-op when not mapped.
+ */
+void ndf_reader_release(struct ndf_reader *r, uint64_t upto);
 
 /** The footer's block index; valid after ndf_read_block() returned 0. */
 const struct ndf_index_entry *ndf_reader_index(const struct ndf_reader *r, uint64_t *n_blocks);

@@ -1,8 +1,9 @@
 /*
  * test_ndf.c - the NDF container: round trips (seekable and streamed
  * through a pipe), and refusal of every single-byte corruption (blocks
- * checked as read, or later by ndf_block_check()), every truncation, a
- * wrong magic, a future version and a reserved flag.
+ * checked as read, or later by ndf_block_check(); read through the FILE
+ * or in place from a mapping), every truncation, a wrong magic, a future
+ * version and a reserved flag.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +47,9 @@ static void write_section(FILE *fp, unsigned n_blocks)
 	CHECK(ndf_writer_finish(w) == 0);
 }
 
-/* Read blocks as the catalog does: unchecked, then ndf_block_check(). */
-static int g_unchecked;
+/* Read blocks as the catalog does: unchecked, then ndf_block_check();
+ * and from a mapping of a real file (ndf_reader_map()). */
+static int g_unchecked, g_mapped;
 
 static int next_block(struct ndf_reader *r, struct ndf_block *b)
 {
@@ -71,6 +73,8 @@ static int read_all(FILE *fp, uint64_t *records)
 			ndf_block_free(&b);
 			return err ? -1 : sections;
 		}
+		if (g_mapped && ndf_reader_map(r))
+			err = -103;
 		const struct ndf_header *h = ndf_reader_header(r);
 		if (h->kind != NDF_KIND_FPS || h->feature_config != 0x1234567890abcdefull ||
 		    h->perm[0] != 63)
@@ -136,9 +140,20 @@ static size_t file_image(uint8_t **out, int streamed)
 
 static int read_image(const uint8_t *img, size_t n, uint64_t *records)
 {
-	FILE *fp = fmemopen((void *)img, n, "rb");
+	FILE *fp;
+	char path[] = "/tmp/test_ndf_map_XXXXXX";
+	if (g_mapped) { /* a mapping needs a file */
+		int fd = mkstemp(path);
+		CHECK(fd >= 0 && write(fd, img, n) == (ssize_t)n);
+		close(fd);
+		fp = fopen(path, "rb");
+	} else {
+		fp = fmemopen((void *)img, n, "rb");
+	}
 	int s = read_all(fp, records);
 	fclose(fp);
+	if (g_mapped)
+		unlink(path);
 	return s;
 }
 
@@ -254,7 +269,14 @@ int main(void)
 	test_round_trip(0);
 	test_every_flip(0);
 	test_every_flip(1);
+	g_mapped = 1;
+	test_round_trip(0);
+	test_round_trip(1);
+	test_every_flip(0);
 	g_unchecked = 0;
+	test_every_flip(1);
+	test_every_truncation();
+	g_mapped = 0;
 	test_every_truncation();
 	test_header_faults();
 	test_payload_crc_sees_content();
