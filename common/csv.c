@@ -5,9 +5,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A writer with a FILE writes in pieces of about this size. */
-#define CSV_FLUSH_AT (256u << 10)
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void csv_init(struct csv_writer *w, FILE *fp)
 {
@@ -57,26 +57,30 @@ int csv_reserve_slow(struct csv_writer *w, size_t n)
 	return 0;
 }
 
-void csv_raw(struct csv_writer *w, const char *s, size_t len)
+int csv_needs_quotes(const char *s, size_t len)
 {
-	if (!len)
-		return;
-	char *p = csv_room(w, len);
-	if (p) {
-		memcpy(p, s, len);
-		w->len += len;
+	size_t i = 0;
+#ifdef __SSE2__
+	/* URLs and paths are tens of bytes: 16 at a time, four compares each */
+	const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"'),
+		      cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
+	for (; i + 16 <= len; i += 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		const __m128i hit = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
+		if (_mm_movemask_epi8(hit))
+			return 1;
 	}
+#endif
+	for (; i < len; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			return 1;
+	return 0;
 }
 
-void csv_field(struct csv_writer *w, const char *s, size_t len)
+void csv_quoted(struct csv_writer *w, const char *s, size_t len)
 {
-	int quote = 0;
-	for (size_t i = 0; i < len && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-	if (!quote) {
-		csv_raw(w, s, len);
-		return;
-	}
 	char *p = csv_room(w, 2 * len + 2); /* every byte a quote, at worst */
 	if (!p)
 		return;
@@ -89,35 +93,4 @@ void csv_field(struct csv_writer *w, const char *s, size_t len)
 	}
 	*o++ = '"';
 	w->len += (size_t)(o - p);
-}
-
-void csv_u64(struct csv_writer *w, uint64_t v)
-{
-	char tmp[24];
-	size_t i = sizeof tmp;
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	csv_raw(w, tmp + i, sizeof tmp - i);
-}
-
-void csv_hex64(struct csv_writer *w, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char *p = csv_room(w, 16);
-	if (!p)
-		return;
-	for (int i = 15; i >= 0; i--) {
-		p[i] = digits[v & 15];
-		v >>= 4;
-	}
-	w->len += 16;
-}
-
-void csv_end(struct csv_writer *w)
-{
-	csv_raw(w, "\r\n", 2);
-	if (w->fp && w->len >= CSV_FLUSH_AT)
-		csv_flush(w);
 }
