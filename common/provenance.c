@@ -8,29 +8,37 @@
 
 #include "log.h"
 #include "memhint.h"
-#include "numbering.h"
 #include "threads.h"
 
 int prov_init(struct provenance *p, size_t n_docs)
 {
 	memset(p, 0, sizeof *p);
 	p->n_docs = n_docs;
-	p->slot = malloc((n_docs + 1) * sizeof *p->slot);
-	mem_hint_huge_pages(p->slot, (n_docs + 1) * sizeof *p->slot);
-	if (!p->slot) {
+	const size_t words = n_docs / 64 + 1;
+	p->mark = calloc(words, sizeof *p->mark);
+	p->rank = malloc(words * sizeof *p->rank);
+	if (!p->mark || !p->rank) {
 		log_error("out of memory for %zu documents", n_docs);
 		return -1;
 	}
-	memset(p->slot, 0xff, (n_docs + 1) * sizeof *p->slot);
 	return 0;
 }
 
 void prov_mark(struct provenance *p, uint32_t idx)
 {
-	/* numbered by prov_load() (numbering.h); threads marking one document
-	 * store the same value */
 	if (idx < p->n_docs)
-		__atomic_store_n(&p->slot[idx], 0, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&p->mark[idx >> 6], 1ull << (idx & 63), __ATOMIC_RELAXED);
+}
+
+/* Each word's first slot; @return the slots in all. */
+static size_t rank_words(struct provenance *p)
+{
+	size_t sum = 0;
+	for (size_t w = 0; w <= p->n_docs / 64; w++) {
+		p->rank[w] = (uint32_t)sum;
+		sum += (size_t)__builtin_popcountll(p->mark[w]);
+	}
+	return sum;
 }
 
 /*
@@ -79,10 +87,10 @@ static const char *keep_str(struct prov_arena *a, struct str s)
 static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 {
 	struct provenance *p = ctx;
-	if (idx >= p->n_docs || p->slot[idx] == UINT32_MAX)
+	if (!prov_needed(p, idx))
 		return 0;
 	struct prov_arena *a = &p->arena[threads_id()];
-	struct prov_doc *d = &p->doc[p->slot[idx]];
+	struct prov_doc *d = &p->doc[prov_slot(p, (uint32_t)idx)];
 	d->simhash = r->simhash;
 	d->payload_hash = r->payload_hash;
 	d->text_hash = r->text_hash;
@@ -114,7 +122,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
 {
 	/* slots in document order: the catalog pass then fills them in order */
-	p->n = numbering_assign(p->slot, p->n_docs);
+	p->n = rank_words(p);
 	const size_t bytes = (p->n + 1) * sizeof *p->doc;
 	p->doc = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
 	if (p->doc) {
@@ -144,7 +152,8 @@ void prov_write_location(struct csv_writer *w, const struct prov_doc *d)
 
 void prov_free(struct provenance *p)
 {
-	free(p->slot);
+	free(p->mark);
+	free(p->rank);
 	free(p->doc);
 	for (int t = 0; t < p->n_arenas; t++)
 		for (struct arena_chunk *c = p->arena[t].top, *prev; c; c = prev) {

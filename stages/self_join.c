@@ -219,11 +219,7 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 		size_t w = lo;
 		for (size_t i = lo; i < hi; i++) {
 			const struct pair *p = &pv->v[i];
-			if (i + 32 < hi) { /* the documents are anywhere: load ahead */
-				__builtin_prefetch(&d->slot[pv->v[i + 32].a]);
-				__builtin_prefetch(&d->slot[pv->v[i + 32].b]);
-			}
-			if (i + 16 < hi) {
+			if (i + 16 < hi) { /* the documents are anywhere: load ahead */
 				__builtin_prefetch(prov_get(d, pv->v[i + 16].a));
 				__builtin_prefetch(prov_get(d, pv->v[i + 16].b));
 			}
