@@ -49,8 +49,14 @@ struct opts {
 	int dry_run;
 };
 
+/* Features --method simhash measured best with (README), unless given. */
+#define SIMHASH_METHOD_SHINGLE 1
+#define SIMHASH_METHOD_CJK_NGRAM 2
+
+/* The defaults in the help are the ones the code uses, not a copy. */
 static void usage(FILE *fp, int status)
 {
+	const struct simhash_config d = SIMHASH_CONFIG_DEFAULT;
 	fprintf(fp,
 		"Usage: ndd-fingerprint [options] [DOCS]\n"
 		"Compute the 64-bit fingerprint of every document in DOCS (the\n"
@@ -59,27 +65,29 @@ static void usage(FILE *fp, int status)
 		"      --method NAME      minhash: 1-bit minwise hashing of the feature set\n"
 		"                         (default); simhash: Charikar's SimHash of\n"
 		"                         weighted features\n"
-		"      --shingle N        words per feature shingle, 1..%d (default 3 for\n"
-		"                         minhash, 1 for simhash)\n"
+		"      --shingle N        words per feature shingle, 1..%d (default %d for\n"
+		"                         minhash, %d for simhash)\n"
 		"      --cjk-ngram N      characters per CJK feature n-gram, 1..%d (default\n"
-		"                         3 for minhash, 2 for simhash)\n"
+		"                         %d for minhash, %d for simhash)\n"
 		"      --min-text BYTES   below this much normalised text, fingerprint the\n"
-		"                         exact text and flag it short (default 200)\n"
+		"                         exact text and flag it short (default %zu)\n"
 		"      --unit-weight W    with --shingle > 1: also single words (and CJK\n"
 		"                         --cjk-unit n-grams); SimHash weighs them W/64;\n"
-		"                         0..64, 0: none (default 0)\n"
-		"      --cjk-unit N       characters per CJK unit feature, 1..%d (default 2)\n"
+		"                         0..64, 0: none (default %d)\n"
+		"      --cjk-unit N       characters per CJK unit feature, 1..%d (default %d)\n"
 		"SimHash weights (minhash counts each distinct feature once):\n"
 		"      --line-full BYTES  line length of full weight; shorter lines weigh\n"
-		"                         (len/BYTES)^2; 0: no line weights (default 160)\n"
-		"      --tf-log 0|1       1: weight 1+ln(tf); 0: each distinct feature 1 (1)\n"
-		"      --boundary-weight W  a feature where two lines meet, weight W/64 (0)\n"
+		"                         (len/BYTES)^2; 0: no line weights (default %d)\n"
+		"      --tf-log 0|1       1: weight 1+ln(tf); 0: each distinct feature 1 (%d)\n"
+		"      --boundary-weight W  a feature where two lines meet, weight W/64 (%d)\n"
 		"      --import-text FILE read fingerprints instead, one per line:\n"
 		"                         16 hex digits, optionally ',' and a key (URL)\n"
 		"      --dry-run          read, check and decode the documents, compute and\n"
 		"                         write nothing: the I/O floor for benchmarks\n"
 		CLI_COMMON_HELP,
-		SIMHASH_MAX_SHINGLE, SIMHASH_MAX_CJK_NGRAM, SIMHASH_MAX_CJK_NGRAM);
+		SIMHASH_MAX_SHINGLE, d.shingle, SIMHASH_METHOD_SHINGLE, SIMHASH_MAX_CJK_NGRAM,
+		d.cjk_ngram, SIMHASH_METHOD_CJK_NGRAM, d.min_text, d.unit_weight,
+		SIMHASH_MAX_CJK_NGRAM, d.cjk_unit, d.line_full, d.tf_log, d.boundary_weight);
 	exit(status);
 }
 
@@ -141,11 +149,10 @@ static void parse(struct opts *o, int argc, char **argv)
 		else
 			usage(stderr, EXIT_FAILED);
 	}
-	/* each method with the features it measured best with (README) */
 	if (o->cfg.method == 0 && !shingle_given)
-		o->cfg.shingle = 1;
+		o->cfg.shingle = SIMHASH_METHOD_SHINGLE;
 	if (o->cfg.method == 0 && !cjk_given)
-		o->cfg.cjk_ngram = 2;
+		o->cfg.cjk_ngram = SIMHASH_METHOD_CJK_NGRAM;
 	if (optind + 1 < argc || (o->import && optind < argc)) {
 		log_error("one input at a time (--import-text FILE, or DOCS)");
 		usage(stderr, EXIT_FAILED);
