@@ -6,8 +6,11 @@
  *
  * Memory traffic is what costs: the top level is the one pass over main
  * memory (buckets of ~16K records, so that a bucket and its sorted copy sit
- * in L2), and the second level sorts each bucket from the scatter area
- * straight into the final array, with no copy back.
+ * in L2).  keysort() then sorts each bucket from the scatter area straight
+ * into the final array, with no copy back; keysort_from_keys(), which has
+ * no second array, copies each bucket into a per-thread buffer and sorts
+ * it from there back into its place (the copy is read from memory once
+ * and written to L2; the sort's writes then hit lines just read).
  */
 #include "keysort.h"
 
@@ -206,33 +209,68 @@ static void sort_buckets(const struct plan *p, const struct table_rec *scratch,
 }
 
 /*
- * The top level for both entry points: records come from @recs, or, when
- * it is NULL, are made from @keys with indices idx0, idx0 + 1, ...  (the
- * test is the same for every record, so the CPU predicts it).
+ * Where the top level's records come from: an array of records, or a
+ * producer of the keys of documents idx0, idx0 + 1, ... asked for a piece
+ * at a time (KEY_PIECE keys: 16 KB, they stay in L1 between the producer
+ * and the loop over them).
  */
-static inline struct table_rec rec_at(const struct table_rec *recs, const uint64_t *keys,
-				      uint64_t idx0, size_t i)
+struct source {
+	const struct table_rec *recs;
+	keysort_keys_fn *keys;
+	void *ctx;
+	uint64_t idx0;
+};
+
+#define KEY_PIECE 2048
+
+static void count_range(const struct plan *p, const struct source *s, size_t lo, size_t hi,
+			size_t *c, uint64_t *piece)
 {
-	return recs ? recs[i] : (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
+	if (s->recs) {
+		for (size_t i = lo; i < hi; i++)
+			c[s->recs[i].key >> p->shift]++;
+		return;
+	}
+	for (size_t i = lo; i < hi; i += KEY_PIECE) {
+		const size_t m = hi - i < KEY_PIECE ? hi - i : KEY_PIECE;
+		s->keys(s->ctx, i, m, piece);
+		for (size_t j = 0; j < m; j++)
+			c[piece[j] >> p->shift]++;
+	}
 }
 
-static void scatter_top(struct plan *p, const struct table_rec *recs, const uint64_t *keys,
-			uint64_t idx0, struct table_rec *scratch, size_t n)
+static void scatter_range(const struct plan *p, const struct source *s, size_t lo, size_t hi,
+			  size_t *c, uint64_t *piece, struct table_rec *dst)
+{
+	if (s->recs) {
+		for (size_t i = lo; i < hi; i++)
+			dst[c[s->recs[i].key >> p->shift]++] = s->recs[i];
+		return;
+	}
+	for (size_t i = lo; i < hi; i += KEY_PIECE) {
+		const size_t m = hi - i < KEY_PIECE ? hi - i : KEY_PIECE;
+		s->keys(s->ctx, i, m, piece);
+		for (size_t j = 0; j < m; j++)
+			dst[c[piece[j] >> p->shift]++] =
+				(struct table_rec){piece[j], (uint32_t)(s->idx0 + i + j)};
+	}
+}
+
+/* The top level: threads count their input range, then scatter it into
+ * @dst at their own offsets per bucket. */
+static void scatter_top(struct plan *p, const struct source *s, struct table_rec *dst, size_t n)
 {
 #pragma omp parallel num_threads(p->nt)
 	{
 		const int t = threads_id();
 		const size_t lo = n * (size_t)t / (size_t)p->nt, hi = n * (size_t)(t + 1) / (size_t)p->nt;
 		size_t *c = p->count + (size_t)t * p->nb;
-		for (size_t i = lo; i < hi; i++)
-			c[rec_at(recs, keys, idx0, i).key >> p->shift]++;
+		uint64_t piece[KEY_PIECE];
+		count_range(p, s, lo, hi, c, piece);
 #pragma omp barrier
 #pragma omp single
 		plan_offsets(p);
-		for (size_t i = lo; i < hi; i++) {
-			const struct table_rec r = rec_at(recs, keys, idx0, i);
-			scratch[c[r.key >> p->shift]++] = r;
-		}
+		scatter_range(p, s, lo, hi, c, piece, dst);
 	}
 }
 
@@ -243,24 +281,75 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 		keysort_small(recs, n);
 		return;
 	}
-	scatter_top(&p, recs, NULL, 0, scratch, n);
+	const struct source s = {recs, NULL, NULL, 0};
+	scatter_top(&p, &s, scratch, n);
 	sort_buckets(&p, scratch, recs);
 	free(p.count);
 }
 
-void keysort_keys(void *area, size_t n, uint64_t idx0, struct table_rec *scratch)
+/* The largest bucket a thread copies out to sort back in place: 4 times
+ * the ~16K records of a bucket (768 KB), so uniform keys always fit and
+ * only a pile of copies of one page takes the comparison sort. */
+#define BUCKET_COPY_MAX 65536
+
+static size_t largest_bucket(const struct plan *p)
 {
-	/* the keys are read from the front of the area before records are written */
-	const uint64_t *keys = area;
-	struct table_rec *out = area;
+	size_t m = 0;
+	for (size_t b = 0; b < p->nb; b++)
+		if (p->start[b + 1] - p->start[b] > m)
+			m = p->start[b + 1] - p->start[b];
+	return m < BUCKET_COPY_MAX ? m : BUCKET_COPY_MAX;
+}
+
+/* Sort every bucket of @recs where it lies, all threads: a bucket is
+ * copied into the thread's buffer (it then sits in L2) and sorted from
+ * there back into its place. */
+static void sort_buckets_in_place(const struct plan *p, struct table_rec *recs)
+{
+	const size_t cap = largest_bucket(p);
+#pragma omp parallel num_threads(p->nt)
+	{
+		uint32_t *cnt = malloc(((1u << SUB_MAX_BITS) + 2) * sizeof *cnt);
+		struct table_rec *buf = malloc(cap * sizeof *buf);
+#pragma omp for schedule(dynamic, 16)
+		for (size_t b = 0; b < p->nb; b++) {
+			const size_t lo = p->start[b], len = p->start[b + 1] - p->start[b];
+			if (cnt && buf && len <= cap) {
+				memcpy(buf, recs + lo, len * sizeof *buf);
+				sort_bucket(buf, len, p->bits, recs + lo, cnt);
+			} else { /* huge bucket, or no memory: slower, same order */
+				keysort_small(recs + lo, len);
+			}
+		}
+		free(buf);
+		free(cnt);
+	}
+}
+
+/* Too few records for a top level: made one piece at a time, then sorted. */
+static void sort_few(keysort_keys_fn *keys, void *ctx, size_t n, uint64_t idx0,
+		     struct table_rec *out)
+{
+	uint64_t piece[KEY_PIECE];
+	for (size_t i = 0; i < n; i += KEY_PIECE) {
+		const size_t m = n - i < KEY_PIECE ? n - i : KEY_PIECE;
+		keys(ctx, i, m, piece);
+		for (size_t j = 0; j < m; j++)
+			out[i + j] = (struct table_rec){piece[j], (uint32_t)(idx0 + i + j)};
+	}
+	keysort_small(out, n);
+}
+
+void keysort_from_keys(keysort_keys_fn *keys, void *ctx, size_t n, uint64_t idx0,
+		       struct table_rec *out)
+{
 	struct plan p;
 	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
-		for (size_t i = n; i-- > 0;) /* back to front: keys[i] is not yet overwritten */
-			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
-		keysort_small(out, n);
+		sort_few(keys, ctx, n, idx0, out);
 		return;
 	}
-	scatter_top(&p, NULL, keys, idx0, scratch, n);
-	sort_buckets(&p, scratch, out);
+	const struct source s = {NULL, keys, ctx, idx0};
+	scatter_top(&p, &s, out, n);
+	sort_buckets_in_place(&p, out);
 	free(p.count);
 }

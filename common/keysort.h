@@ -30,14 +30,23 @@ struct table_rec {
 void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n);
 
 /**
- * Sort keys into records: @area is room for @n records (8-byte aligned,
- * as malloc gives); on entry its first 8 * @n bytes hold @n keys (as
- * uint64_t), the keys of documents @idx0, @idx0 + 1, ...; on return it
- * holds the n records (key, idx) in (key, idx) order.  Permuting straight
- * into the front of the output array saves a pass over memory compared
- * with building the records first.  @scratch: n records, caller-owned.
+ * Fill @out[0..n) with the keys of documents first, first + 1, ...,
+ * first + n - 1 (@first counted from the start of the sort, see
+ * keysort_from_keys()).  Called from several threads at once.
  */
-void keysort_keys(void *area, size_t n, uint64_t idx0, struct table_rec *scratch);
+typedef void keysort_keys_fn(void *ctx, size_t first, size_t n, uint64_t *out);
+
+/**
+ * Sort the records (key of document i, @idx0 + i), 0 <= i < @n, into
+ * @out (n records, caller-owned) in (key, idx) order, with no second
+ * array: the keys are asked of @keys twice, a few thousand at a time (to
+ * count the top-level buckets, then to scatter the records into @out),
+ * and each bucket is sorted where it lies through a per-thread buffer of
+ * at most 768 KB.  So a caller that can make keys cheaply (permuting
+ * fingerprints) needs 12 bytes per record in all, not 24.
+ */
+void keysort_from_keys(keysort_keys_fn *keys, void *ctx, size_t n, uint64_t idx0,
+		       struct table_rec *out);
 
 /** Sort a small array by (key, idx); exposed for tests. */
 void keysort_small(struct table_rec *a, size_t n);

@@ -39,6 +39,7 @@ FILE *spill_tmpfile(const char *dir)
 
 struct run {
 	FILE *fp;
+	uint64_t n;      /* records in the run */
 	uint64_t left;   /* records not yet read from the file */
 	uint8_t *buf;
 	size_t have, at; /* records in buf, next one */
@@ -85,7 +86,7 @@ int spill_runs_add(struct spill_runs *s, const struct table_rec *recs, size_t n)
 	struct run *r = &s->run[s->n++];
 	memset(r, 0, sizeof *r);
 	r->fp = fp;
-	r->left = n;
+	r->n = n;
 	uint8_t buf[READ_RECS * TABLE_RAW_RECORD];
 	for (size_t i = 0; i < n; i += READ_RECS) {
 		size_t m = n - i < READ_RECS ? n - i : READ_RECS;
@@ -98,10 +99,22 @@ int spill_runs_add(struct spill_runs *s, const struct table_rec *recs, size_t n)
 			return -1;
 		}
 	}
-	if (fflush(fp) || fseeko(fp, 0, SEEK_SET)) {
+	if (fflush(fp)) {
 		log_error("cannot write a temporary file: %s", strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* Back to the run's first record. */
+static int run_rewind(struct run *r)
+{
+	if (fseeko(r->fp, 0, SEEK_SET)) {
+		log_error("cannot read back a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	r->left = r->n;
+	r->have = r->at = 0;
 	return 0;
 }
 
@@ -166,7 +179,7 @@ int spill_runs_merge(struct spill_runs *s, size_t batch,
 		rc = -1;
 	}
 	for (size_t i = 0; !rc && i < s->n; i++) {
-		int got = run_next(&s->run[i]);
+		int got = run_rewind(&s->run[i]) ? -1 : run_next(&s->run[i]);
 		if (got < 0)
 			rc = -1;
 		else if (got)

@@ -39,8 +39,10 @@ size_t spill_runs_count(const struct spill_runs *s);
 
 /**
  * Merge every run in (key, idx) order and hand the records to @emit in
- * batches of at most @batch records (@emit returns 0 to go on).  Uses
- * about 64 KiB of buffer per run.  @return 0, -1 on an I/O error
+ * batches of at most @batch records (@emit returns 0 to go on).  Each
+ * call merges the runs from their start, so a caller may merge twice
+ * (permute-sort: once to count, once to write).  Uses about 64 KiB of
+ * buffer per run.  @return 0, -1 on an I/O error
  * (logged), or what @emit returned.
  */
 int spill_runs_merge(struct spill_runs *s, size_t batch,

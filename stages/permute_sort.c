@@ -22,6 +22,7 @@
 #include "bytes.h"
 #include "catalog.h"
 #include "cli.h"
+#include "codec.h"
 #include "design.h"
 #include "keysort.h"
 #include "log.h"
@@ -29,6 +30,7 @@
 #include "ndf.h"
 #include "spill.h"
 #include "tablefile.h"
+#include "threads.h"
 
 struct opts {
 	struct cli_common cc;
@@ -40,8 +42,22 @@ struct opts {
 	const char *tmpdir;
 };
 
-/* Per record while a table is built: the record and its sort scratch. */
-#define BYTES_PER_RECORD (2 * sizeof(struct table_rec))
+/* Per record while a table is built: its sorted record, and nothing
+ * else (keysort_from_keys() sorts with no second array). */
+#define BYTES_PER_RECORD sizeof(struct table_rec)
+
+/* Raw blocks packed at once from a sorted table in memory: 6 MB. */
+#define PACK_BLOCKS 8
+#define RAW_BLOCK_BYTES ((size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD)
+
+/* What building a table takes whatever its size: the pack area and a
+ * block buffer (tout_open()), and per thread the sort's bucket buffer
+ * and counters (keysort_from_keys(), at most 800 KB). */
+static uint64_t fixed_bytes(void)
+{
+	return (uint64_t)(PACK_BLOCKS + 1) * RAW_BLOCK_BYTES +
+	       (uint64_t)threads_max() * (800u << 10);
+}
 
 static uint64_t default_memory(void)
 {
@@ -195,32 +211,95 @@ fail:
 	return -1;
 }
 
+/* ---- the table's Huffman code ---- */
+
+/* Add the symbols of the transitions within @r[0..n) to @hist. */
+static void rec_histogram(const struct table_rec *r, size_t n, uint64_t hist[CODEC_SYMBOLS])
+{
+	for (size_t i = 1; i < n; i++)
+		hist[codec_symbol(r[i - 1].key, r[i].key)]++;
+}
+
+/* The histogram of a whole sorted table, threads over ranges (a range
+ * also counts the transition from the record before it): the same counts
+ * as compress takes over the keys it loads. */
+static void table_histogram(const struct table_rec *r, size_t n, uint64_t hist[CODEC_SYMBOLS])
+{
+	const int nt = threads_max();
+	uint64_t *part = xcalloc((size_t)nt * CODEC_SYMBOLS, sizeof *part);
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+	for (int t = 0; t < nt; t++) {
+		const size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+		if (lo < hi)
+			rec_histogram(r + (lo ? lo - 1 : 0), hi - lo + (lo ? 1 : 0),
+				      part + (size_t)t * CODEC_SYMBOLS);
+	}
+	for (int t = 0; t < nt; t++)
+		for (unsigned s = 0; s < CODEC_SYMBOLS; s++)
+			hist[s] += part[(size_t)t * CODEC_SYMBOLS + s];
+	free(part);
+}
+
+/* The histogram of merged runs, batch by batch (spill_runs_merge()). */
+struct merged_hist {
+	uint64_t hist[CODEC_SYMBOLS];
+	uint64_t last; /* key of the record before this batch */
+	int started;
+};
+
+static int merged_hist_add(void *ctx, const struct table_rec *recs, size_t n)
+{
+	struct merged_hist *mh = ctx;
+	if (mh->started)
+		mh->hist[codec_symbol(mh->last, recs[0].key)]++;
+	rec_histogram(recs, n, mh->hist);
+	mh->last = recs[n - 1].key;
+	mh->started = 1;
+	return 0;
+}
+
 /* ---- writing one table ---- */
 
 struct table_out {
 	struct ndf_writer *w;
-	uint8_t *buf;
-	uint8_t *pack;     /* free memory to pack whole blocks in (the sort's */
-	size_t pack_cap;   /* scratch array, done with by then), or NULL */
+	uint8_t *buf;      /* one block, filled record by record */
+	uint8_t *pack;     /* PACK_BLOCKS blocks, packed by all threads */
 	size_t n;
 	uint64_t first_key;
 };
 
-/* Whole blocks from a sorted array: packed by all threads into the pack
- * area, as many blocks at a time as it holds, then written in order. */
+/*
+ * The section's first block: the Huffman code compress will use, built
+ * from the whole table's histogram by the function compress used to call
+ * itself, so that compress can encode the records as they arrive (with
+ * the record count in the header's aux, it knows the index width too).
+ */
+static int tout_code(struct table_out *to, const uint64_t hist[CODEC_SYMBOLS])
+{
+	struct codec code;
+	uint8_t bytes[64];
+	if (codec_build(&code, hist)) {
+		log_error("cannot build a table's Huffman code");
+		return -1;
+	}
+	codec_serialize(&code, bytes);
+	return ndf_write_block(to->w, 0, NDF_CODEC_CODE, 0, bytes, codec_serialized_size()) ? -1 : 0;
+}
+
+/* Whole blocks from a sorted array: packed by all threads, PACK_BLOCKS
+ * at a time, then written in order. */
 static int tout_blocks(struct table_out *to, const struct table_rec *recs, size_t n_blocks)
 {
-	const size_t per = TABLE_RAW_BLOCK_RECORDS, bytes = per * TABLE_RAW_RECORD;
-	const size_t batch = to->pack_cap / bytes;
-	for (size_t b0 = 0; b0 < n_blocks; b0 += batch) {
-		const size_t nb = n_blocks - b0 < batch ? n_blocks - b0 : batch;
+	const size_t per = TABLE_RAW_BLOCK_RECORDS;
+	for (size_t b0 = 0; b0 < n_blocks; b0 += PACK_BLOCKS) {
+		const size_t nb = n_blocks - b0 < PACK_BLOCKS ? n_blocks - b0 : PACK_BLOCKS;
 		const struct table_rec *r = recs + b0 * per;
 #pragma omp parallel for schedule(static)
 		for (size_t i = 0; i < nb * per; i++)
 			tablefile_put_raw(to->pack + i * TABLE_RAW_RECORD, r[i].key, (uint32_t)r[i].idx);
 		for (size_t b = 0; b < nb; b++)
 			if (ndf_write_block(to->w, (uint32_t)per, NDF_CODEC_RAW, r[b * per].key,
-					    to->pack + b * bytes, bytes))
+					    to->pack + b * RAW_BLOCK_BYTES, RAW_BLOCK_BYTES))
 				return -1;
 	}
 	return 0;
@@ -229,14 +308,6 @@ static int tout_blocks(struct table_out *to, const struct table_rec *recs, size_
 static int tout_add(void *ctx, const struct table_rec *recs, size_t n)
 {
 	struct table_out *to = ctx;
-	if (to->n == 0 && n >= TABLE_RAW_BLOCK_RECORDS &&
-	    to->pack_cap >= (size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD) {
-		const size_t whole = n / TABLE_RAW_BLOCK_RECORDS;
-		if (tout_blocks(to, recs, whole))
-			return -1;
-		recs += whole * TABLE_RAW_BLOCK_RECORDS;
-		n -= whole * TABLE_RAW_BLOCK_RECORDS;
-	}
 	for (size_t i = 0; i < n; i++) {
 		if (to->n == 0)
 			to->first_key = recs[i].key;
@@ -252,14 +323,28 @@ static int tout_add(void *ctx, const struct table_rec *recs, size_t n)
 	return 0;
 }
 
+/* A sorted table in memory: its code, whole blocks, then the rest. */
+static int tout_table(struct table_out *to, const struct table_rec *recs, size_t n)
+{
+	uint64_t hist[CODEC_SYMBOLS] = {0};
+	const size_t whole = n / TABLE_RAW_BLOCK_RECORDS;
+	table_histogram(recs, n, hist);
+	if (tout_code(to, hist) || tout_blocks(to, recs, whole))
+		return -1;
+	return tout_add(to, recs + whole * TABLE_RAW_BLOCK_RECORDS,
+			n - whole * TABLE_RAW_BLOCK_RECORDS);
+}
+
 static int tout_open(struct table_out *to, struct outfile *out, const struct design *d,
-		     uint32_t t, const struct catalog_info *info)
+		     uint32_t t, const struct catalog_info *info, size_t n, uint8_t *pack)
 {
 	struct ndf_header h;
 	tablefile_header(&h, NDF_KIND_TABLE, d, t, info->feature_config, info->dataset_id);
+	h.aux = n; /* ahead of the records, for compress (docs/FORMATS.md) */
 	memset(to, 0, sizeof *to);
 	to->w = ndf_writer_open(out->fp, out->display, &h);
-	to->buf = xmalloc((size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD);
+	to->buf = xmalloc(RAW_BLOCK_BYTES);
+	to->pack = pack;
 	return to->w ? 0 : -1;
 }
 
@@ -285,66 +370,87 @@ struct builder {
 	const struct catalog_info *info;
 	struct outfile *out;
 	size_t chunk;           /* records sorted at once */
-	struct table_rec *recs, *scratch;
+	struct table_rec *recs; /* the sorted chunk (a whole table when it fits) */
 	uint64_t *fp_buf;       /* a chunk of fingerprints, when they are spilled */
+	uint8_t *pack;          /* see tout_blocks() */
 	size_t runs;            /* spilled runs, for the summary */
 };
+
+struct permuter {
+	const struct design_lut *lut;
+	const uint64_t *fps;
+};
+
+static void permute_keys(void *ctx, size_t first, size_t n, uint64_t *out)
+{
+	const struct permuter *p = ctx;
+	for (size_t i = 0; i < n; i++)
+		out[i] = design_lut_permute(p->lut, p->fps[first + i]);
+}
 
 /* Permute and sort fingerprints [start, start + n) of table @t into recs. */
 static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
 {
-	const struct design_table *tab = &b->d->tables[t];
-	const uint64_t *src = b->f->v + start;
+	struct permuter p = {NULL, b->f->v + start};
 	if (b->f->spill) {
 		if (fps_range(b->f, start, n, b->fp_buf))
 			return -1;
-		src = b->fp_buf;
+		p.fps = b->fp_buf;
 	}
-	void *area = b->recs;
-	uint64_t *keys = area; /* see keysort_keys() */
 	struct design_lut *lut = xmalloc(sizeof *lut);
-	design_lut_build(tab, lut);
-#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++)
-		keys[i] = design_lut_permute(lut, src[i]);
+	design_lut_build(&b->d->tables[t], lut);
+	p.lut = lut;
+	keysort_from_keys(permute_keys, &p, n, start, b->recs);
 	free(lut);
-	keysort_keys(area, n, start, b->scratch);
 	return 0;
+}
+
+/* A table larger than the budget: sorted runs spilled, then merged twice,
+ * once for the code's histogram and once to write the records. */
+static int spill_table(struct builder *b, uint32_t t, struct table_out *to)
+{
+	const size_t n = b->f->n;
+	struct spill_runs *runs = spill_runs_new(b->o->tmpdir);
+	struct merged_hist mh = {{0}, 0, 0};
+	int rc = runs ? 0 : -1;
+	for (size_t start = 0; !rc && start < n; start += b->chunk) {
+		const size_t m = n - start < b->chunk ? n - start : b->chunk;
+		rc = sort_chunk(b, t, start, m);
+		if (!rc)
+			rc = spill_runs_add(runs, b->recs, m);
+	}
+	if (!rc)
+		rc = spill_runs_merge(runs, 4096, merged_hist_add, &mh);
+	if (!rc)
+		rc = tout_code(to, mh.hist);
+	if (!rc) {
+		b->runs += spill_runs_count(runs);
+		rc = spill_runs_merge(runs, 4096, tout_add, to);
+	}
+	spill_runs_free(runs);
+	return rc;
 }
 
 static int build_table(struct builder *b, uint32_t t)
 {
 	struct table_out to;
 	const size_t n = b->f->n;
-	int rc = tout_open(&to, b->out, b->d, t, b->info);
+	int rc = tout_open(&to, b->out, b->d, t, b->info, n, b->pack);
 	if (!rc && n <= b->chunk) {
 		rc = sort_chunk(b, t, 0, n);
-		to.pack = (void *)b->scratch; /* free again once sorted */
-		to.pack_cap = n * sizeof *b->scratch;
 		if (!rc)
-			rc = tout_add(&to, b->recs, n);
+			rc = tout_table(&to, b->recs, n);
 	} else if (!rc) {
-		struct spill_runs *runs = spill_runs_new(b->o->tmpdir);
-		rc = runs ? 0 : -1;
-		for (size_t start = 0; !rc && start < n; start += b->chunk) {
-			size_t m = n - start < b->chunk ? n - start : b->chunk;
-			rc = sort_chunk(b, t, start, m);
-			if (!rc)
-				rc = spill_runs_add(runs, b->recs, m);
-		}
-		if (!rc) {
-			b->runs += spill_runs_count(runs);
-			rc = spill_runs_merge(runs, 4096, tout_add, &to);
-		}
-		spill_runs_free(runs);
+		rc = spill_table(b, t, &to);
 	}
 	return tout_close(&to, rc);
 }
 
-/* Records that fit in the budget left after the fingerprints. */
+/* Records that fit in the budget left after the fingerprints and the
+ * fixed buffers. */
 static size_t chunk_records(const struct opts *o, const struct fps *f)
 {
-	uint64_t used = f->spill ? 0 : (uint64_t)f->n * sizeof(uint64_t);
+	uint64_t used = (f->spill ? 0 : (uint64_t)f->n * sizeof(uint64_t)) + fixed_bytes();
 	uint64_t per = BYTES_PER_RECORD + (f->spill ? sizeof(uint64_t) : 0);
 	uint64_t left = o->memory > used ? o->memory - used : 0;
 	uint64_t c = left / per;
@@ -359,12 +465,11 @@ static int build_tables(struct builder *b)
 	int rc = 0;
 	b->chunk = chunk_records(b->o, b->f);
 	b->recs = xmalloc(b->chunk * sizeof *b->recs);
-	b->scratch = xmalloc(b->chunk * sizeof *b->scratch);
 	/* the top radix level writes to thousands of places at once: with 4 KB
 	 * pages each of them is a TLB miss */
 	mem_hint_huge_pages(b->recs, b->chunk * sizeof *b->recs);
-	mem_hint_huge_pages(b->scratch, b->chunk * sizeof *b->scratch);
 	b->fp_buf = b->f->spill ? xmalloc(b->chunk * sizeof *b->fp_buf) : NULL;
+	b->pack = xmalloc(PACK_BLOCKS * RAW_BLOCK_BYTES);
 	progress_start(&pr, "tables", 0);
 	for (uint32_t t = 0; t < b->d->n_tables && !rc; t++) {
 		rc = build_table(b, t);
@@ -372,14 +477,14 @@ static int build_tables(struct builder *b)
 	}
 	progress_end(&pr);
 	free(b->recs);
-	free(b->scratch);
 	free(b->fp_buf);
+	free(b->pack);
 	return rc;
 }
 
 static void print_plan(const struct opts *o, const struct design *d, uint64_t n)
 {
-	double need = (double)n * (8 + BYTES_PER_RECORD);
+	double need = (double)n * (8 + BYTES_PER_RECORD) + (double)fixed_bytes();
 	double raw = (double)d->n_tables * (double)n * TABLE_RAW_RECORD;
 	double bits = 2 + 64 - (n > 1 ? log2((double)n) : 0) + ceil(log2((double)n + 1));
 	char name[16];

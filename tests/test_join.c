@@ -129,6 +129,11 @@ static int cmp_rec(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+static void keys_from_array(void *ctx, size_t first, size_t n, uint64_t *out)
+{
+	memcpy(out, (const uint64_t *)ctx + first, n * sizeof *out);
+}
+
 /* keysort against qsort: sizes around every threshold, keys with many
  * exact copies and long shared prefixes (copies of one page). */
 static void test_keysort(uint64_t *rng)
@@ -145,19 +150,19 @@ static void test_keysort(uint64_t *rng)
 				a[i].idx = i;
 			}
 			memcpy(b, a, n * sizeof *a);
-			/* keysort_keys: the same keys, given as keys, indices from 1000 */
-			void *area = malloc((n + 1) * sizeof(struct table_rec));
-			struct table_rec *c = area;
-			uint64_t *keys = area;
+			/* keysort_from_keys: the same keys, indices from 1000 */
+			struct table_rec *c = malloc((n + 1) * sizeof *c);
+			uint64_t *keys = malloc((n + 1) * sizeof *keys);
 			for (size_t i = 0; i < n; i++)
 				keys[i] = a[i].key;
-			keysort_keys(area, n, 1000, scratch);
+			keysort_from_keys(keys_from_array, keys, n, 1000, c);
 			keysort(a, scratch, n);
 			qsort(b, n, sizeof *b, cmp_rec);
 			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
 			for (size_t i = 0; i < n; i++)
 				CHECK(c[i].key == b[i].key && c[i].idx == b[i].idx + 1000);
 			free(c);
+			free(keys);
 			free(a);
 			free(b);
 			free(scratch);
