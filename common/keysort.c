@@ -94,7 +94,8 @@ static unsigned bucket_bits(size_t n)
 	return b;
 }
 
-/* Second-level radix: 2^SUB_MAX_BITS counters at most (32 KB). */
+/* Second-level radix: 2^SUB_MAX_BITS counters at most (32 KB; see
+ * KEYSORT_THREAD_BYTES). */
 #define SUB_MAX_BITS 13
 
 /*
@@ -209,68 +210,33 @@ static void sort_buckets(const struct plan *p, const struct table_rec *scratch,
 }
 
 /*
- * Where the top level's records come from: an array of records, or a
- * producer of the keys of documents idx0, idx0 + 1, ... asked for a piece
- * at a time (KEY_PIECE keys: 16 KB, they stay in L1 between the producer
- * and the loop over them).
+ * The top level for both entry points: records come from @recs, or, when
+ * it is NULL, are made from @keys with indices idx0, idx0 + 1, ...  (the
+ * test is the same for every record, so the CPU predicts it).
  */
-struct source {
-	const struct table_rec *recs;
-	keysort_keys_fn *keys;
-	void *ctx;
-	uint64_t idx0;
-};
-
-#define KEY_PIECE 2048
-
-static void count_range(const struct plan *p, const struct source *s, size_t lo, size_t hi,
-			size_t *c, uint64_t *piece)
+static inline struct table_rec rec_at(const struct table_rec *recs, const uint64_t *keys,
+				      uint64_t idx0, size_t i)
 {
-	if (s->recs) {
-		for (size_t i = lo; i < hi; i++)
-			c[s->recs[i].key >> p->shift]++;
-		return;
-	}
-	for (size_t i = lo; i < hi; i += KEY_PIECE) {
-		const size_t m = hi - i < KEY_PIECE ? hi - i : KEY_PIECE;
-		s->keys(s->ctx, i, m, piece);
-		for (size_t j = 0; j < m; j++)
-			c[piece[j] >> p->shift]++;
-	}
+	return recs ? recs[i] : (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
 }
 
-static void scatter_range(const struct plan *p, const struct source *s, size_t lo, size_t hi,
-			  size_t *c, uint64_t *piece, struct table_rec *dst)
-{
-	if (s->recs) {
-		for (size_t i = lo; i < hi; i++)
-			dst[c[s->recs[i].key >> p->shift]++] = s->recs[i];
-		return;
-	}
-	for (size_t i = lo; i < hi; i += KEY_PIECE) {
-		const size_t m = hi - i < KEY_PIECE ? hi - i : KEY_PIECE;
-		s->keys(s->ctx, i, m, piece);
-		for (size_t j = 0; j < m; j++)
-			dst[c[piece[j] >> p->shift]++] =
-				(struct table_rec){piece[j], (uint32_t)(s->idx0 + i + j)};
-	}
-}
-
-/* The top level: threads count their input range, then scatter it into
- * @dst at their own offsets per bucket. */
-static void scatter_top(struct plan *p, const struct source *s, struct table_rec *dst, size_t n)
+static void scatter_top(struct plan *p, const struct table_rec *recs, const uint64_t *keys,
+			uint64_t idx0, struct table_rec *scratch, size_t n)
 {
 #pragma omp parallel num_threads(p->nt)
 	{
 		const int t = threads_id();
 		const size_t lo = n * (size_t)t / (size_t)p->nt, hi = n * (size_t)(t + 1) / (size_t)p->nt;
 		size_t *c = p->count + (size_t)t * p->nb;
-		uint64_t piece[KEY_PIECE];
-		count_range(p, s, lo, hi, c, piece);
+		for (size_t i = lo; i < hi; i++)
+			c[rec_at(recs, keys, idx0, i).key >> p->shift]++;
 #pragma omp barrier
 #pragma omp single
 		plan_offsets(p);
-		scatter_range(p, s, lo, hi, c, piece, dst);
+		for (size_t i = lo; i < hi; i++) {
+			const struct table_rec r = rec_at(recs, keys, idx0, i);
+			scratch[c[r.key >> p->shift]++] = r;
+		}
 	}
 }
 
@@ -281,16 +247,10 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 		keysort_small(recs, n);
 		return;
 	}
-	const struct source s = {recs, NULL, NULL, 0};
-	scatter_top(&p, &s, scratch, n);
+	scatter_top(&p, recs, NULL, 0, scratch, n);
 	sort_buckets(&p, scratch, recs);
 	free(p.count);
 }
-
-/* The largest bucket a thread copies out to sort back in place: 4 times
- * the ~16K records of a bucket (768 KB), so uniform keys always fit and
- * only a pile of copies of one page takes the comparison sort. */
-#define BUCKET_COPY_MAX 65536
 
 static size_t largest_bucket(const struct plan *p)
 {
@@ -298,7 +258,7 @@ static size_t largest_bucket(const struct plan *p)
 	for (size_t b = 0; b < p->nb; b++)
 		if (p->start[b + 1] - p->start[b] > m)
 			m = p->start[b + 1] - p->start[b];
-	return m < BUCKET_COPY_MAX ? m : BUCKET_COPY_MAX;
+	return m < KEYSORT_BUCKET_COPY_MAX ? m : KEYSORT_BUCKET_COPY_MAX;
 }
 
 /* Sort every bucket of @recs where it lies, all threads: a bucket is
@@ -326,30 +286,16 @@ static void sort_buckets_in_place(const struct plan *p, struct table_rec *recs)
 	}
 }
 
-/* Too few records for a top level: made one piece at a time, then sorted. */
-static void sort_few(keysort_keys_fn *keys, void *ctx, size_t n, uint64_t idx0,
-		     struct table_rec *out)
-{
-	uint64_t piece[KEY_PIECE];
-	for (size_t i = 0; i < n; i += KEY_PIECE) {
-		const size_t m = n - i < KEY_PIECE ? n - i : KEY_PIECE;
-		keys(ctx, i, m, piece);
-		for (size_t j = 0; j < m; j++)
-			out[i + j] = (struct table_rec){piece[j], (uint32_t)(idx0 + i + j)};
-	}
-	keysort_small(out, n);
-}
-
-void keysort_from_keys(keysort_keys_fn *keys, void *ctx, size_t n, uint64_t idx0,
-		       struct table_rec *out)
+void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out)
 {
 	struct plan p;
 	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
-		sort_few(keys, ctx, n, idx0, out);
+		for (size_t i = 0; i < n; i++)
+			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
+		keysort_small(out, n);
 		return;
 	}
-	const struct source s = {NULL, keys, ctx, idx0};
-	scatter_top(&p, &s, out, n);
+	scatter_top(&p, NULL, keys, idx0, out, n);
 	sort_buckets_in_place(&p, out);
 	free(p.count);
 }

@@ -30,23 +30,23 @@ struct table_rec {
 void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n);
 
 /**
- * Fill @out[0..n) with the keys of documents first, first + 1, ...,
- * first + n - 1 (@first counted from the start of the sort, see
- * keysort_from_keys()).  Called from several threads at once.
+ * Sort the records (@keys[i], @idx0 + i), 0 <= i < @n, into @out (n
+ * records, caller-owned) in (key, idx) order, with no second array: the
+ * top level scatters from @keys straight into @out, and each bucket is
+ * sorted where it lies through a per-thread buffer (KEYSORT_THREAD_BYTES
+ * at most).  So with its keys in an array it keeps anyway (permute-sort
+ * permutes the fingerprints in place), a table takes 12 bytes per record
+ * to sort, not 24.
  */
-typedef void keysort_keys_fn(void *ctx, size_t first, size_t n, uint64_t *out);
+void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out);
 
-/**
- * Sort the records (key of document i, @idx0 + i), 0 <= i < @n, into
- * @out (n records, caller-owned) in (key, idx) order, with no second
- * array: the keys are asked of @keys twice, a few thousand at a time (to
- * count the top-level buckets, then to scatter the records into @out),
- * and each bucket is sorted where it lies through a per-thread buffer of
- * at most 768 KB.  So a caller that can make keys cheaply (permuting
- * fingerprints) needs 12 bytes per record in all, not 24.
- */
-void keysort_from_keys(keysort_keys_fn *keys, void *ctx, size_t n, uint64_t idx0,
-		       struct table_rec *out);
+/* keysort_from_keys(): the largest bucket copied out (4 times the ~16K
+ * records of a bucket, so uniform keys always fit; a pile of copies of one
+ * page is sorted in place by comparisons), and the most it allocates per
+ * thread (that copy and the second level's counters). */
+#define KEYSORT_BUCKET_COPY_MAX 65536
+#define KEYSORT_THREAD_BYTES \
+	(KEYSORT_BUCKET_COPY_MAX * sizeof(struct table_rec) + ((1u << 13) + 2) * sizeof(uint32_t))
 
 /** Sort a small array by (key, idx); exposed for tests. */
 void keysort_small(struct table_rec *a, size_t n);

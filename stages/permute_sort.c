@@ -51,12 +51,11 @@ struct opts {
 #define RAW_BLOCK_BYTES ((size_t)TABLE_RAW_BLOCK_RECORDS * TABLE_RAW_RECORD)
 
 /* What building a table takes whatever its size: the pack area and a
- * block buffer (tout_open()), and per thread the sort's bucket buffer
- * and counters (keysort_from_keys(), at most 800 KB). */
+ * block buffer (tout_open()), and the sort's buffers per thread. */
 static uint64_t fixed_bytes(void)
 {
 	return (uint64_t)(PACK_BLOCKS + 1) * RAW_BLOCK_BYTES +
-	       (uint64_t)threads_max() * (800u << 10);
+	       (uint64_t)threads_max() * KEYSORT_THREAD_BYTES;
 }
 
 static uint64_t default_memory(void)
@@ -188,13 +187,9 @@ static int collect(void *ctx, uint64_t idx, const struct fp_record *r)
 	return 0;
 }
 
-/* Fingerprints [start, start + n) into @out. */
+/* Fingerprints [start, start + n) from their temporary file into @out. */
 static int fps_range(const struct fps *f, size_t start, size_t n, uint64_t *out)
 {
-	if (!f->spill) {
-		memcpy(out, f->v + start, n * sizeof *out);
-		return 0;
-	}
 	uint8_t buf[8 * 1024];
 	if (fseeko(f->spill, (off_t)start * 8, SEEK_SET))
 		goto fail;
@@ -213,11 +208,20 @@ fail:
 
 /* ---- the table's Huffman code ---- */
 
-/* Add the symbols of the transitions within @r[0..n) to @hist. */
+/* Add the symbols of the transitions within @r[0..n) to @hist.  Four
+ * counters per symbol: neighbours often have the same symbol, and with one
+ * counter each increment would wait for the previous one. */
 static void rec_histogram(const struct table_rec *r, size_t n, uint64_t hist[CODEC_SYMBOLS])
 {
-	for (size_t i = 1; i < n; i++)
-		hist[codec_symbol(r[i - 1].key, r[i].key)]++;
+	uint64_t h[4][CODEC_SYMBOLS] = {{0}};
+	size_t i = 1;
+	for (; i + 3 < n; i += 4)
+		for (unsigned j = 0; j < 4; j++)
+			h[j][codec_symbol(r[i + j - 1].key, r[i + j].key)]++;
+	for (; i < n; i++)
+		h[0][codec_symbol(r[i - 1].key, r[i].key)]++;
+	for (unsigned s = 0; s < CODEC_SYMBOLS; s++)
+		hist[s] += h[0][s] + h[1][s] + h[2][s] + h[3][s];
 }
 
 /* The histogram of a whole sorted table, threads over ranges (a range
@@ -365,7 +369,7 @@ static int tout_close(struct table_out *to, int rc)
 
 struct builder {
 	const struct opts *o;
-	const struct fps *f;
+	struct fps *f;          /* in memory: permuted in place, table by table */
 	const struct design *d;
 	const struct catalog_info *info;
 	struct outfile *out;
@@ -374,34 +378,47 @@ struct builder {
 	uint64_t *fp_buf;       /* a chunk of fingerprints, when they are spilled */
 	uint8_t *pack;          /* see tout_blocks() */
 	size_t runs;            /* spilled runs, for the summary */
+	int fps_table;          /* whose keys f->v holds: a table, or -1 */
 };
 
-struct permuter {
-	const struct design_lut *lut;
-	const uint64_t *fps;
-};
-
-static void permute_keys(void *ctx, size_t first, size_t n, uint64_t *out)
+/*
+ * Byte tables from the keys of table @from (the fingerprints themselves
+ * when -1) to those of table @to: both are bit permutations, so the
+ * composition is one as well.  The fingerprints in memory are permuted in
+ * place from one table's keys to the next's, so the sort reads its keys
+ * from there and needs no array of its own for them.
+ */
+static void lut_between(const struct design *d, int from, uint32_t to, struct design_lut *lut)
 {
-	const struct permuter *p = ctx;
-	for (size_t i = 0; i < n; i++)
-		out[i] = design_lut_permute(p->lut, p->fps[first + i]);
+	if (from < 0) {
+		design_lut_build(&d->tables[to], lut);
+		return;
+	}
+	for (unsigned byte = 0; byte < 8; byte++)
+		for (unsigned v = 0; v < 256; v++)
+			lut->byte[byte][v] = design_permute(
+				&d->tables[to],
+				design_unpermute(&d->tables[from], (uint64_t)v << (8 * byte)));
 }
 
 /* Permute and sort fingerprints [start, start + n) of table @t into recs. */
 static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
 {
-	struct permuter p = {NULL, b->f->v + start};
+	uint64_t *keys = b->f->v + start;
+	int from = b->fps_table;
 	if (b->f->spill) {
 		if (fps_range(b->f, start, n, b->fp_buf))
 			return -1;
-		p.fps = b->fp_buf;
+		keys = b->fp_buf;
+		from = -1;
 	}
 	struct design_lut *lut = xmalloc(sizeof *lut);
-	design_lut_build(&b->d->tables[t], lut);
-	p.lut = lut;
-	keysort_from_keys(permute_keys, &p, n, start, b->recs);
+	lut_between(b->d, from, t, lut);
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < n; i++)
+		keys[i] = design_lut_permute(lut, keys[i]);
 	free(lut);
+	keysort_from_keys(keys, n, start, b->recs);
 	return 0;
 }
 
@@ -443,6 +460,7 @@ static int build_table(struct builder *b, uint32_t t)
 	} else if (!rc) {
 		rc = spill_table(b, t, &to);
 	}
+	b->fps_table = (int)t; /* every chunk in memory now holds table t's keys */
 	return tout_close(&to, rc);
 }
 
@@ -556,7 +574,7 @@ int main(int argc, char **argv)
 		free(f.v);
 		return EXIT_FAILED;
 	}
-	struct builder b = {&o, &f, &d, &info, &out, 0, NULL, NULL, NULL, 0};
+	struct builder b = {&o, &f, &d, &info, &out, 0, NULL, NULL, NULL, 0, -1};
 	rc = build_tables(&b);
 	if (rc || outfile_commit(&out)) {
 		outfile_abort(&out);

@@ -129,11 +129,6 @@ static int cmp_rec(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static void keys_from_array(void *ctx, size_t first, size_t n, uint64_t *out)
-{
-	memcpy(out, (const uint64_t *)ctx + first, n * sizeof *out);
-}
-
 /* keysort against qsort: sizes around every threshold, keys with many
  * exact copies and long shared prefixes (copies of one page). */
 static void test_keysort(uint64_t *rng)
@@ -155,7 +150,7 @@ static void test_keysort(uint64_t *rng)
 			uint64_t *keys = malloc((n + 1) * sizeof *keys);
 			for (size_t i = 0; i < n; i++)
 				keys[i] = a[i].key;
-			keysort_from_keys(keys_from_array, keys, n, 1000, c);
+			keysort_from_keys(keys, n, 1000, c);
 			keysort(a, scratch, n);
 			qsort(b, n, sizeof *b, cmp_rec);
 			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
