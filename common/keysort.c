@@ -264,7 +264,8 @@ static size_t largest_bucket(const struct plan *p)
 /* Sort every bucket of @recs where it lies, all threads: a bucket is
  * copied into the thread's buffer (it then sits in L2) and sorted from
  * there back into its place. */
-static void sort_buckets_in_place(const struct plan *p, struct table_rec *recs)
+static void sort_buckets_in_place(const struct plan *p, struct table_rec *recs,
+				  const struct keysort_visit *visit)
 {
 	const size_t cap = largest_bucket(p);
 #pragma omp parallel num_threads(p->nt)
@@ -280,22 +281,32 @@ static void sort_buckets_in_place(const struct plan *p, struct table_rec *recs)
 			} else { /* huge bucket, or no memory: slower, same order */
 				keysort_small(recs + lo, len);
 			}
+			if (visit)
+				visit->sorted(visit->ctx, threads_id(), b, recs + lo, len);
 		}
 		free(buf);
 		free(cnt);
 	}
 }
 
-void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out)
+size_t keysort_bucket_count(size_t n)
+{
+	return (size_t)1 << bucket_bits(n);
+}
+
+void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out,
+		       const struct keysort_visit *visit)
 {
 	struct plan p;
 	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
 		for (size_t i = 0; i < n; i++)
 			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
 		keysort_small(out, n);
+		if (visit)
+			visit->sorted(visit->ctx, 0, 0, out, n);
 		return;
 	}
 	scatter_top(&p, NULL, keys, idx0, out, n);
-	sort_buckets_in_place(&p, out);
+	sort_buckets_in_place(&p, out, visit);
 	free(p.count);
 }

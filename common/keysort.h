@@ -30,15 +30,32 @@ struct table_rec {
 void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n);
 
 /**
+ * What keysort_from_keys() calls for each top-level bucket once it is
+ * sorted, from the thread that sorted it (@t, 0..threads_max() - 1), while
+ * the bucket is still in that core's cache: @r[0..n) are its records, in
+ * their final place; @b is its number (buckets are numbered in key order,
+ * below keysort_bucket_count(); a bucket may be reported empty, or not at
+ * all when it is).
+ */
+struct keysort_visit {
+	void (*sorted)(void *ctx, int t, size_t b, const struct table_rec *r, size_t n);
+	void *ctx;
+};
+
+/** The number of buckets keysort_from_keys() reports for @n records. */
+size_t keysort_bucket_count(size_t n);
+
+/**
  * Sort the records (@keys[i], @idx0 + i), 0 <= i < @n, into @out (n
  * records, caller-owned) in (key, idx) order, with no second array: the
  * top level scatters from @keys straight into @out, and each bucket is
  * sorted where it lies through a per-thread buffer (KEYSORT_THREAD_BYTES
  * at most).  So with its keys in an array it keeps anyway (permute-sort
  * permutes the fingerprints in place), a table takes 12 bytes per record
- * to sort, not 24.
+ * to sort, not 24.  @visit (or NULL) sees each bucket once it is sorted.
  */
-void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out);
+void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out,
+		       const struct keysort_visit *visit);
 
 /* keysort_from_keys(): the largest bucket copied out (4 times the ~16K
  * records of a bucket, so uniform keys always fit; a pile of copies of one

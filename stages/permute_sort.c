@@ -224,24 +224,59 @@ static void rec_histogram(const struct table_rec *r, size_t n, uint64_t hist[COD
 		hist[s] += h[0][s] + h[1][s] + h[2][s] + h[3][s];
 }
 
-/* The histogram of a whole sorted table, threads over ranges (a range
- * also counts the transition from the record before it): the same counts
- * as compress takes over the keys it loads. */
-static void table_histogram(const struct table_rec *r, size_t n, uint64_t hist[CODEC_SYMBOLS])
+/*
+ * The histogram of a table sorted in memory, counted bucket by bucket as
+ * the sort finishes them (keysort_visit: the bucket is then in cache, where
+ * a pass of its own over the table would read it all from memory again);
+ * the transitions between buckets are added from their first and last keys.
+ */
+struct bucket_hist {
+	uint64_t *part;         /* CODEC_SYMBOLS counts per thread */
+	uint64_t *first, *last; /* per bucket */
+	uint8_t *filled;
+	size_t nb;
+};
+
+static void bucket_hist_init(struct bucket_hist *bh, size_t n)
 {
-	const int nt = threads_max();
-	uint64_t *part = xcalloc((size_t)nt * CODEC_SYMBOLS, sizeof *part);
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-	for (int t = 0; t < nt; t++) {
-		const size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
-		if (lo < hi)
-			rec_histogram(r + (lo ? lo - 1 : 0), hi - lo + (lo ? 1 : 0),
-				      part + (size_t)t * CODEC_SYMBOLS);
+	bh->nb = keysort_bucket_count(n);
+	bh->part = xcalloc((size_t)threads_max() * CODEC_SYMBOLS, sizeof *bh->part);
+	bh->first = xmalloc(bh->nb * sizeof *bh->first);
+	bh->last = xmalloc(bh->nb * sizeof *bh->last);
+	bh->filled = xcalloc(bh->nb, 1);
+}
+
+static void count_bucket(void *ctx, int t, size_t b, const struct table_rec *r, size_t n)
+{
+	struct bucket_hist *bh = ctx;
+	if (!n)
+		return;
+	rec_histogram(r, n, bh->part + (size_t)t * CODEC_SYMBOLS);
+	bh->first[b] = r[0].key;
+	bh->last[b] = r[n - 1].key;
+	bh->filled[b] = 1;
+}
+
+/* Everything counted into @hist (zeroed by the caller), and @bh freed. */
+static void bucket_hist_finish(struct bucket_hist *bh, uint64_t hist[CODEC_SYMBOLS])
+{
+	int started = 0;
+	uint64_t prev = 0;
+	for (size_t b = 0; b < bh->nb; b++) {
+		if (!bh->filled[b])
+			continue;
+		if (started)
+			hist[codec_symbol(prev, bh->first[b])]++;
+		prev = bh->last[b];
+		started = 1;
 	}
-	for (int t = 0; t < nt; t++)
+	for (int t = 0; t < threads_max(); t++)
 		for (unsigned s = 0; s < CODEC_SYMBOLS; s++)
-			hist[s] += part[(size_t)t * CODEC_SYMBOLS + s];
-	free(part);
+			hist[s] += bh->part[(size_t)t * CODEC_SYMBOLS + s];
+	free(bh->part);
+	free(bh->first);
+	free(bh->last);
+	free(bh->filled);
 }
 
 /* The histogram of merged runs, batch by batch (spill_runs_merge()). */
@@ -328,11 +363,10 @@ static int tout_add(void *ctx, const struct table_rec *recs, size_t n)
 }
 
 /* A sorted table in memory: its code, whole blocks, then the rest. */
-static int tout_table(struct table_out *to, const struct table_rec *recs, size_t n)
+static int tout_table(struct table_out *to, const struct table_rec *recs, size_t n,
+		      const uint64_t hist[CODEC_SYMBOLS])
 {
-	uint64_t hist[CODEC_SYMBOLS] = {0};
 	const size_t whole = n / TABLE_RAW_BLOCK_RECORDS;
-	table_histogram(recs, n, hist);
 	if (tout_code(to, hist) || tout_blocks(to, recs, whole))
 		return -1;
 	return tout_add(to, recs + whole * TABLE_RAW_BLOCK_RECORDS,
@@ -401,8 +435,10 @@ static void lut_between(const struct design *d, int from, uint32_t to, struct de
 				design_unpermute(&d->tables[from], (uint64_t)v << (8 * byte)));
 }
 
-/* Permute and sort fingerprints [start, start + n) of table @t into recs. */
-static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
+/* Permute and sort fingerprints [start, start + n) of table @t into recs;
+ * @visit (or NULL) sees each bucket once it is sorted. */
+static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n,
+		      const struct keysort_visit *visit)
 {
 	uint64_t *keys = b->f->v + start;
 	int from = b->fps_table;
@@ -418,7 +454,7 @@ static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n)
 	for (size_t i = 0; i < n; i++)
 		keys[i] = design_lut_permute(lut, keys[i]);
 	free(lut);
-	keysort_from_keys(keys, n, start, b->recs);
+	keysort_from_keys(keys, n, start, b->recs, visit);
 	return 0;
 }
 
@@ -432,7 +468,7 @@ static int spill_table(struct builder *b, uint32_t t, struct table_out *to)
 	int rc = runs ? 0 : -1;
 	for (size_t start = 0; !rc && start < n; start += b->chunk) {
 		const size_t m = n - start < b->chunk ? n - start : b->chunk;
-		rc = sort_chunk(b, t, start, m);
+		rc = sort_chunk(b, t, start, m, NULL);
 		if (!rc)
 			rc = spill_runs_add(runs, b->recs, m);
 	}
@@ -454,9 +490,14 @@ static int build_table(struct builder *b, uint32_t t)
 	const size_t n = b->f->n;
 	int rc = tout_open(&to, b->out, b->d, t, b->info, n, b->pack);
 	if (!rc && n <= b->chunk) {
-		rc = sort_chunk(b, t, 0, n);
+		uint64_t hist[CODEC_SYMBOLS] = {0};
+		struct bucket_hist bh;
+		bucket_hist_init(&bh, n);
+		const struct keysort_visit visit = {count_bucket, &bh};
+		rc = sort_chunk(b, t, 0, n, &visit);
+		bucket_hist_finish(&bh, hist);
 		if (!rc)
-			rc = tout_table(&to, b->recs, n);
+			rc = tout_table(&to, b->recs, n, hist);
 	} else if (!rc) {
 		rc = spill_table(b, t, &to);
 	}

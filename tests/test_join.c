@@ -129,6 +129,28 @@ static int cmp_rec(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* What keysort_from_keys() reports: buckets in range, records in place. */
+struct visited {
+	const struct table_rec *out;
+	size_t nb, records;
+	int bad;
+};
+
+static void visit_bucket(void *ctx, int t, size_t b, const struct table_rec *r, size_t n)
+{
+	struct visited *v = ctx;
+	(void)t;
+#pragma omp atomic
+	v->records += n;
+	int bad = b >= v->nb || r < v->out;
+	for (size_t i = 1; i < n; i++)
+		bad |= r[i].key < r[i - 1].key;
+	if (bad) {
+#pragma omp atomic write
+		v->bad = 1;
+	}
+}
+
 /* keysort against qsort: sizes around every threshold, keys with many
  * exact copies and long shared prefixes (copies of one page). */
 static void test_keysort(uint64_t *rng)
@@ -150,7 +172,10 @@ static void test_keysort(uint64_t *rng)
 			uint64_t *keys = malloc((n + 1) * sizeof *keys);
 			for (size_t i = 0; i < n; i++)
 				keys[i] = a[i].key;
-			keysort_from_keys(keys, n, 1000, c);
+			struct visited vis = {c, keysort_bucket_count(n), 0, 0};
+			const struct keysort_visit visit = {visit_bucket, &vis};
+			keysort_from_keys(keys, n, 1000, c, &visit);
+			CHECK(vis.records == n && !vis.bad);
 			keysort(a, scratch, n);
 			qsort(b, n, sizeof *b, cmp_rec);
 			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
