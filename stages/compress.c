@@ -42,7 +42,10 @@ static void usage(FILE *fp, int status)
 		"Usage: ndd-compress [options] [TABLES]\n"
 		"Compress the sorted tables written by ndd-permute-sort (a file, or '-' /\n"
 		"none for standard input) into prefix/Huffman-coded blocks with a block\n"
-		"index.  Writes one compressed section per table, in order.\n\n"
+		"index.  Writes one compressed section per table, in order.  A table that\n"
+		"starts with its Huffman code (ndd-permute-sort writes it) is encoded as it\n"
+		"arrives, in a few MB of memory, and refused if the code is not the one its\n"
+		"records make; one without (older files) is loaded whole first.\n\n"
 		"      --block-records N  records per block (16..65536, default 1024)\n"
 		CLI_COMMON_HELP);
 	exit(status);
@@ -408,6 +411,8 @@ static int compress_streamed(const struct opts *o, struct loader *L, const struc
 	if (code_blk->n_records != 0 || code_blk->len != codec_serialized_size() ||
 	    codec_parse(&code, code_blk->data, code_blk->len))
 		return fault(L, code_blk->offset, "invalid code block");
+	if (in_h->aux > UINT32_MAX) /* document indices are 32 bits */
+		return fault(L, 0, "record count in the header out of range");
 	const unsigned idx_bits = tableread_idx_bits(in_h->aux);
 	struct ndf_writer *w = ctable_open(o, in_h, idx_bits, &code, out);
 	if (!w)

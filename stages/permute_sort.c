@@ -3,14 +3,23 @@
  *
  * Reads every fingerprint of the catalog, picks the table design for k
  * and N (or the one forced by --design), then for each table in turn
- * permutes all fingerprints, sorts (key, doc index) and writes the table
- * as one NDF section.  Tables are produced one at a time, so memory is one
- * table plus the fingerprints, not all tables.
+ * permutes the fingerprints in place into the table's keys, sorts (key,
+ * doc index) into one array of 12-byte records and writes the table as
+ * one NDF section.  Tables are produced one at a time, so memory is one
+ * table (12 bytes per fingerprint) plus the fingerprints (8), not all
+ * tables; fresh memory is slow to touch on virtual machines, and what a
+ * stage never allocates costs nothing.
+ *
+ * Each section starts with the table's Huffman code (the block compress
+ * used to make after loading the whole table), counted while the table is
+ * in memory here anyway, and its header's aux holds the record count:
+ * with both, compress encodes the records as they arrive.
  *
  * Memory budget (--memory): fingerprints stay in memory while they take at
  * most half of it, else they go to a temporary file; a table that does not
- * fit in what is left is sorted in runs that fit, spilled, and merged.  The
- * output is the same bytes either way: records are ordered by (key, idx).
+ * fit in what is left is sorted in runs that fit, spilled, and merged
+ * twice (once to count the code's histogram, once to write).  The output
+ * is the same bytes either way: records are ordered by (key, idx).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -72,12 +81,14 @@ static void usage(FILE *fp, int status)
 		"Usage: ndd-permute-sort [options] [FINGERPRINTS...]\n"
 		"Build the sorted permuted tables of a pigeonhole design from fingerprint\n"
 		"files (ndd-fingerprint output; '-' or none = standard input).  Writes one\n"
-		"table section per table, in order, to the output.\n\n"
+		"table section per table, in order, to the output; each starts with the\n"
+		"Huffman code ndd-compress will use, so that it can encode as it reads.\n\n"
 		"  -k, --distance K   find pairs within K bits (0..%d, default 6)\n"
 		"      --design R     force the design with R blocks (C(R,K) tables), or\n"
 		"                     R1xR2 for a nested one (C(R1,K)*C(R2,K) tables)\n"
 		"  -m, --memory SIZE  memory budget, e.g. 512M, 8G (default: half of RAM);\n"
-		"                     beyond it, sorted runs are spilled and merged\n"
+		"                     in memory a table takes 20 bytes per fingerprint and\n"
+		"                     ~10 MB; beyond it, sorted runs are spilled and merged\n"
 		"  -T, --tmpdir DIR   where spilled runs go (default: $TMPDIR or /tmp)\n"
 		"      --plan         print the chosen design with memory, disk and time\n"
 		"                     estimates, then exit without writing tables\n"
