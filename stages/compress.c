@@ -143,22 +143,24 @@ static int check_raw(const struct loader *L, const struct ndf_block *b)
 }
 
 /* Read raw blocks into L->blk until @max_bytes; @return their number, 0
- * at the end of the section, or an ndf_err. */
+ * at the end of the section, or an ndf_err.  Blocks of no records are
+ * passed over, so 0 means the end. */
 static int read_raw_blocks(struct loader *L, size_t max_bytes)
 {
 	size_t bytes = 0;
 	int nb = 0, rc = 0;
 	if (L->pending) {
 		L->pending = 0;
-		bytes = L->blk[0].len;
-		nb = 1;
 		if (check_raw(L, &L->blk[0]))
 			return NDF_ERR_FORMAT;
+		bytes = L->blk[0].len;
+		nb = L->blk[0].n_records > 0;
 	}
 	while (nb < LOAD_BLOCKS && bytes < max_bytes && (rc = ndf_read_block(L->r, &L->blk[nb])) > 0) {
 		if (check_raw(L, &L->blk[nb]))
 			return NDF_ERR_FORMAT;
-		bytes += L->blk[nb++].len;
+		bytes += L->blk[nb].len;
+		nb += L->blk[nb].n_records > 0;
 	}
 	return rc < 0 ? rc : nb;
 }

@@ -219,20 +219,11 @@ fail:
 
 /* ---- the table's Huffman code ---- */
 
-/* Add the symbols of the transitions within @r[0..n) to @hist.  Four
- * counters per symbol: neighbours often have the same symbol, and with one
- * counter each increment would wait for the previous one. */
+/* Add the symbols of the transitions within @r[0..n) to @hist. */
 static void rec_histogram(const struct table_rec *r, size_t n, uint64_t hist[CODEC_SYMBOLS])
 {
-	uint64_t h[4][CODEC_SYMBOLS] = {{0}};
-	size_t i = 1;
-	for (; i + 3 < n; i += 4)
-		for (unsigned j = 0; j < 4; j++)
-			h[j][codec_symbol(r[i + j - 1].key, r[i + j].key)]++;
-	for (; i < n; i++)
-		h[0][codec_symbol(r[i - 1].key, r[i].key)]++;
-	for (unsigned s = 0; s < CODEC_SYMBOLS; s++)
-		hist[s] += h[0][s] + h[1][s] + h[2][s] + h[3][s];
+	for (size_t i = 1; i < n; i++)
+		hist[codec_symbol(r[i - 1].key, r[i].key)]++;
 }
 
 /*
@@ -319,10 +310,11 @@ struct table_out {
 };
 
 /*
- * The section's first block: the Huffman code compress will use, built
- * from the whole table's histogram by the function compress used to call
- * itself, so that compress can encode the records as they arrive (with
- * the record count in the header's aux, it knows the index width too).
+ * The section's first block: the Huffman code compress will use, built by
+ * codec_build() from the whole table's histogram as compress builds it for
+ * a table without one, so that compress can encode the records as they
+ * arrive (with the record count in the header's aux, it knows the index
+ * width too).
  */
 static int tout_code(struct table_out *to, const uint64_t hist[CODEC_SYMBOLS])
 {
