@@ -224,6 +224,23 @@ int crawl_reader_next(struct crawl_reader *cr, struct crawl_record *out)
 	}
 }
 
+int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap)
+{
+	if (cr->wr)
+		return warc_swap_window(cr->wr, buf, cap);
+	if (!cr->page) /* no record of a loose page in hand */
+		return 0;
+	/* a loose page: its buffer is the reader's own, refilled per page */
+	uint8_t *const old = cr->page;
+	const size_t old_cap = cr->page_cap;
+	cr->page = *buf;
+	cr->page_cap = *buf ? *cap : 0;
+	cr->page_len = 0;
+	*buf = old;
+	*cap = old_cap;
+	return 1;
+}
+
 void crawl_reader_get_stats(const struct crawl_reader *cr, struct crawl_reader_stats *out)
 {
 	*out = cr->st;

@@ -71,6 +71,14 @@ struct crawl_reader *crawl_reader_open(char *const *paths, int n_paths, uint64_t
 int crawl_reader_next(struct crawl_reader *cr, struct crawl_record *out)
 	__attribute__((warn_unused_result));
 
+/**
+ * Take the buffer holding the block of the record crawl_reader_next()
+ * just returned, giving @*buf (@*cap bytes, or NULL) in exchange: the
+ * block then stays valid, without a copy, until the caller frees *buf.
+ * @return 1 swapped, 0 not possible (warc_swap_window(); nothing changed).
+ */
+int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap);
+
 /** Counters so far (bytes_in includes the member being read). */
 void crawl_reader_get_stats(const struct crawl_reader *cr, struct crawl_reader_stats *out);
 

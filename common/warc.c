@@ -364,6 +364,22 @@ struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
 	return warc_open_read(file_read, fp, name, max_record, size);
 }
 
+int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap)
+{
+	/* Only a finished member whose window is consumed: the bytes of the
+	 * next record must not leave with this one. */
+	if (!r->gzip || r->member_active || warc_avail(r) != 0 || !r->win)
+		return 0;
+	uint8_t *const old = r->win;
+	const size_t old_cap = r->win_cap;
+	warc_win_drop(r);
+	r->win = *buf;
+	r->win_cap = *buf ? *cap : 0;
+	*buf = old;
+	*cap = old_cap;
+	return 1;
+}
+
 const struct warc_stats *warc_reader_stats(const struct warc_reader *r)
 {
 	return &r->st;

@@ -111,6 +111,17 @@ struct warc_reader *warc_open_read(warc_read_fn read, void *ctx, const char *nam
 int warc_next(struct warc_reader *r, struct warc_record *rec)
 	__attribute__((warn_unused_result));
 
+/**
+ * Give the caller the buffer that holds the record warc_next() just
+ * returned, and take @*buf (@*cap bytes; NULL and 0 are fine) in its
+ * place, so that a record can outlive the next call without a copy.
+ * Possible only when nothing past the record is buffered: a record that
+ * filled its gzip member (the norm).  @return 1 swapped (*buf and *cap
+ * are now the old buffer, which the record's block points into; the
+ * caller frees it), or 0 (nothing changed: copy the block).
+ */
+int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap);
+
 /** Counters so far. */
 const struct warc_stats *warc_reader_stats(const struct warc_reader *r);
 

@@ -58,6 +58,7 @@
 #define BATCH_BYTES (4u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
+#define WIN_KEEP_MAX (8u << 20) /* nor swapped read buffers (the reader's are 4 MiB) */
 #define EXTRACT_CONFIG_VERSION 1
 
 struct opts {
@@ -86,7 +87,8 @@ struct bytes {
 struct item {
 	struct doc_record d;       /* string fields point into raw or the worker */
 	struct webdoc_in in;       /* block and type strings point into raw */
-	struct bytes raw;          /* NUL-terminated strings, then the block */
+	struct bytes raw;          /* NUL-terminated strings, then the block if copied */
+	struct bytes win;          /* the reader's buffer holding the block, if swapped */
 	enum webdoc_outcome outcome;
 	struct bytes out;          /* the encoded record or JSON line */
 };
@@ -243,8 +245,8 @@ static struct str str_at(const struct bytes *b, size_t off)
 
 /* Copy what the compute step needs out of @rec (the reader reuses it);
  * the item's pointers are set once raw has stopped growing.  @borrow: the
- * block is not copied but read where the reader holds it (the item is
- * computed and written before the reader moves on). */
+ * block is not copied but read where it is (in the reader, when the item
+ * is computed and written before the reader moves on; or in it->win). */
 static void item_fill(struct item *it, const struct crawl_record *rec, const struct opts *o,
 		      int borrow)
 {
@@ -483,6 +485,23 @@ static void ring_drain(struct run *r, struct ring *g)
 }
 
 /*
+ * Take the buffer the reader inflated the record into, giving it the
+ * slot's previous one: the block is not copied, and the buffers go round
+ * between the reader and the slots, so their pages are touched once (a
+ * copy into the slot cost a pass over every page and, as slot buffers
+ * grew and shrank, fresh pages).  @return 1 taken, 0 (the block must be
+ * copied).
+ */
+static int take_block(struct crawl_reader *cr, struct item *it)
+{
+	if (it->win.cap > WIN_KEEP_MAX) { /* one huge record must not pin its size */
+		free(it->win.p);
+		it->win = (struct bytes){0};
+	}
+	return crawl_reader_swap_block(cr, &it->win.p, &it->win.cap);
+}
+
+/*
  * Under the read lock: the next item into its slot, once the slot is free.
  * @return the slot, or NULL when the inputs are done or failed.
  */
@@ -509,7 +528,7 @@ static struct item *ring_read(struct run *r, struct ring *g)
 			nanosleep(&(struct timespec){0, 50000}, NULL); /* a page takes longer */
 	}
 	struct item *const it = &g->items[k % g->n];
-	item_fill(it, &rec, r->o, 0);
+	item_fill(it, &rec, r->o, take_block(r->cr, it));
 	struct crawl_reader_stats rs;
 	crawl_reader_get_stats(r->cr, &rs);
 	progress_update(&r->prog, rs.records, rs.bytes_in);
@@ -687,6 +706,7 @@ static void items_free(struct item *items, long n)
 {
 	for (long i = 0; items && i < n; i++) {
 		free(items[i].raw.p);
+		free(items[i].win.p);
 		free(items[i].out.p);
 	}
 	free(items);

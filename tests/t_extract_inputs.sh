@@ -153,6 +153,13 @@ expect 0 "$X" --json -o "$tmp/w.json" "$tmp/whole.warc.gz"
 [ "$(wc -l <"$tmp/w.json")" -eq 4 ] || fail "whole-file gzip: expected 4 documents"
 has "$tmp/w.json" '"flags":16' "whole-file gzip offset flag"
 grep -q "inflated stream" "$tmp/err" || fail "whole-file gzip: no warning about offsets"
+# several threads take the reader's buffers instead of copying: not where
+# a member is broken or holds several records
+for f in corrupt cut whole; do
+	"$X" -t1 --json -o "$tmp/s1.json" "$tmp/$f.warc.gz" 2>/dev/null
+	"$X" -t2 --json -o "$tmp/s2.json" "$tmp/$f.warc.gz" 2>/dev/null
+	cmp -s "$tmp/s1.json" "$tmp/s2.json" || fail "$f.warc.gz: -t1 and -t2 differ"
+done
 
 # ---- archives of WARCs and loose HTML
 "$TB/tests/test_crawl" --write "$tmp" >/dev/null || fail "test_crawl --write"

@@ -412,6 +412,63 @@ static void test_big_members(void)
 	free(g.p);
 }
 
+/*
+ * warc_swap_window(): records of their own gzip members leave with their
+ * buffer and stay readable after the reader has moved on; a record of a
+ * member that holds more (whole-file gzip) and a plain WARC's are refused
+ * until nothing follows them.
+ */
+static void test_swap_window(void)
+{
+	struct buf g = {0}, plain = {0};
+	const char *names[5] = {"alpha", "beta", "gamma", "delta", "omega"};
+	add_gz_record(&g, "http://a/", names[0], 0);
+	add_gz_record(&g, "http://b/", names[1], 0);
+	for (int i = 2; i < 4; i++) /* one member holding two records */
+		add_record(&plain, "http://c/", names[i], 0);
+	add_gzip(&g, plain.p, plain.n);
+	add_gz_record(&g, "http://d/", names[4], 0);
+	FILE *fp = fmemopen(g.p, g.n, "rb");
+	struct warc_reader *r = warc_open(fp, "mem.warc.gz", 0);
+	struct warc_record rec;
+	uint8_t *kept[5] = {0}, *spare = NULL;
+	const uint8_t *block[5] = {0};
+	size_t cap = 0;
+	int n = 0, swaps = 0;
+	while (n < 5 && warc_next(r, &rec) == 1) {
+		CHECK_EQ_U64(rec.block_len, strlen(names[n]));
+		block[n] = rec.block;
+		if (warc_swap_window(r, &spare, &cap)) {
+			kept[n] = spare; /* the record's buffer is ours now */
+			spare = NULL;
+			cap = 0;
+			swaps++;
+		} else {
+			CHECK(n == 2); /* gamma: delta follows in its member */
+		}
+		n++;
+	}
+	CHECK(warc_next(r, &rec) == 0);
+	CHECK_EQ_U64(n, 5);
+	CHECK_EQ_U64(swaps, 4);
+	for (int i = 0; i < 5; i++)
+		if (kept[i])
+			CHECK(!memcmp(block[i], names[i], strlen(names[i])));
+	for (int i = 0; i < 5; i++)
+		free(kept[i]);
+	warc_close(r);
+	fclose(fp);
+	/* plain input: the window holds what follows */
+	fp = fmemopen(plain.p, plain.n, "rb");
+	r = warc_open(fp, "mem.warc", 0);
+	CHECK(warc_next(r, &rec) == 1);
+	CHECK(!warc_swap_window(r, &spare, &cap));
+	warc_close(r);
+	fclose(fp);
+	free(plain.p);
+	free(g.p);
+}
+
 int main(void)
 {
 	log_init("test_warc");
@@ -427,5 +484,6 @@ int main(void)
 	test_empty();
 	test_random_damage();
 	test_big_members();
+	test_swap_window();
 	return test_finish("test_warc");
 }
