@@ -7,6 +7,9 @@
 #include <string.h>
 #include <strings.h>
 #include <xxhash.h>
+#if defined(__x86_64__) && !defined(NDD_NO_XXH_DISPATCH)
+#include <xxh_x86dispatch.h>
+#endif
 
 #include "charset.h"
 #include "html_text.h"
@@ -73,6 +76,20 @@ static int is_html(const char *ptype, const char *ct, const uint8_t *body, size_
 	return http_sniff_html(body, n);
 }
 
+/*
+ * XXH3-64 of a page's bytes.  Debian's libxxhash picks the widest vector
+ * code the CPU has (AVX2 here) only through its _dispatch entry points;
+ * XXH3_64bits() itself is its SSE2 code.  Same hash either way.
+ */
+static uint64_t page_hash(const void *p, size_t n)
+{
+#if defined(__x86_64__) && !defined(NDD_NO_XXH_DISPATCH)
+	return XXH3_64bits_dispatch(p, n);
+#else
+	return XXH3_64bits(p, n);
+#endif
+}
+
 static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in,
 				    const uint8_t *body, size_t n, const char *ct,
 				    struct doc_record *d)
@@ -92,8 +109,8 @@ static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in
 		ml = utf8_cut(text, ml, in->max_text);
 		d->flags |= DOC_TEXT_TRUNCATED;
 	}
-	d->payload_hash = XXH3_64bits(body, n);
-	d->text_hash = XXH3_64bits(text, ml);
+	d->payload_hash = page_hash(body, n);
+	d->text_hash = page_hash(text, ml);
 	d->title = (struct str){title, (uint32_t)tl};
 	d->text = (struct str){text, (uint32_t)ml};
 	return WEBDOC_OK;
