@@ -15,7 +15,7 @@
 
 #include "warc.h"
 
-#define WARC_IN_CHUNK (1u << 20)
+#define WARC_IN_CHUNK (4u << 20)
 #define WARC_WIN_SLACK (64u << 10)
 #define WARC_MAX_HEADER (256u << 10) /* a WARC header bigger than this is broken */
 

@@ -14,8 +14,8 @@
  * whole in the input buffer is inflated in one call by libdeflate, which
  * is about twice as fast as zlib here (bench/extract.sh measures both).
  * libdeflate cannot stream, so anything else goes to zlib: a member that
- * does not fit the buffer or inflates past the space offered (whole-file
- * gzip), and every member libdeflate rejects, which zlib then re-reads
+ * does not fit the buffer or inflates past half the largest window
+ * (whole-file gzip), and every member libdeflate rejects, which zlib re-reads
  * from its start so that truncation, corruption and resynchronisation
  * are judged by one decoder only.
  */
@@ -31,8 +31,8 @@
 
 #include "log.h"
 
-/* Output space offered to the one-call inflater: a record whose member
- * inflates to more goes through zlib (it then costs a second inflate). */
+/* Output space first offered to the one-call inflater (gz_fast_member()
+ * offers more to a member that inflates to more). */
 #define FAST_OUT (4u << 20)
 
 int warc_any_nonblank(const uint8_t *p, size_t n)
@@ -196,25 +196,36 @@ static void member_done(struct warc_reader *r)
 
 /*
  * The one-call path: inflate the member at in_pos whole if it lies in the
- * buffered input and fits FAST_OUT.  @return 1 done, 0 not done (nothing
- * consumed: zlib takes over), NEED_FATAL.
+ * buffered input.  Output space is offered FAST_OUT first, then four
+ * times more while libdeflate runs out of it, up to half the largest
+ * window: a big member costs a wasted partial inflate or two, where zlib
+ * took the whole member again at half the speed.  @return 1 done, 0 not
+ * done (nothing consumed: zlib takes over), NEED_FATAL.
  */
 static int gz_fast_member(struct warc_reader *r)
 {
 #ifndef NDD_NO_LIBDEFLATE
 	if (!r->ld)
 		return 0;
-	if (!r->in_eof && r->in_len - r->in_pos < WARC_IN_CHUNK / 2) {
+	/* members up to a quarter of the buffer are always whole in it, and
+	 * a refill moves at most that quarter to the front */
+	if (!r->in_eof && r->in_len - r->in_pos < WARC_IN_CHUNK / 4) {
 		if (in_fill(r) < 0)
 			return NEED_FATAL;
 	}
-	const size_t want = FAST_OUT < r->win_limit / 2 ? FAST_OUT : r->win_limit / 2;
-	if (win_reserve(r, want))
-		return NEED_FATAL;
-	size_t used = 0, out = 0;
-	const enum libdeflate_result rc = libdeflate_gzip_decompress_ex(
-		r->ld, r->in + r->in_pos, r->in_len - r->in_pos, r->win + r->win_len,
-		r->win_cap - r->win_len, &used, &out);
+	const size_t most = r->win_limit / 2;
+	size_t want = FAST_OUT < most ? FAST_OUT : most, used = 0, out = 0;
+	enum libdeflate_result rc;
+	for (;;) {
+		if (win_reserve(r, want))
+			return NEED_FATAL;
+		rc = libdeflate_gzip_decompress_ex(r->ld, r->in + r->in_pos, r->in_len - r->in_pos,
+						   r->win + r->win_len, r->win_cap - r->win_len,
+						   &used, &out);
+		if (rc != LIBDEFLATE_INSUFFICIENT_SPACE || want >= most)
+			break;
+		want = want < most / 4 ? want * 4 : most;
+	}
 	if (rc != LIBDEFLATE_SUCCESS)
 		return 0;
 	r->in_pos += used;
