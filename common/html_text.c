@@ -104,11 +104,9 @@ struct html_text {
 
 /* ---- buffers ---- */
 
-/* Room for @extra more bytes, the NUL and HBLOCK_SLACK (html_blocks.h). */
-static int buf_reserve(struct buf *b, size_t extra)
+/* buf_reserve() when the buffer must grow: out of line, rarely called. */
+static __attribute__((noinline)) int buf_grow(struct buf *b, size_t extra)
 {
-	if (b->len + extra + 1 + HBLOCK_SLACK <= b->cap)
-		return 0;
 	size_t cap = b->cap ? b->cap : 4096;
 	while (cap < b->len + extra + 1 + HBLOCK_SLACK) {
 		if (cap > SIZE_MAX / 2)
@@ -123,11 +121,16 @@ static int buf_reserve(struct buf *b, size_t extra)
 	return 0;
 }
 
-/* Grow an array of @size-byte items to hold @need; 0 or -1. */
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
+/* Room for @extra more bytes, the NUL and HBLOCK_SLACK (html_blocks.h).
+ * Inline: it runs for every piece of text, and nearly always has room. */
+static inline int buf_reserve(struct buf *b, size_t extra)
 {
-	if (need <= *cap)
-		return 0;
+	return b->len + extra + 1 + HBLOCK_SLACK <= b->cap ? 0 : buf_grow(b, extra);
+}
+
+/* grow() when the array must grow: out of line, rarely called. */
+static __attribute__((noinline)) int grow_array(void **arr, size_t *cap, size_t need, size_t size)
+{
 	size_t n = *cap ? *cap : 64;
 	while (n < need)
 		n *= 2;
@@ -139,6 +142,13 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	*arr = p;
 	*cap = n;
 	return 0;
+}
+
+/* Grow an array of @size-byte items to hold @need; 0 or -1.  Inline: it
+ * runs for every element pushed and every block. */
+static inline int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap ? 0 : grow_array(arr, cap, need, size);
 }
 
 static uint16_t tag_flags(enum htag tag);
@@ -233,8 +243,9 @@ static int plain32(const char *s, size_t n)
 #endif
 }
 
-static int append_collapsed(struct buf *b, size_t from, int *pending, const char *s, size_t n,
-			    size_t avail, int decode)
+static inline __attribute__((always_inline)) int append_collapsed(struct buf *b, size_t from,
+								  int *pending, const char *s,
+								  size_t n, size_t avail, int decode)
 {
 	/* Output never outgrows input: a reference is no shorter than its UTF-8.
 	 * The fast path below stores 32 bytes, html_collapse() 16 past its text. */
@@ -325,7 +336,10 @@ static uint32_t link_words10(const char *s, size_t n)
 #endif
 }
 
-static void add_text(struct html_text *h, const char *s, size_t n, int decode)
+/* Inline: it runs for every text token, most of them a few bytes, where
+ * a call's register saves and restores were much of the work. */
+static inline __attribute__((always_inline)) void add_text(struct html_text *h, const char *s,
+							 size_t n, int decode)
 {
 	if ((h->in & EF(E_DROP)) || h->oom)
 		return;
@@ -387,7 +401,8 @@ static void push(struct html_text *h, enum htag tag, uint32_t hash, uint16_t fla
 	h->slot_cnt[e->slot]++;
 }
 
-static void pop(struct html_text *h)
+/* Inline: it runs for nearly every end tag. */
+static inline __attribute__((always_inline)) void pop(struct html_text *h)
 {
 	const struct elem *const e = &h->stack[--h->depth];
 	h->slot_cnt[e->slot]--;
