@@ -109,11 +109,18 @@ size_t join_last_run(const uint64_t *keys, size_t n, uint32_t lead_bits)
 {
 	if (n == 0)
 		return 0;
-	uint64_t last = lead_of(keys[n - 1], lead_bits);
-	size_t i = n - 1;
-	while (i > 0 && lead_of(keys[i - 1], lead_bits) == last)
-		i--;
-	return i;
+	/* by bisection: a run longer than a streaming caller's chunk (copies
+	 * of one page) is not walked again at every chunk */
+	const uint64_t last = lead_of(keys[n - 1], lead_bits);
+	size_t lo = 0, hi = n - 1; /* keys[hi] is in the last run */
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+		if (lead_of(keys[mid], lead_bits) == last)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits)

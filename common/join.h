@@ -40,8 +40,8 @@ void pair_vec_limit(struct pair_vec *pv, uint32_t k);
 void pair_vec_sort(struct pair_vec *pv);
 
 /**
- * Index where the last run of @keys[0..n) starts (runs are maximal ranges
- * with equal top @lead_bits).  A streaming caller scans [0, that) and
+ * Index where the last run of @keys[0..n) (sorted) starts (runs are
+ * maximal ranges with equal top @lead_bits).  A streaming caller scans [0, that) and
  * carries the rest into the next chunk, since the run may go on.
  */
 size_t join_last_run(const uint64_t *keys, size_t n, uint32_t lead_bits);

@@ -1,11 +1,25 @@
 /*
- * tableread.c - see tableread.h.  Blocks are read serially (the stream
- * is serial) in batches, and the blocks of a batch are decoded as tasks
- * by the other threads while the next batch is read into a second set of
- * buffers: reading (a copy and a CRC) and decoding overlap.
+ * tableread.c - see tableread.h.
+ *
+ * One thread reads batch after batch of blocks into one of two sets of
+ * block buffers; the blocks of a batch are decoded as tasks while the
+ * next batch is read into the other set.  Decoded records go to the end
+ * of one of two record arrays, after the records the consumer has not
+ * taken yet:
+ *
+ *   rec[cur]:  | left untaken | batch i, decoded |
+ *
+ * Once batch i is decoded and checked, the consumer takes a prefix and
+ * starts its own tasks on it; the rest is copied to the front of the
+ * other array, where batch i + 1 is decoded next, so neither array is
+ * written while tasks read it.  When the consumer takes nothing (a run
+ * longer than a batch; tableread_section(), which takes nothing at all)
+ * the next batch is appended in place, so those records are copied only
+ * by the doubling of their array, not once per batch.
  */
 #include "tableread.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,38 +28,70 @@
 #include "memhint.h"
 #include "tablefile.h"
 
-/* A batch ends at this many blocks or bytes (raw blocks are ~800 KB). */
-#define BATCH 256
+/* A batch ends at the block that reaches BATCH_RECORDS records (a few MB
+ * decoded: the decode and the consumer's scan find it in the last-level
+ * cache), or at these many blocks or payload bytes. */
+#define BATCH_RECORDS ((size_t)1 << 18)
+#define BATCH_BLOCKS 1024
 #define BATCH_BYTES (8u << 20)
+/* Consecutive small blocks are decoded by one task (a compressed block of
+ * 1024 records decodes in a few microseconds). */
+#define TASK_RECORDS 8192
+
+static size_t g_batch_records = BATCH_RECORDS;
 
 struct batch {
-	struct ndf_block blk[BATCH];
-	size_t at[BATCH];       /* each block's first record in the arrays */
-	uint64_t number[BATCH]; /* each block's number in the section */
+	struct ndf_block blk[BATCH_BLOCKS];
+	size_t at[BATCH_BLOCKS]; /* each block's first record, from the batch's first */
 	int n;
+	size_t records;
+	uint64_t first_record;   /* the batch's first record in the section */
 };
+
+/* Decoded records; keys and idx grow together. */
+struct records {
+	uint64_t *keys;
+	uint32_t *idx;
+	size_t n, cap;
+};
+
+enum fault { FAULT_NONE, FAULT_DECODE, FAULT_ORDER };
 
 struct tableread_ctx {
 	struct ndf_reader *r;
-	struct table_arrays *ta;
 	struct codec code;
-	int have_code;
+	int have_code, seen_code;
 	unsigned idx_bits;
+	uint64_t idx_limit;      /* every index is below it */
 	struct batch b[2];
-	int bad;                /* a block did not decode: */
-	uint64_t bad_block;     /* the lowest number of such a block */
-	uint64_t bad_offset;    /* and its offset */
+	struct records rec[2];
+	int cur;                 /* rec[cur] holds the records not taken yet */
+	uint64_t blocks_read;    /* data blocks */
+	uint64_t records;        /* decoded and checked so far */
+	uint64_t last_key;       /* the last of those */
+	/* the first fault in record order, so that the error is the same
+	 * for any thread count */
+	enum fault fault;
+	uint64_t fault_record, fault_offset;
 };
+
+void tableread_batch_records(size_t n)
+{
+	g_batch_records = n ? n : BATCH_RECORDS;
+}
 
 void table_arrays_free(struct table_arrays *ta)
 {
-	if (ta->ctx)
-		for (int h = 0; h < 2; h++)
-			for (int i = 0; i < BATCH; i++)
-				ndf_block_free(&ta->ctx->b[h].blk[i]);
-	free(ta->ctx);
-	free(ta->keys);
-	free(ta->idx);
+	struct tableread_ctx *c = ta->ctx;
+	if (c) {
+		for (int h = 0; h < 2; h++) {
+			for (int i = 0; i < BATCH_BLOCKS; i++)
+				ndf_block_free(&c->b[h].blk[i]);
+			free(c->rec[h].keys);
+			free(c->rec[h].idx);
+		}
+		free(c);
+	}
 	memset(ta, 0, sizeof *ta);
 }
 
@@ -57,26 +103,26 @@ unsigned tableread_idx_bits(uint64_t n)
 	return b;
 }
 
-static int reserve(struct table_arrays *ta, size_t n)
+static int reserve(struct records *rec, size_t n)
 {
-	if (n <= ta->cap)
+	if (n <= rec->cap)
 		return 0;
-	size_t cap = ta->cap ? ta->cap : 4096;
+	size_t cap = rec->cap ? rec->cap : 4096;
 	while (cap < n)
 		cap *= 2;
-	uint64_t *k = realloc(ta->keys, cap * sizeof *k);
+	uint64_t *k = realloc(rec->keys, cap * sizeof *k);
 	if (k)
-		ta->keys = k;
-	uint32_t *i = realloc(ta->idx, cap * sizeof *i);
+		rec->keys = k;
+	uint32_t *i = realloc(rec->idx, cap * sizeof *i);
 	if (i)
-		ta->idx = i;
-	mem_hint_huge_pages(k, cap * sizeof *k);
-	mem_hint_huge_pages(i, cap * sizeof *i);
+		rec->idx = i;
 	if (!k || !i) {
-		log_error("out of memory loading a table of %zu records", n);
+		log_error("out of memory for %zu table records", n);
 		return NDF_ERR_NOMEM;
 	}
-	ta->cap = cap;
+	mem_hint_huge_pages(k, cap * sizeof *k);
+	mem_hint_huge_pages(i, cap * sizeof *i);
+	rec->cap = cap;
 	return 0;
 }
 
@@ -87,151 +133,276 @@ static int fault(const struct tableread_ctx *c, const struct ndf_block *b, const
 	return NDF_ERR_FORMAT;
 }
 
+/* The code block comes before every data block (the decode tasks of a
+ * batch use the code while the next batch is read, so it cannot change
+ * then); a raw table may carry one too, which nothing here needs. */
 static int take_code(struct tableread_ctx *c, const struct ndf_block *b)
 {
-	if (c->have_code || b->n_records != 0 || codec_parse(&c->code, b->data, b->len))
-		return fault(c, b, "invalid or repeated code block");
+	if (c->seen_code || c->blocks_read || b->n_records != 0)
+		return fault(c, b, "repeated or misplaced code block");
+	c->seen_code = 1;
+	if (ndf_reader_header(c->r)->kind != NDF_KIND_CTABLE)
+		return 0;
+	if (codec_parse(&c->code, b->data, b->len))
+		return fault(c, b, "invalid code block");
 	c->have_code = 1;
 	return 0;
 }
 
-/* Decode one data block into its place in the arrays; a failure is kept
- * as the lowest failing block, so the error is the same for any thread
- * count. */
-static void decode_block(struct tableread_ctx *c, const struct ndf_block *b, size_t at,
-			 uint64_t number)
+static void note_fault(struct tableread_ctx *c, enum fault kind, uint64_t record,
+		       uint64_t offset)
 {
-	int ok;
-	if (b->codec == NDF_CODEC_RAW) {
-		ok = b->len == (size_t)b->n_records * TABLE_RAW_RECORD;
-		if (ok)
-			tablefile_decode_raw(b->data, b->n_records, c->ta->keys + at,
-					     c->ta->idx + at);
-	} else {
-		ok = b->codec == NDF_CODEC_PREFIX && c->have_code &&
-		     !codec_decode_block(&c->code, b->data, b->len, b->n_records, c->idx_bits,
-					 c->ta->keys + at, c->ta->idx + at);
+#pragma omp critical(tableread_fault)
+	if (!c->fault || record < c->fault_record ||
+	    (record == c->fault_record && kind < c->fault)) {
+		c->fault = kind;
+		c->fault_record = record;
+		c->fault_offset = offset;
 	}
-	if (!ok) {
-#pragma omp critical(tableread_bad)
-		if (!c->bad || number < c->bad_block) {
-			c->bad = 1;
-			c->bad_block = number;
-			c->bad_offset = b->offset;
+}
+
+static int decode_block(const struct tableread_ctx *c, const struct ndf_block *b,
+			uint64_t *keys, uint32_t *idx)
+{
+	if (b->codec == NDF_CODEC_RAW) {
+		if (b->len != (size_t)b->n_records * TABLE_RAW_RECORD)
+			return -1;
+		tablefile_decode_raw(b->data, b->n_records, keys, idx);
+		return 0;
+	}
+	if (b->codec != NDF_CODEC_PREFIX || !c->have_code)
+		return -1;
+	return codec_decode_block(&c->code, b->data, b->len, b->n_records, c->idx_bits, keys,
+				  idx);
+}
+
+/* The first record of @keys/@idx[0..n) that is below its predecessor or
+ * whose index is out of range, or n. */
+static size_t first_disorder(const uint64_t *keys, const uint32_t *idx, size_t n,
+			     uint64_t limit)
+{
+	/* no early exit: the loops vectorise; the culprit is sought only
+	 * on failure */
+	int bad = 0;
+	for (size_t i = 1; i < n; i++)
+		bad |= keys[i] < keys[i - 1];
+	for (size_t i = 0; i < n; i++)
+		bad |= idx[i] >= limit;
+	if (!bad)
+		return n;
+	size_t i = 0;
+	while (i < n && (i == 0 || keys[i] >= keys[i - 1]) && idx[i] < limit)
+		i++;
+	return i;
+}
+
+/* Blocks [i, j) of @bt into @keys/@idx (where the batch's records go),
+ * each checked in order inside (its edges are checked after the batch). */
+static void decode_blocks(struct tableread_ctx *c, const struct batch *bt, int i, int j,
+			  uint64_t *keys, uint32_t *idx)
+{
+	for (; i < j; i++) {
+		const struct ndf_block *b = &bt->blk[i];
+		uint64_t *k = keys + bt->at[i];
+		uint32_t *x = idx + bt->at[i];
+		const uint64_t first = bt->first_record + bt->at[i];
+		if (decode_block(c, b, k, x)) {
+			note_fault(c, FAULT_DECODE, first, b->offset);
+			return;
+		}
+		const size_t e = first_disorder(k, x, b->n_records, c->idx_limit);
+		if (e < b->n_records) {
+			note_fault(c, FAULT_ORDER, first + e, b->offset);
+			return;
 		}
 	}
 }
 
-static int check_sorted(const struct tableread_ctx *c)
-{
-	const struct table_arrays *ta = c->ta;
-	const uint64_t limit = c->idx_bits >= 32 ? (uint64_t)UINT32_MAX + 1 : (1ull << c->idx_bits);
-	/* no early exit: the loop vectorises; the culprit is found only on failure */
-	int bad = 0;
-	for (size_t i = 1; i < ta->n; i++)
-		bad |= ta->keys[i] < ta->keys[i - 1];
-	for (size_t i = 0; i < ta->n; i++)
-		bad |= ta->idx[i] >= limit;
-	if (!bad)
-		return 0;
-	size_t i = 0;
-	while (i < ta->n && (i == 0 || ta->keys[i] >= ta->keys[i - 1]) && ta->idx[i] < limit)
-		i++;
-	log_error("'%s': record %zu of table %u is out of order or out of range",
-		  ndf_reader_name(c->r), i, ndf_reader_header(c->r)->table_index);
-	return NDF_ERR_FORMAT;
-}
-
-/* Read the next batch of data blocks into @bt (the code block, if met,
- * is taken on the way).  @return 0, or an ndf_err; bt->n = 0 at the end. */
-static int read_batch(struct tableread_ctx *c, struct batch *bt, uint64_t *blocks,
-		      size_t *records)
+/* Read the next data blocks into @bt, up to a batch (the code block, if
+ * met, is taken on the way).  @return 0 (bt->n = 0 at the section's end,
+ * its footer verified), or an ndf_err. */
+static int read_batch(struct tableread_ctx *c, struct batch *bt)
 {
 	size_t bytes = 0;
 	int rc = 0;
 	bt->n = 0;
-	while (bt->n < BATCH && bytes < BATCH_BYTES &&
+	bt->records = 0;
+	while (bt->n < BATCH_BLOCKS && bt->records < g_batch_records && bytes < BATCH_BYTES &&
 	       (rc = ndf_read_block(c->r, &bt->blk[bt->n])) > 0) {
-		struct ndf_block *b = &bt->blk[bt->n];
+		const struct ndf_block *b = &bt->blk[bt->n];
 		if (b->codec == NDF_CODEC_CODE) {
 			if ((rc = take_code(c, b)))
 				return rc;
 			continue;
 		}
-		bt->at[bt->n] = *records;
-		bt->number[bt->n] = (*blocks)++;
-		*records += b->n_records;
+		bt->at[bt->n++] = bt->records;
+		bt->records += b->n_records;
 		bytes += b->len;
-		bt->n++;
+		c->blocks_read++;
 	}
 	return rc < 0 ? rc : 0;
 }
 
+/* Make room for @bt after the untaken records and start its decode
+ * tasks. */
+static int decode_batch(struct tableread_ctx *c, struct batch *bt)
+{
+	struct records *rec = &c->rec[c->cur];
+	const int rc = reserve(rec, rec->n + bt->records + 1);
+	if (rc)
+		return rc;
+	uint64_t *keys = rec->keys + rec->n;
+	uint32_t *idx = rec->idx + rec->n;
+	bt->first_record = c->records;
+	for (int i = 0, j; i < bt->n; i = j) {
+		for (j = i + 1; j < bt->n && bt->at[j] - bt->at[i] < TASK_RECORDS; j++)
+			;
+#pragma omp task firstprivate(bt, i, j, keys, idx)
+		decode_blocks(c, bt, i, j, keys, idx);
+	}
+	return 0;
+}
+
+/* After the decode tasks of @bt: the order across its block edges, and
+ * from the record before the batch. */
+static void check_edges(struct tableread_ctx *c, const struct batch *bt)
+{
+	const uint64_t *keys = c->rec[c->cur].keys + c->rec[c->cur].n;
+	int have = c->records > 0;
+	uint64_t last = c->last_key;
+	for (int i = 0; i < bt->n; i++) {
+		const struct ndf_block *b = &bt->blk[i];
+		if (!b->n_records)
+			continue;
+		if (have && keys[bt->at[i]] < last)
+			note_fault(c, FAULT_ORDER, bt->first_record + bt->at[i], b->offset);
+		last = keys[bt->at[i] + b->n_records - 1];
+		have = 1;
+	}
+}
+
+static int report_fault(const struct tableread_ctx *c)
+{
+	const char *name = ndf_reader_name(c->r);
+	if (c->fault == FAULT_DECODE)
+		log_error("'%s': offset %llu: block does not decode as a table block", name,
+			  (unsigned long long)c->fault_offset);
+	else
+		log_error("'%s': offset %llu: record %llu of table %u is out of order or out of "
+			  "range", name, (unsigned long long)c->fault_offset,
+			  (unsigned long long)c->fault_record, ndf_reader_header(c->r)->table_index);
+	return NDF_ERR_FORMAT;
+}
+
+/* The checked batch @bt joins the untaken records. */
+static void append_batch(struct tableread_ctx *c, const struct batch *bt)
+{
+	struct records *rec = &c->rec[c->cur];
+	rec->n += bt->records;
+	c->records += bt->records;
+	if (rec->n)
+		c->last_key = rec->keys[rec->n - 1];
+}
+
+/* Offer the untaken records to @cons; what it leaves moves to the front
+ * of the other array, unless it took nothing. */
+static int hand_out(struct tableread_ctx *c, const struct tableread_consumer *cons, int last)
+{
+	struct records *rec = &c->rec[c->cur];
+	size_t taken = 0;
+	int rc = cons ? cons->take(cons->ctx, rec->keys, rec->idx, rec->n, last, &taken) : 0;
+	if (rc || !taken)
+		return rc;
+	assert(taken <= rec->n && (!last || taken == rec->n));
+	struct records *next = &c->rec[c->cur ^ 1];
+	const size_t left = rec->n - taken;
+	if ((rc = reserve(next, left + 1)))
+		return rc;
+	memcpy(next->keys, rec->keys + taken, left * sizeof *next->keys);
+	memcpy(next->idx, rec->idx + taken, left * sizeof *next->idx);
+	next->n = left;
+	c->cur ^= 1;
+	return 0;
+}
+
 /*
- * One thread reads batch after batch; each batch's blocks become decode
- * tasks, which the other threads run while the next batch is read into
- * the other buffers.  The wait at the top of each round guarantees the
- * tasks that used those buffers are done.  The arrays only grow between
- * rounds, with no task running (after the first table they are big
- * enough already).
+ * One thread reads; each round, batch h's blocks become decode tasks and
+ * batch h ^ 1 is read meanwhile.  The wait then covers those tasks and
+ * the consumer's tasks of the round before, so the batch can be checked
+ * and handed out, and the buffers of the round before are free again.
  */
-static int read_batches(struct tableread_ctx *c)
+static int stream(struct tableread_ctx *c, const struct tableread_consumer *cons)
 {
 	int rc = 0;
-	uint64_t blocks = 0;
-	size_t records = 0;
-	c->bad = 0;
 #pragma omp parallel
 #pragma omp single
 	{
 		int h = 0;
-		rc = read_batch(c, &c->b[h], &blocks, &records);
-		while (!rc && c->b[h].n) {
+		rc = read_batch(c, &c->b[h]);
+		while (!rc && c->b[h].n && !(rc = decode_batch(c, &c->b[h]))) {
+			const int read_rc = read_batch(c, &c->b[h ^ 1]);
 #pragma omp taskwait
-			int bad;
-#pragma omp critical(tableread_bad)
-			bad = c->bad;
-			if (bad || (rc = reserve(c->ta, records + 1)))
-				break;
-			struct batch *bt = &c->b[h];
-			for (int i = 0; i < bt->n; i++) {
-#pragma omp task firstprivate(bt, i)
-				decode_block(c, &bt->blk[i], bt->at[i], bt->number[i]);
+			check_edges(c, &c->b[h]);
+			enum fault f;
+#pragma omp critical(tableread_fault)
+			f = c->fault;
+			if (f) {
+				rc = report_fault(c);
+			} else if (!(rc = read_rc)) {
+				append_batch(c, &c->b[h]);
+				rc = hand_out(c, cons, c->b[h ^ 1].n == 0);
 			}
 			h ^= 1;
-			rc = read_batch(c, &c->b[h], &blocks, &records);
 		}
 #pragma omp taskwait
 	}
-	if (!rc && c->bad) {
-		log_error("'%s': offset %llu: block does not decode as a table block",
-			  ndf_reader_name(c->r), (unsigned long long)c->bad_offset);
-		rc = NDF_ERR_FORMAT;
-	}
-	if (!rc)
-		c->ta->n = records;
 	return rc;
+}
+
+static int run(struct ndf_reader *r, struct table_arrays *ta,
+	       const struct tableread_consumer *cons)
+{
+	const struct ndf_header *h = ndf_reader_header(r);
+	ta->keys = NULL;
+	ta->idx = NULL;
+	ta->n = ta->cap = 0;
+	if (!ta->ctx && !(ta->ctx = calloc(1, sizeof *ta->ctx))) {
+		log_error("out of memory for a table reader");
+		return NDF_ERR_NOMEM;
+	}
+	struct tableread_ctx *c = ta->ctx;
+	c->r = r;
+	c->have_code = c->seen_code = 0;
+	c->idx_bits = h->kind == NDF_KIND_CTABLE ? h->codec_param : 32;
+	c->idx_limit = (uint64_t)1 << (c->idx_bits < 32 ? c->idx_bits : 32);
+	c->rec[0].n = c->rec[1].n = 0;
+	c->cur = 0;
+	c->blocks_read = c->records = c->last_key = 0;
+	c->fault = FAULT_NONE;
+	if (c->idx_bits > 32) {
+		log_error("'%s': impossible index width %u", ndf_reader_name(r), c->idx_bits);
+		return NDF_ERR_FORMAT;
+	}
+	return stream(c, cons);
 }
 
 int tableread_section(struct ndf_reader *r, struct table_arrays *ta)
 {
-	const struct ndf_header *h = ndf_reader_header(r);
-	if (!ta->ctx && !(ta->ctx = calloc(1, sizeof *ta->ctx)))
-		return NDF_ERR_NOMEM;
-	struct tableread_ctx *c = ta->ctx;
-	int rc;
-	c->have_code = 0;
-	c->r = r;
-	c->ta = ta;
-	c->idx_bits = h->kind == NDF_KIND_CTABLE ? h->codec_param : 32;
-	ta->n = 0;
-	if (c->idx_bits > 32) {
-		log_error("'%s': impossible index width %u", ndf_reader_name(r), c->idx_bits);
-		rc = NDF_ERR_FORMAT;
-	} else {
-		rc = read_batches(c);
+	const int rc = run(r, ta, NULL);
+	if (!rc) {
+		const struct records *rec = &ta->ctx->rec[ta->ctx->cur];
+		ta->keys = rec->keys;
+		ta->idx = rec->idx;
+		ta->n = rec->n;
+		ta->cap = rec->cap;
 	}
-	if (!rc)
-		rc = check_sorted(c);
+	return rc;
+}
+
+int tableread_stream(struct ndf_reader *r, struct table_arrays *ta,
+		     const struct tableread_consumer *c, uint64_t *records)
+{
+	const int rc = run(r, ta, c);
+	*records = ta->ctx ? ta->ctx->records : 0;
 	return rc;
 }

@@ -1,9 +1,10 @@
 /*
  * ndd-self-join - tables -> every pair within k -> clusters -> CSV.
  *
- * 1. Each table in turn is loaded (decoded in parallel) and its runs are
- *    scanned in parallel; a pair is kept only by the first table whose
- *    leading blocks it agrees on, so it is found once.
+ * 1. Each table in turn is streamed in batches (decoded in parallel) and
+ *    the complete runs of a batch are scanned in parallel while the next
+ *    is read; a pair is kept only by the first table whose leading blocks
+ *    it agrees on, so it is found once.
  * 2. One pass over the catalog: the dataset id must match the tables', and
  *    the documents in pairs get their flags and provenance.
  * 3. Pairs of short or empty texts are filtered (filter_pairs()), the rest
@@ -24,8 +25,7 @@
 #include "ndf.h"
 #include "provenance.h"
 #include "tablefile.h"
-#include "tableread.h"
-#include "threads.h"
+#include "tablejoin.h"
 
 
 struct opts {
@@ -106,34 +106,6 @@ struct join_stats {
 	struct design design;
 };
 
-/* Scan one loaded table with all threads; ranges split at run starts. */
-static int join_table(const struct design *d, uint32_t t, const struct table_arrays *ta,
-		      struct pair_vec *out, uint64_t *comparisons)
-{
-	const int nt = threads_max();
-	int parts = nt * 8, bad = 0;
-	struct pair_vec *pv = xcalloc((size_t)parts, sizeof *pv);
-	uint64_t cmp = 0;
-	const uint32_t lead = d->tables[t].lead_bits;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : cmp, bad)
-	for (int p = 0; p < parts; p++) {
-		size_t lo = join_align(ta->keys, ta->n, ta->n * (size_t)p / (size_t)parts, lead);
-		size_t hi = join_align(ta->keys, ta->n, ta->n * (size_t)(p + 1) / (size_t)parts, lead);
-		if (lo < hi && join_scan(d, t, ta->keys + lo, ta->idx + lo, hi - lo, &pv[p], &cmp))
-			bad++;
-	}
-	for (int p = 0; p < parts; p++) {
-		if (!bad && pair_vec_append(out, &pv[p]))
-			bad++;
-		pair_vec_free(&pv[p]);
-	}
-	free(pv);
-	*comparisons += cmp;
-	if (bad)
-		log_error("out of memory collecting pairs");
-	return bad ? -1 : 0;
-}
-
 static int open_table(FILE *in, const char *name, uint32_t t, struct ndf_header *first,
 		      struct join_stats *js, struct ndf_reader **out)
 {
@@ -155,34 +127,34 @@ static int open_table(FILE *in, const char *name, uint32_t t, struct ndf_header 
 	return tablefile_check(h, name, first, t);
 }
 
+/* Each table is joined as it streams in (tablejoin.h). */
 static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct ndf_header *first,
 		    struct join_stats *js)
 {
-	struct table_arrays ta = {0};
+	struct table_arrays buf = {0};
 	struct progress pr;
 	int rc = 0;
 	progress_start(&pr, "tables", 0);
 	for (uint32_t t = 0; !rc && (t == 0 || t < first->n_tables); t++) {
 		struct ndf_reader *r;
+		uint64_t n = 0;
 		rc = open_table(in, name, t, first, js, &r);
 		if (!rc)
-			rc = tableread_section(r, &ta);
-		if (!rc && ta.n != first->record_count && t > 0) {
-			log_error("'%s': table %u has %zu records, table 0 has %llu", name, t,
-				  ta.n, (unsigned long long)first->record_count);
+			rc = tablejoin_section(r, &buf, &js->design, t, pairs, &n, &js->comparisons);
+		if (!rc && n != first->record_count && t > 0) {
+			log_error("'%s': table %u has %llu records, table 0 has %llu", name, t,
+				  (unsigned long long)n, (unsigned long long)first->record_count);
 			rc = NDF_ERR_FORMAT;
 		}
 		if (!rc && t == 0)
-			first->record_count = ta.n;
-		if (!rc)
-			rc = join_table(&js->design, t, &ta, pairs, &js->comparisons);
+			first->record_count = n;
 		ndf_reader_close(r);
 		js->tables++;
+		js->records = n;
 		progress_update(&pr, t + 1, js->comparisons);
 	}
 	progress_end(&pr);
-	js->records = ta.n;
-	table_arrays_free(&ta);
+	table_arrays_free(&buf);
 	return rc;
 }
 

@@ -36,6 +36,14 @@ cmp -s "$tmp/c1.ndf" "$tmp/c2.ndf" || bad "compress -t1 and -t2 differ"
 "$BIN/ndd-self-join" -q -t 2 -c "$tmp/fps.ndf" -o "$tmp/j2.csv" "$tmp/c1.ndf" || bad "join -t2"
 "$BIN/ndd-self-join" -q -t 2 -c "$tmp/fps.ndf" -o "$tmp/j3.csv" "$tmp/t.ndf" || bad "join raw"
 cmp -s "$tmp/j1.csv" "$tmp/j2.csv" || bad "self-join -t1 and -t2 differ"
+# Small blocks: the join streams several batches; any -t, the same bytes.
+"$BIN/ndd-compress" -q --block-records 16 -o "$tmp/c16.ndf" "$tmp/t.ndf" || bad "compress 16"
+for t in 1 5; do
+	"$BIN/ndd-self-join" -q -t $t -c "$tmp/fps.ndf" -o "$tmp/j16.csv" "$tmp/c16.ndf" ||
+		bad "join of 16-record blocks -t$t"
+	cmp -s "$tmp/j1.csv" "$tmp/j16.csv" || bad "16-record blocks join differently with -t$t"
+done
+rm -f "$tmp/c16.ndf"
 cmp -s "$tmp/j1.csv" "$tmp/j3.csv" || bad "raw and compressed tables join differently"
 [ "$(wc -l < "$tmp/j1.csv")" -gt 100 ] || bad "too few clustered rows"
 
@@ -102,7 +110,7 @@ cp "$tmp/c1.ndf" "$tmp/flip.ndf"
 printf '\377' | dd of="$tmp/flip.ndf" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 "$BIN/ndd-self-join" -c "$tmp/fps.ndf" -o "$tmp/flip.csv" "$tmp/flip.ndf" 2> "$tmp/err"
 [ $? -eq 2 ] || bad "flipped byte: exit status not 2"
-grep -q "flip.ndf" "$tmp/err" || bad "flipped byte: message does not name the file"
+grep -q "flip.ndf': offset [0-9]" "$tmp/err" || bad "flipped byte: message does not name the file and offset"
 [ ! -e "$tmp/flip.csv" ] || bad "flipped byte: a CSV was left behind"
 ls "$tmp" | grep -q 'tmp\.' && bad "temporary file left behind"
 

@@ -2,9 +2,13 @@
  * test_join.c - the self-join against brute force.
  *
  * For k = 0..8 and several designs per k: random fingerprints with
- * planted neighbours at distances 0..k+1 are permuted, sorted and
- * scanned (in chunks, to exercise the run carry), and the pairs must be
- * exactly the brute-force set: none missed, none beyond k, none twice.
+ * planted neighbours at distances 0..k+1 are permuted, sorted, written
+ * as table sections (raw or compressed) and joined as the self-join
+ * does, streamed in small batches (so runs cross batch edges), and the
+ * pairs must be exactly the brute-force set: none missed, none beyond
+ * k, none twice.  The streamed join must also scan every run as
+ * join_scan() does in a whole table: runs of any length, one run far
+ * longer than a batch.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +17,10 @@
 #include "join.h"
 #include "keysort.h"
 #include "log.h"
+#include "tablejoin.h"
+#include "testtable.h"
 #include "testutil.h"
+#include "threads.h"
 
 static uint64_t flip_bits(uint64_t fp, unsigned d, uint64_t *rng)
 {
@@ -54,9 +61,31 @@ static void brute_force(const uint64_t *fps, size_t n, unsigned k, struct pair_v
 		}
 }
 
-/* Scan a sorted table in chunks of @chunk records, carrying the last run. */
+/* Write table @t as a section in @form (blocks of @per_block records),
+ * then join it as the self-join does, streamed in batches of about
+ * @batch records: runs cross blocks and batches anywhere. */
+static void stream_table(const struct design *d, uint32_t t, const uint64_t *keys,
+			 const uint32_t *idx, size_t n, enum test_table_form form,
+			 size_t per_block, size_t batch, struct table_arrays *buf,
+			 struct pair_vec *out, uint64_t *comparisons)
+{
+	FILE *fp = tmpfile();
+	int err;
+	CHECK(fp && test_write_table(fp, d, t, keys, idx, n, form, per_block) == 0);
+	rewind(fp);
+	struct ndf_reader *r = ndf_reader_open(fp, "test table", &err);
+	CHECK(r != NULL);
+	uint64_t records = 0;
+	tableread_batch_records(batch);
+	CHECK(r && tablejoin_section(r, buf, d, t, out, &records, comparisons) == 0);
+	tableread_batch_records(0);
+	CHECK_EQ_U64(records, n);
+	ndf_reader_close(r);
+	fclose(fp);
+}
+
 static void scan_table(const struct design *d, uint32_t t, const struct table_rec *recs,
-		       size_t n, size_t chunk, struct pair_vec *out)
+		       size_t n, unsigned variant, struct table_arrays *buf, struct pair_vec *out)
 {
 	uint64_t *keys = malloc(n * sizeof *keys), cmp = 0;
 	uint32_t *idx = malloc(n * sizeof *idx);
@@ -64,16 +93,11 @@ static void scan_table(const struct design *d, uint32_t t, const struct table_re
 		keys[i] = recs[i].key;
 		idx[i] = (uint32_t)recs[i].idx;
 	}
-	size_t done = 0;
-	while (done < n) {
-		size_t end = done + chunk < n ? done + chunk : n;
-		size_t upto = end == n ? n : done + join_last_run(keys + done, end - done,
-								 d->tables[t].lead_bits);
-		if (upto == done) /* one run fills the chunk: take the whole run */
-			upto = join_align(keys, n, end, d->tables[t].lead_bits);
-		CHECK(join_scan(d, t, keys + done, idx + done, upto - done, out, &cmp) == 0);
-		done = upto;
-	}
+	/* batches of a block now and then (each batch costs a round of
+	 * tasks), else of a few blocks */
+	const size_t batch = variant % 5 ? 100 + variant % 1000 : 1 + variant % 97;
+	stream_table(d, t, keys, idx, n, (enum test_table_form)(variant % 3), 16 + variant % 61,
+		     batch, buf, out, &cmp);
 	free(keys);
 	free(idx);
 }
@@ -96,6 +120,7 @@ static void run_case(const uint64_t *fps, size_t n, unsigned k, uint32_t code,
 	struct table_rec *recs = malloc(n * sizeof *recs), *scratch = malloc(n * sizeof *recs);
 	struct pair_vec got = {0};
 	struct design_lut lut;
+	struct table_arrays buf = {0};
 	for (uint32_t t = 0; t < d.n_tables; t++) {
 		design_lut_build(&d.tables[t], &lut);
 		for (size_t i = 0; i < n; i++) {
@@ -107,8 +132,9 @@ static void run_case(const uint64_t *fps, size_t n, unsigned k, uint32_t code,
 		keysort(recs, scratch, n);
 		for (size_t i = 1; i < n; i++)
 			CHECK(recs[i - 1].key <= recs[i].key);
-		scan_table(&d, t, recs, n, 1 + t % 97, &got);
+		scan_table(&d, t, recs, n, t + code, &buf, &got);
 	}
+	table_arrays_free(&buf);
 	pair_vec_sort(&got);
 	int ok = same_pairs(&got, truth);
 	CHECK(ok);
@@ -227,6 +253,29 @@ static void test_designs(void)
 	CHECK(design_split_run(40, 8) == SIZE_MAX);
 }
 
+/* The streamed join of the sorted table @keys/@idx[0..n) (table 0 of @d)
+ * finds @want (sorted) with @want_cmp comparisons, as join_scan() of the
+ * whole table does, whatever the form, blocks, batches and threads. */
+static void check_stream(const struct design *d, const uint64_t *keys, const uint32_t *idx,
+			 size_t n, const struct pair_vec *want, uint64_t want_cmp, uint64_t *rng)
+{
+	const int threads = threads_max();
+	for (int round = 0; round < 3; round++) {
+		struct pair_vec got = {0};
+		struct table_arrays buf = {0};
+		uint64_t cmp = 0;
+		test_set_threads(1 + (int)(test_rand(rng) % 5));
+		stream_table(d, 0, keys, idx, n, (enum test_table_form)(test_rand(rng) % 3),
+			     16 + test_rand(rng) % 200, 1 + test_rand(rng) % 500, &buf, &got, &cmp);
+		pair_vec_sort(&got);
+		CHECK(same_pairs(&got, want));
+		CHECK_EQ_U64(cmp, want_cmp);
+		pair_vec_free(&got);
+		table_arrays_free(&buf);
+	}
+	test_set_threads(threads);
+}
+
 /*
  * join_scan() against the plain definition on sorted keys whose leading
  * bits take few values, so runs of every length (1 to hundreds) fall at
@@ -267,13 +316,14 @@ static void test_scan_runs(uint64_t *rng)
 		struct pair_vec got = {0}, want = {0};
 		uint64_t cmp = 0;
 		CHECK(join_scan(&d, 0, keys, idx, n, &got, &cmp) == 0);
+		pair_vec_sort(&got);
+		check_stream(&d, keys, idx, n, &got, cmp, rng);
 		for (size_t i = 0; i < n; i++)
 			for (size_t j = i + 1; j < n && keys[j] >> 48 == keys[i] >> 48; j++) {
 				unsigned dist = (unsigned)__builtin_popcountll(keys[i] ^ keys[j]);
 				if (dist <= 3)
 					CHECK(pair_vec_push(&want, (uint32_t)i, (uint32_t)j, dist) == 0);
 			}
-		pair_vec_sort(&got);
 		pair_vec_sort(&want);
 		CHECK(same_pairs(&got, &want));
 		pair_vec_free(&got);
@@ -284,6 +334,46 @@ static void test_scan_runs(uint64_t *rng)
 	design_free(&d);
 }
 
+/*
+ * Copies and near copies of a few pages in one run far longer than a
+ * batch (its keys share the 16 leading bits), between short runs: the
+ * streamed join carries it whole from batch to batch and scans it as one
+ * run, split into sub-blocks as in a whole table (the same comparisons).
+ */
+static void test_long_run(uint64_t *rng)
+{
+	struct design d;
+	CHECK(design_make(&d, 3, 4) == 0);
+	const size_t n = 6000;
+	uint64_t *keys = malloc(n * sizeof *keys);
+	uint32_t *idx = malloc(n * sizeof *idx);
+	const uint64_t page = test_rand(rng) & 0xffffffffffffull;
+	for (size_t i = 0; i < n; i++) {
+		const size_t zone = i * 10 / n; /* zones 1..8: the long run */
+		const uint64_t lead = zone == 0 ? i : zone < 9 ? 0x8000 : 0x9000 + i;
+		keys[i] = lead << 48 | (zone && zone < 9 ? flip_bits(page, 2 + (unsigned)(test_rand(rng) % 6), rng) &
+								   0xffffffffffffull
+							 : test_rand(rng) & 0xffffffffffffull);
+		idx[i] = (uint32_t)((i * 7919) % n);
+	}
+	for (size_t i = 1; i < n; i++) /* sorted within the long run (the rest is) */
+		for (size_t j = i; j > 0 && keys[j - 1] > keys[j]; j--) {
+			uint64_t x = keys[j];
+			keys[j] = keys[j - 1];
+			keys[j - 1] = x;
+		}
+	struct pair_vec want = {0};
+	uint64_t cmp = 0;
+	CHECK(join_scan(&d, 0, keys, idx, n, &want, &cmp) == 0);
+	pair_vec_sort(&want);
+	CHECK(want.n > 1000);
+	check_stream(&d, keys, idx, n, &want, cmp, rng);
+	pair_vec_free(&want);
+	free(keys);
+	free(idx);
+	design_free(&d);
+}
+
 int main(void)
 {
 	uint64_t rng = test_seed(20261121);
@@ -291,6 +381,7 @@ int main(void)
 	test_designs();
 	test_keysort(&rng);
 	test_scan_runs(&rng);
+	test_long_run(&rng);
 	join_use_vector(0); /* the portable loop too, on any CPU */
 	test_scan_runs(&rng);
 	join_use_vector(1);
