@@ -197,7 +197,9 @@ static size_t first_disorder(const uint64_t *keys, const uint32_t *idx, size_t n
 }
 
 /* Blocks [i, j) of @bt into @keys/@idx (where the batch's records go),
- * each checked in order inside (its edges are checked after the batch). */
+ * each checked in order inside (its edges are checked after the batch).
+ * A prefix-coded block needs no check: its decoder accepts only keys in
+ * order (each key's implicit 1 bit) and indices of idx_bits bits. */
 static void decode_blocks(struct tableread_ctx *c, const struct batch *bt, int i, int j,
 			  uint64_t *keys, uint32_t *idx)
 {
@@ -210,7 +212,9 @@ static void decode_blocks(struct tableread_ctx *c, const struct batch *bt, int i
 			note_fault(c, FAULT_DECODE, first, b->offset);
 			return;
 		}
-		const size_t e = first_disorder(k, x, b->n_records, c->idx_limit);
+		const size_t e = b->codec == NDF_CODEC_PREFIX
+					 ? b->n_records
+					 : first_disorder(k, x, b->n_records, c->idx_limit);
 		if (e < b->n_records) {
 			note_fault(c, FAULT_ORDER, first + e, b->offset);
 			return;
