@@ -2,8 +2,9 @@
  * tableread.c - see tableread.h.
  *
  * One thread reads batch after batch of blocks into one of two sets of
- * block buffers; the blocks of a batch are decoded as tasks while the
- * next batch is read into the other set.  Decoded records go to the end
+ * block buffers (or, from a regular file, points them into a mapping of
+ * it); the blocks of a batch are checksummed and decoded as tasks while
+ * the next batch is read into the other set.  Decoded records go to the end
  * of one of two record arrays, after the records the consumer has not
  * taken yet:
  *
@@ -55,7 +56,8 @@ struct records {
 	size_t n, cap;
 };
 
-enum fault { FAULT_NONE, FAULT_DECODE, FAULT_ORDER };
+/* in the order they are reported when they meet at one record */
+enum fault { FAULT_NONE, FAULT_CHECKSUM, FAULT_DECODE, FAULT_ORDER };
 
 struct tableread_ctx {
 	struct ndf_reader *r;
@@ -208,6 +210,10 @@ static void decode_blocks(struct tableread_ctx *c, const struct batch *bt, int i
 		uint64_t *k = keys + bt->at[i];
 		uint32_t *x = idx + bt->at[i];
 		const uint64_t first = bt->first_record + bt->at[i];
+		if (ndf_block_check(b, ndf_reader_name(c->r))) { /* logged */
+			note_fault(c, FAULT_CHECKSUM, first, b->offset);
+			return;
+		}
 		if (decode_block(c, b, k, x)) {
 			note_fault(c, FAULT_DECODE, first, b->offset);
 			return;
@@ -222,9 +228,22 @@ static void decode_blocks(struct tableread_ctx *c, const struct batch *bt, int i
 	}
 }
 
+/* A block's record count sizes the arrays before the decode tasks test
+ * its checksum: a count its bytes cannot hold (a raw block's, exactly;
+ * a coded block's, more than one record per byte, rare in real tables)
+ * is tested now, so that damage does not make the arrays huge. */
+static int check_count(const struct tableread_ctx *c, const struct ndf_block *b)
+{
+	const int plausible = b->codec == NDF_CODEC_RAW
+				      ? b->len == (size_t)b->n_records * TABLE_RAW_RECORD
+				      : b->n_records <= b->len;
+	return plausible ? 0 : ndf_block_check(b, ndf_reader_name(c->r));
+}
+
 /* Read the next data blocks into @bt, up to a batch (the code block, if
- * met, is taken on the way).  @return 0 (bt->n = 0 at the section's end,
- * its footer verified), or an ndf_err. */
+ * met, is checked and taken on the way; the others' checksums are tested
+ * by the decode tasks).  @return 0 (bt->n = 0 at the section's end, its
+ * footer verified), or an ndf_err. */
 static int read_batch(struct tableread_ctx *c, struct batch *bt)
 {
 	size_t bytes = 0;
@@ -232,13 +251,15 @@ static int read_batch(struct tableread_ctx *c, struct batch *bt)
 	bt->n = 0;
 	bt->records = 0;
 	while (bt->n < BATCH_BLOCKS && bt->records < g_batch_records && bytes < BATCH_BYTES &&
-	       (rc = ndf_read_block(c->r, &bt->blk[bt->n])) > 0) {
+	       (rc = ndf_read_block_unchecked(c->r, &bt->blk[bt->n])) > 0) {
 		const struct ndf_block *b = &bt->blk[bt->n];
 		if (b->codec == NDF_CODEC_CODE) {
-			if ((rc = take_code(c, b)))
+			if ((rc = ndf_block_check(b, ndf_reader_name(c->r))) || (rc = take_code(c, b)))
 				return rc;
 			continue;
 		}
+		if ((rc = check_count(c, b)))
+			return rc;
 		bt->at[bt->n++] = bt->records;
 		bt->records += b->n_records;
 		bytes += b->len;
@@ -288,6 +309,8 @@ static void check_edges(struct tableread_ctx *c, const struct batch *bt)
 static int report_fault(const struct tableread_ctx *c)
 {
 	const char *name = ndf_reader_name(c->r);
+	if (c->fault == FAULT_CHECKSUM) /* ndf_block_check() said where */
+		return NDF_ERR_CHECKSUM;
 	if (c->fault == FAULT_DECODE)
 		log_error("'%s': offset %llu: block does not decode as a table block", name,
 			  (unsigned long long)c->fault_offset);
@@ -346,6 +369,8 @@ static int stream(struct tableread_ctx *c, const struct tableread_consumer *cons
 		while (!rc && c->b[h].n && !(rc = decode_batch(c, &c->b[h]))) {
 			const int read_rc = read_batch(c, &c->b[h ^ 1]);
 #pragma omp taskwait
+			if (c->b[h ^ 1].n) /* the blocks before it are decoded */
+				ndf_reader_release(c->r, c->b[h ^ 1].blk[0].offset);
 			check_edges(c, &c->b[h]);
 			enum fault f;
 #pragma omp critical(tableread_fault)
@@ -387,6 +412,7 @@ static int run(struct ndf_reader *r, struct table_arrays *ta,
 		log_error("'%s': impossible index width %u", ndf_reader_name(r), c->idx_bits);
 		return NDF_ERR_FORMAT;
 	}
+	(void)ndf_reader_map(r); /* a regular file is read in place; else through the FILE */
 	return stream(c, cons);
 }
 

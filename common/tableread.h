@@ -3,9 +3,10 @@
  * keys and document indices: whole (tableread_section), or streamed in
  * batches to a consumer that takes them as they come (tableread_stream).
  *
- * Blocks are read in order by one thread, in batches; each block's CRC is
- * verified by the container, and the blocks of a batch are then decoded
- * as tasks by all threads while the next batch is read.  Every record is
+ * Blocks are read in order by one thread, in batches (from a regular
+ * file in place, through a mapping); the blocks of a batch are then
+ * checksummed (the container's CRC) and decoded as tasks by all threads
+ * while the next batch is read.  Every record is
  * checked to follow its predecessor in order (and its index to fit the
  * section's index width), so a table that is not what it claims is
  * refused, naming the file and offset, not joined wrongly.  A section may
