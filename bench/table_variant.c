@@ -9,6 +9,9 @@
  *                                       block: a valid code, not its own
  *   table_variant --bad-code IN OUT     each code block says length 0 for
  *                                       symbol 0, which no code may
+ *   table_variant --idx-past-end IN OUT every document index raised by the
+ *                                       record count: still sorted, naming
+ *                                       no document of the catalog
  *
  * Every rewritten section is well-formed (checksums, index), so only the
  * table stages' own checks can refuse it.
@@ -21,8 +24,9 @@
 #include "cli.h"
 #include "log.h"
 #include "ndf.h"
+#include "tablefile.h"
 
-enum mode { STRIP, SWAP, BAD };
+enum mode { STRIP, SWAP, BAD, PAST_END };
 
 struct section {
 	struct ndf_header h;
@@ -101,6 +105,16 @@ static int write_section(struct outfile *out, struct section *s, enum mode m,
 			b = other_code;
 		if (i == 0 && is_code(s) && m == BAD)
 			s->blk[0].data[0] &= 0xf0;
+		if (m == PAST_END && b->codec == NDF_CODEC_RAW) {
+			const uint64_t n = h.record_count ? h.record_count : h.aux;
+			for (uint32_t j = 0; j < b->n_records; j++) {
+				uint64_t key;
+				uint32_t idx;
+				tablefile_get_raw(b->data + (size_t)j * TABLE_RAW_RECORD, &key, &idx);
+				tablefile_put_raw(b->data + (size_t)j * TABLE_RAW_RECORD, key,
+						  (uint32_t)(idx + n));
+			}
+		}
 		err = ndf_write_block(w, b->n_records, b->codec, first_key, b->data, b->len);
 	}
 	if (err) {
@@ -116,6 +130,7 @@ int main(int argc, char **argv)
 		{"strip-code", no_argument, NULL, 's'},
 		{"swap-codes", no_argument, NULL, 'w'},
 		{"bad-code", no_argument, NULL, 'b'},
+		{"idx-past-end", no_argument, NULL, 'p'},
 		{NULL, 0, NULL, 0},
 	};
 	int m = -1, c;
@@ -125,11 +140,12 @@ int main(int argc, char **argv)
 		case 's': m = STRIP; break;
 		case 'w': m = SWAP; break;
 		case 'b': m = BAD; break;
+		case 'p': m = PAST_END; break;
 		default: m = -1; optind = argc; break;
 		}
 	}
 	if (m < 0 || optind + 2 != argc) {
-		fprintf(stderr, "usage: table_variant --strip-code|--swap-codes|--bad-code IN OUT\n");
+		fprintf(stderr, "usage: table_variant --strip-code|--swap-codes|--bad-code|--idx-past-end IN OUT\n");
 		return EXIT_FAILED;
 	}
 	size_t n = 0;

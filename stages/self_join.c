@@ -165,10 +165,22 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 {
 	if (prov_init(d, n_docs))
 		return -1;
-#pragma omp parallel for schedule(static)
+	/* A table's checksums vouch for its bytes, not for its document
+	 * indices: one at or past the record count (a compressed table stores
+	 * them in whole bits) names no document and is refused here, before
+	 * anything is looked up by it. */
+	uint32_t top = 0;
+#pragma omp parallel for schedule(static) reduction(max : top)
 	for (size_t i = 0; i < pv->n; i++) {
+		const uint32_t m = pv->v[i].a > pv->v[i].b ? pv->v[i].a : pv->v[i].b;
+		top = m > top ? m : top;
 		prov_mark(d, pv->v[i].a);
 		prov_mark(d, pv->v[i].b);
+	}
+	if (pv->n && top >= n_docs) {
+		log_error("the tables name document %u, past their %zu records: they are not "
+			  "tables this program wrote", top, n_docs);
+		return -1;
 	}
 	return prov_load(d, o->catalog, o->n_catalog, info);
 }

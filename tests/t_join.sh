@@ -70,6 +70,13 @@ done
 cmp -s "$tmp/c4-1.ndf" "$tmp/c4-old.ndf" || bad "400k: streamed and loaded tables compress differently"
 cmp -s "$tmp/c4-1.ndf" "$tmp/c4-2.ndf" || bad "400k: compress -t1 and -t2 differ"
 rm -f "$tmp"/t4*.ndf "$tmp"/c4-*.ndf "$tmp/fps400k.ndf"
+# Tables whose checksums hold but whose document indices name no document
+# of the catalog: refused before anything is looked up by them.
+"$TV" --idx-past-end "$tmp/t.ndf" "$tmp/t-past.ndf" || bad "table_variant --idx-past-end"
+"$BIN/ndd-self-join" -c "$tmp/fps.ndf" -o "$tmp/x-past.csv" "$tmp/t-past.ndf" 2> "$tmp/err"
+[ $? -eq 2 ] || bad "indices past the end: exit status not 2"
+grep -q "name document [0-9]*, past their" "$tmp/err" || bad "indices past the end: $(cat "$tmp/err")"
+[ ! -e "$tmp/x-past.csv" ] || bad "indices past the end: output left behind"
 for v in swap-codes bad-code; do
 	"$TV" --$v "$tmp/t.ndf" "$tmp/t-$v.ndf" || bad "table_variant --$v"
 	"$BIN/ndd-compress" -o "$tmp/x-$v.ndf" "$tmp/t-$v.ndf" 2> "$tmp/err"
