@@ -4,9 +4,12 @@
 #include "memhint.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -44,4 +47,55 @@ void mem_keep_freed(void)
 	(void)mallopt(M_MMAP_MAX, 0);
 	(void)mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
+}
+
+struct mem_prefault {
+	pthread_t thread;
+	volatile char *p;
+	size_t n;
+	size_t done; /* bytes touched, written by the thread */
+	int stop;    /* set by mem_prefault_stop() */
+};
+
+static void *prefault_run(void *arg)
+{
+	struct mem_prefault *f = arg;
+	/* a thread's own nice value (Linux): only idle time is used */
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	const size_t page = 4096;
+	size_t i = 0;
+	for (; i < f->n; i += page) {
+		if ((i & ((1u << 21) - 1)) == 0 && __atomic_load_n(&f->stop, __ATOMIC_RELAXED))
+			break;
+		f->p[i] = 0;
+	}
+	__atomic_store_n(&f->done, i < f->n ? i : f->n, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+struct mem_prefault *mem_prefault_start(void *p, size_t n)
+{
+	struct mem_prefault *f = calloc(1, sizeof *f);
+	if (!f || !p)
+		goto fail;
+	f->p = p;
+	f->n = n;
+	mem_hint_huge_pages(p, n);
+	if (pthread_create(&f->thread, NULL, prefault_run, f))
+		goto fail;
+	return f;
+fail:
+	free(f);
+	return NULL;
+}
+
+size_t mem_prefault_stop(struct mem_prefault *f)
+{
+	if (!f)
+		return 0;
+	__atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
+	pthread_join(f->thread, NULL);
+	size_t done = __atomic_load_n(&f->done, __ATOMIC_ACQUIRE);
+	free(f);
+	return done;
 }

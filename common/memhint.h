@@ -38,4 +38,23 @@ void *mem_alloc_huge(size_t n);
  */
 void mem_keep_freed(void);
 
+/*
+ * Fault memory in ahead of need, on a background thread at the lowest
+ * priority, so that the clearing of fresh pages (the kernel's, and on a
+ * VM whose host took them back, the host's: up to 4 s per GB here) is
+ * done while the cores have nothing better to do: while a stage waits for
+ * its input.  The caller allocates the block (with mem_keep_freed() in
+ * effect), starts this, and frees the block once mem_prefault_stop()
+ * returned; its later allocations then find the pages ready.
+ */
+struct mem_prefault;
+
+/** Start touching every page of [p, p + n).  NULL if no thread could be
+ * started (then nothing happens: the pages are faulted on first use). */
+struct mem_prefault *mem_prefault_start(void *p, size_t n);
+
+/** Stop where it got to and join.  @return the bytes touched.  NULL is
+ * fine (returns 0). */
+size_t mem_prefault_stop(struct mem_prefault *f);
+
 #endif

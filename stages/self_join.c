@@ -128,9 +128,67 @@ static int open_table(FILE *in, const char *name, uint32_t t, struct ndf_header 
 }
 
 /* Each table is joined as it streams in (tablejoin.h). */
+/*
+ * Memory for the phases after the join, faulted in during it.  Those
+ * phases need about WARM_BYTES_PER_DOC per paired document (provenance,
+ * its strings, the pair graph), all of it fresh pages, which this machine
+ * clears slowly; during the join the cores wait on the stages upstream
+ * part of the time.  So once table 0 is joined, its pairs' distinct
+ * documents (times WARM_GROWTH: the later tables add fewer) size one
+ * block, a background thread touches it at the lowest priority, and the
+ * block is freed into the heap (mem_keep_freed()) when the join ends,
+ * where the provenance array, the first and largest allocation after it,
+ * finds it ready.  Capped at WARM_MAX_PER_RECORD per fingerprint, which
+ * the phases after the join need at most.
+ */
+#define WARM_BYTES_PER_DOC 96
+#define WARM_GROWTH 1.5
+#define WARM_MAX_PER_RECORD 24
+#define WARM_MIN ((size_t)64 << 20)
+
+struct warm {
+	void *block;
+	struct mem_prefault *pf;
+};
+
+static void warm_start(struct warm *w, const struct pair_vec *pv, uint64_t n_records)
+{
+	memset(w, 0, sizeof *w);
+	const size_t words = (size_t)(n_records / 64 + 1);
+	uint64_t *seen = calloc(words, sizeof *seen), docs = 0;
+	if (!seen)
+		return;
+	for (size_t i = 0; i < pv->n; i++)
+		for (int e = 0; e < 2; e++) {
+			const uint32_t d = e ? pv->v[i].b : pv->v[i].a;
+			if (d < n_records)
+				seen[d >> 6] |= 1ull << (d & 63);
+		}
+	for (size_t i = 0; i < words; i++)
+		docs += (uint64_t)__builtin_popcountll(seen[i]);
+	free(seen);
+	double want = (double)docs * WARM_GROWTH * WARM_BYTES_PER_DOC;
+	const double cap = (double)n_records * WARM_MAX_PER_RECORD;
+	if (want > cap)
+		want = cap;
+	if (want < (double)WARM_MIN || !(w->block = malloc((size_t)want)))
+		return;
+	w->pf = mem_prefault_start(w->block, (size_t)want);
+	log_debug("warming %.0f MB for the phases after the join", want / 1e6);
+}
+
+static void warm_end(struct warm *w)
+{
+	if (w->block)
+		log_debug("warmed %.0f MB", (double)mem_prefault_stop(w->pf) / 1e6);
+	free(w->block);
+	memset(w, 0, sizeof *w);
+}
+
 static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct ndf_header *first,
 		    struct join_stats *js)
 {
+	struct warm warm = {0};
 	struct table_arrays buf = {0};
 	struct progress pr;
 	int rc = 0;
@@ -146,8 +204,11 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 				  (unsigned long long)n, (unsigned long long)first->record_count);
 			rc = NDF_ERR_FORMAT;
 		}
-		if (!rc && t == 0)
+		if (!rc && t == 0) {
 			first->record_count = n;
+			if (first->n_tables > 1)
+				warm_start(&warm, pairs, n);
+		}
 		ndf_reader_close(r);
 		js->tables++;
 		js->records = n;
@@ -155,6 +216,7 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 	}
 	progress_end(&pr);
 	table_arrays_free(&buf);
+	warm_end(&warm);
 	return rc;
 }
 
@@ -203,7 +265,11 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 		size_t w = lo;
 		for (size_t i = lo; i < hi; i++) {
 			const struct pair *p = &pv->v[i];
-			if (i + 16 < hi) { /* the documents are anywhere: load ahead */
+			if (i + 32 < hi) { /* the documents are anywhere: load ahead */
+				prov_prefetch_slot(d, pv->v[i + 32].a);
+				prov_prefetch_slot(d, pv->v[i + 32].b);
+			}
+			if (i + 16 < hi) {
 				__builtin_prefetch(prov_get(d, pv->v[i + 16].a));
 				__builtin_prefetch(prov_get(d, pv->v[i + 16].b));
 			}
