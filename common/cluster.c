@@ -81,11 +81,20 @@ static inline size_t slice_at(size_t n, size_t s)
 }
 
 /*
- * Nodes are the documents that occur in pairs, numbered in document order
- * through a dense map (4 bytes per document up to the largest in a pair,
- * freed before returning), which is cheaper than searching a sorted list
- * for every pair end.  The pairs become edges between nodes.
+ * Nodes are the documents that occur in pairs, numbered in document order:
+ * a bit per document up to the largest in a pair, and a node's number its
+ * rank among the set bits (the bits of its 64-bit word below it, counted
+ * on top of the word's first number).  Bits and ranks are 5 bytes per 64
+ * documents, so marking and looking up stay in cache, where a 4-byte
+ * number per document was a cache miss each and a fresh array to clear.
+ * The pairs become edges between nodes.
  */
+static inline uint32_t node_of(const uint64_t *bit, const uint32_t *rank, uint32_t d)
+{
+	const uint64_t below = bit[d >> 6] & ((1ull << (d & 63)) - 1);
+	return rank[d >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
 static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge *e)
 {
 	const size_t m = pv->n;
@@ -94,34 +103,41 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 	for (size_t i = 0; i < m; i++)
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
-	const size_t span = m ? (size_t)max + 1 : 0;
-	uint32_t *node = mem_alloc_huge(span * sizeof *node);
-	if (!node)
-		return -1;
-#pragma omp parallel for schedule(static)
-	for (size_t d = 0; d < span; d++)
-		node[d] = UINT32_MAX;
-	/* many threads may mark one document: all store the same value */
+	const size_t words = m ? (size_t)max / 64 + 1 : 0;
+	uint64_t *bit = calloc(words + 1, sizeof *bit);
+	uint32_t *rank = malloc((words + 1) * sizeof *rank);
+	if (!bit || !rank)
+		goto fail;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++) {
-		__atomic_store_n(&node[pv->v[i].a], 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&node[pv->v[i].b], 0, __ATOMIC_RELAXED);
+		__atomic_fetch_or(&bit[pv->v[i].a >> 6], 1ull << (pv->v[i].a & 63), __ATOMIC_RELAXED);
+		__atomic_fetch_or(&bit[pv->v[i].b >> 6], 1ull << (pv->v[i].b & 63), __ATOMIC_RELAXED);
 	}
-	g->n = numbering_assign(node, span);
+	size_t n = 0;
+	for (size_t w = 0; w < words; w++) {
+		rank[w] = (uint32_t)n;
+		n += (size_t)__builtin_popcountll(bit[w]);
+	}
+	g->n = n;
 	g->doc = mem_alloc_huge((g->n + 1) * sizeof *g->doc);
-	if (!g->doc) {
-		free(node);
-		return -1;
-	}
+	if (!g->doc)
+		goto fail;
 #pragma omp parallel for schedule(static)
-	for (size_t d = 0; d < span; d++)
-		if (node[d] != NUMBERING_UNMARKED)
-			g->doc[node[d]] = (uint32_t)d;
+	for (size_t w = 0; w < words; w++) {
+		uint32_t at = rank[w];
+		for (uint64_t b = bit[w]; b; b &= b - 1)
+			g->doc[at++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+	}
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
-		e[i] = (struct edge){node[pv->v[i].a], node[pv->v[i].b]};
-	free(node);
+		e[i] = (struct edge){node_of(bit, rank, pv->v[i].a), node_of(bit, rank, pv->v[i].b)};
+	free(bit);
+	free(rank);
 	return 0;
+fail:
+	free(bit);
+	free(rank);
+	return -1;
 }
 
 /*
