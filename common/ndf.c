@@ -145,11 +145,6 @@ struct ndf_writer {
 	uint32_t crc;
 	struct ndf_index_entry *index;
 	uint64_t n_blocks, cap_blocks;
-	/* ndf_reader_map(): the whole file, read in place from there on */
-	const uint8_t *map;
-	uint64_t map_len;
-	uint64_t base;     /* file offset of the section start */
-	uint64_t released; /* section offset below which pages were dropped */
 };
 
 static int w_write(struct ndf_writer *w, const void *p, size_t n)
@@ -559,10 +554,8 @@ static int read_block(struct ndf_reader *r, struct ndf_block *b, int check)
 	if (remember_block(r, at))
 		return NDF_ERR_NOMEM;
 	if (r->map && map_left(r) >= len) {
-		if (!b->mapped)
-			free(b->data);
+		ndf_block_free(b); /* a buffer of ours is not needed any more */
 		b->data = (uint8_t *)r->map + r->base + r->pos;
-		b->cap = 0;
 		b->mapped = 1;
 		r->pos += len;
 	} else if (grow(b, len ? len : 1)) {

@@ -127,7 +127,6 @@ static int open_table(FILE *in, const char *name, uint32_t t, struct ndf_header 
 	return tablefile_check(h, name, first, t);
 }
 
-/* Each table is joined as it streams in (tablejoin.h). */
 /*
  * Memory for the phases after the join, faulted in during it.  Those
  * phases need about WARM_BYTES_PER_DOC per paired document (provenance,
