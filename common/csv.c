@@ -5,20 +5,22 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "cli.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
-void csv_init(struct csv_writer *w, FILE *fp)
+void csv_init(struct csv_writer *w, struct outfile *out)
 {
 	memset(w, 0, sizeof *w);
-	w->fp = fp;
+	w->out = out;
 }
 
 int csv_flush(struct csv_writer *w)
 {
-	if (w->fp && w->len) {
-		if (fwrite_unlocked(w->buf, 1, w->len, w->fp) != w->len)
+	if (w->out && w->len) {
+		if (!w->err && outfile_write(w->out, w->buf, w->len))
 			w->err = 1;
 		w->len = 0;
 	}
@@ -38,14 +40,14 @@ int csv_reserve_slow(struct csv_writer *w, size_t n)
 {
 	if (w->err)
 		return -1;
-	if (w->fp && w->len + n > CSV_FLUSH_AT && csv_flush(w))
+	if (w->out && w->len + n > CSV_FLUSH_AT && csv_flush(w))
 		return -1;
 	if (w->cap - w->len >= n)
 		return 0;
 	size_t cap = w->cap ? w->cap : 4096;
 	while (cap - w->len < n)
 		cap *= 2;
-	if (w->fp && cap < CSV_FLUSH_AT + n)
+	if (w->out && cap < CSV_FLUSH_AT + n)
 		cap = CSV_FLUSH_AT + n;
 	char *b = realloc(w->buf, cap);
 	if (!b) {

@@ -7,30 +7,32 @@
  * Rows are formatted into a memory buffer by hand (a night's CSV has
  * millions of rows: printf's format parsing, and then one locked stdio
  * call per field, were each a visible share of self-join's time).  A
- * writer with a FILE flushes whenever the buffer passes a threshold; a
- * writer without one only grows, so threads can format parts of the
- * output side by side and write the parts in order.
+ * writer on an output file (cli.h's outfile, so a bulk output is written
+ * past the page cache the same way) flushes whenever the buffer passes a
+ * threshold; a writer without one only grows, so threads can format parts
+ * of the output side by side and write the parts in order.
  */
 #ifndef NDD_CSV_H
 #define NDD_CSV_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-/* A writer with a FILE writes in pieces of about this size. */
+struct outfile;
+
+/* A writer on an output writes in pieces of about this size. */
 #define CSV_FLUSH_AT (256u << 10)
 
 struct csv_writer {
-	FILE *fp;      /* NULL: memory only */
+	struct outfile *out; /* NULL: memory only */
 	char *buf;
 	size_t len, cap;
 	int err;       /* a write or an allocation failed */
 };
 
-/** Start a writer on @fp, or in memory when @fp is NULL. */
-void csv_init(struct csv_writer *w, FILE *fp);
+/** Start a writer on @out, or in memory when @out is NULL. */
+void csv_init(struct csv_writer *w, struct outfile *out);
 
 /** Write out what is buffered (no-op in memory).  @return 0 or -1. */
 int csv_flush(struct csv_writer *w);
@@ -38,7 +40,7 @@ int csv_flush(struct csv_writer *w);
 /** Flush and free the buffer.  @return 0, or -1 if anything failed. */
 int csv_close(struct csv_writer *w);
 
-/** Make room for @n more bytes (flushing first when it has a FILE). */
+/** Make room for @n more bytes (flushing first when it has an output). */
 int csv_reserve_slow(struct csv_writer *w, size_t n);
 
 static inline char *csv_room(struct csv_writer *w, size_t n)
@@ -119,7 +121,7 @@ static inline void csv_sep(struct csv_writer *w)
 static inline void csv_end(struct csv_writer *w)
 {
 	csv_raw(w, "\r\n", 2);
-	if (w->fp && w->len >= CSV_FLUSH_AT)
+	if (w->out && w->len >= CSV_FLUSH_AT)
 		csv_flush(w);
 }
 

@@ -176,12 +176,12 @@ static int all_tables(struct run *r)
 }
 
 /* @return the number of rows, or -1 if writing failed. */
-static long long write_csv(FILE *fp, const struct pair_vec *pv, const struct provenance *qp,
-			   const struct provenance *sp)
+static long long write_csv(struct outfile *out, const struct pair_vec *pv,
+			   const struct provenance *qp, const struct provenance *sp)
 {
 	struct csv_writer w;
 	long long rows = 0;
-	csv_init(&w, fp);
+	csv_init(&w, out);
 	static const char head[] = "query_url,query_warc_file,query_warc_offset,query_simhash,"
 				   "match_url,match_warc_file,match_warc_offset,match_simhash,"
 				   "distance,match\r\n";
@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = outfile_open(&out, o.cc.output);
 	if (!rc) {
-		long long n = write_csv(out.fp, &r.pairs, &qp, &sp);
+		long long n = write_csv(&out, &r.pairs, &qp, &sp);
 		rows = n < 0 ? 0 : (size_t)n;
 		rc = n < 0 ? -1 : outfile_commit(&out);
 	}

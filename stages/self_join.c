@@ -396,18 +396,15 @@ static int write_csv(struct outfile *of, const struct clusters *cl, const struct
 	return err ? -1 : 0;
 }
 
-#define PAIRS_FLUSH_AT ((size_t)1 << 20)
-
 static int write_pairs(const char *path, const struct pair_vec *pv, const struct provenance *d)
 {
 	struct outfile out;
 	struct csv_writer w;
-	int err = 0;
 	if (outfile_open_bulk(&out, path))
 		return -1;
-	csv_init(&w, NULL);
+	csv_init(&w, &out);
 	csv_raw(&w, "key_a,key_b,distance\r\n", 22);
-	for (size_t i = 0; i < pv->n && !err; i++) {
+	for (size_t i = 0; i < pv->n; i++) {
 		const struct prov_doc *a = prov_at(d, pv->v[i].a), *b = prov_at(d, pv->v[i].b);
 		csv_field(&w, a->url, a->url_len);
 		csv_sep(&w);
@@ -415,14 +412,8 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 		csv_sep(&w);
 		csv_u64(&w, pv->v[i].d);
 		csv_end(&w);
-		if (w.len >= PAIRS_FLUSH_AT) {
-			err = w.err || outfile_write(&out, w.buf, w.len);
-			w.len = 0;
-		}
 	}
-	if (!err)
-		err = w.err || outfile_write(&out, w.buf, w.len);
-	if (csv_close(&w) || err) {
+	if (csv_close(&w)) {
 		log_error("cannot write the pairs");
 		outfile_abort(&out);
 		return -1;

@@ -4,7 +4,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli.h"
 #include "csv.h"
 #include "docrec.h"
 #include "testutil.h"
@@ -104,16 +106,20 @@ static void test_numbers(void)
 	CHECK(csv_close(&w) == 0);
 }
 
-/* A writer on a FILE flushes as it goes: many rows, some quoted, some far
- * longer than the flush size, must come out whole and in order. */
-static void test_csv_stream(void)
+/* A writer on an output flushes as it goes: many rows, some quoted, some
+ * far longer than the flush size, must come out whole and in order, through
+ * a plain output and through a bulk one (written past the page cache). */
+static void test_csv_stream(int bulk)
 {
-	char *out = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&out, &len);
+	char path[] = "/tmp/test_records_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	struct outfile of;
+	CHECK((bulk ? outfile_open_bulk(&of, path) : outfile_open(&of, path)) == 0);
 	struct csv_writer w;
 	struct csv_writer ref;
-	csv_init(&w, fp);
+	csv_init(&w, &of);
 	csv_init(&ref, NULL);
 	char *big = malloc(700000);
 	for (size_t i = 0; i < 700000; i++)
@@ -131,7 +137,13 @@ static void test_csv_stream(void)
 		}
 	}
 	CHECK(csv_close(&w) == 0);
-	fclose(fp);
+	CHECK(outfile_commit(&of) == 0);
+	FILE *fp = fopen(path, "rb");
+	char *out = malloc(ref.len + 1);
+	size_t len = fp ? fread(out, 1, ref.len + 1, fp) : 0;
+	if (fp)
+		fclose(fp);
+	unlink(path);
 	CHECK(len == ref.len && !memcmp(out, ref.buf, len));
 	CHECK(csv_close(&ref) == 0);
 	free(big);
@@ -142,7 +154,8 @@ int main(void)
 {
 	test_docrec();
 	test_numbers();
-	test_csv_stream();
+	test_csv_stream(0);
+	test_csv_stream(1);
 	test_fprec();
 	csv_case("plain", "plain");
 	csv_case("", "");
