@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitrank.h"
 #include "keysort.h"
 #include "log.h"
 #include "memhint.h"
@@ -81,20 +82,10 @@ static inline size_t slice_at(size_t n, size_t s)
 }
 
 /*
- * Nodes are the documents that occur in pairs, numbered in document order:
- * a bit per document up to the largest in a pair, and a node's number its
- * rank among the set bits (the bits of its 64-bit word below it, counted
- * on top of the word's first number).  Bits and ranks are 5 bytes per 64
- * documents, so marking and looking up stay in cache, where a 4-byte
- * number per document was a cache miss each and a fresh array to clear.
- * The pairs become edges between nodes.
+ * Nodes are the documents that occur in pairs, numbered in document order
+ * by their rank in a bit set of the documents (bitrank.h: marking and
+ * lookups stay in cache).  The pairs become edges between nodes.
  */
-static inline uint32_t node_of(const uint64_t *bit, const uint32_t *rank, uint32_t d)
-{
-	const uint64_t below = bit[d >> 6] & ((1ull << (d & 63)) - 1);
-	return rank[d >> 6] + (uint32_t)__builtin_popcountll(below);
-}
-
 static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge *e)
 {
 	const size_t m = pv->n;
@@ -103,41 +94,31 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 	for (size_t i = 0; i < m; i++)
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
-	const size_t words = m ? (size_t)max / 64 + 1 : 0;
-	uint64_t *bit = calloc(words + 1, sizeof *bit);
-	uint32_t *rank = malloc((words + 1) * sizeof *rank);
-	if (!bit || !rank)
-		goto fail;
+	struct bitrank in;
+	if (bitrank_init(&in, m ? (size_t)max + 1 : 0))
+		return -1;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++) {
-		__atomic_fetch_or(&bit[pv->v[i].a >> 6], 1ull << (pv->v[i].a & 63), __ATOMIC_RELAXED);
-		__atomic_fetch_or(&bit[pv->v[i].b >> 6], 1ull << (pv->v[i].b & 63), __ATOMIC_RELAXED);
+		bitrank_set(&in, pv->v[i].a);
+		bitrank_set(&in, pv->v[i].b);
 	}
-	size_t n = 0;
-	for (size_t w = 0; w < words; w++) {
-		rank[w] = (uint32_t)n;
-		n += (size_t)__builtin_popcountll(bit[w]);
-	}
-	g->n = n;
+	g->n = bitrank_finish(&in);
 	g->doc = mem_alloc_huge((g->n + 1) * sizeof *g->doc);
-	if (!g->doc)
-		goto fail;
+	if (!g->doc) {
+		bitrank_free(&in);
+		return -1;
+	}
 #pragma omp parallel for schedule(static)
-	for (size_t w = 0; w < words; w++) {
-		uint32_t at = rank[w];
-		for (uint64_t b = bit[w]; b; b &= b - 1)
+	for (size_t w = 0; w < in.words; w++) {
+		uint32_t at = in.rank[w];
+		for (uint64_t b = in.bit[w]; b; b &= b - 1)
 			g->doc[at++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
 	}
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
-		e[i] = (struct edge){node_of(bit, rank, pv->v[i].a), node_of(bit, rank, pv->v[i].b)};
-	free(bit);
-	free(rank);
+		e[i] = (struct edge){bitrank_rank(&in, pv->v[i].a), bitrank_rank(&in, pv->v[i].b)};
+	bitrank_free(&in);
 	return 0;
-fail:
-	free(bit);
-	free(rank);
-	return -1;
 }
 
 /*

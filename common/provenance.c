@@ -14,10 +14,7 @@ int prov_init(struct provenance *p, size_t n_docs)
 {
 	memset(p, 0, sizeof *p);
 	p->n_docs = n_docs;
-	const size_t words = n_docs / 64 + 1;
-	p->mark = calloc(words, sizeof *p->mark);
-	p->rank = malloc(words * sizeof *p->rank);
-	if (!p->mark || !p->rank) {
+	if (bitrank_init(&p->needed, n_docs)) {
 		log_error("out of memory for %zu documents", n_docs);
 		return -1;
 	}
@@ -27,18 +24,7 @@ int prov_init(struct provenance *p, size_t n_docs)
 void prov_mark(struct provenance *p, uint32_t idx)
 {
 	if (idx < p->n_docs)
-		__atomic_fetch_or(&p->mark[idx >> 6], 1ull << (idx & 63), __ATOMIC_RELAXED);
-}
-
-/* Each word's first slot; @return the slots in all. */
-static size_t rank_words(struct provenance *p)
-{
-	size_t sum = 0;
-	for (size_t w = 0; w <= p->n_docs / 64; w++) {
-		p->rank[w] = (uint32_t)sum;
-		sum += (size_t)__builtin_popcountll(p->mark[w]);
-	}
-	return sum;
+		bitrank_set(&p->needed, idx);
 }
 
 /*
@@ -122,7 +108,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
 {
 	/* slots in document order: the catalog pass then fills them in order */
-	p->n = rank_words(p);
+	p->n = bitrank_finish(&p->needed);
 	const size_t bytes = (p->n + 1) * sizeof *p->doc;
 	p->doc = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
 	if (p->doc) {
@@ -152,8 +138,7 @@ void prov_write_location(struct csv_writer *w, const struct prov_doc *d)
 
 void prov_free(struct provenance *p)
 {
-	free(p->mark);
-	free(p->rank);
+	bitrank_free(&p->needed);
 	free(p->doc);
 	for (int t = 0; t < p->n_arenas; t++)
 		for (struct arena_chunk *c = p->arena[t].top, *prev; c; c = prev) {

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bitrank.h"
 #include "catalog.h"
 #include "csv.h"
 
@@ -34,16 +35,8 @@ _Static_assert(sizeof(struct prov_doc) == 64, "a provenance record is one cache 
 
 struct prov_arena; /* one per loading thread: see provenance.c */
 
-/*
- * Which documents are needed is a bit per document, and a document's slot
- * its rank among the marked ones: the bits of the documents before it in
- * its 64-bit word counted on top of the word's first slot.  A night's
- * catalog is 100M documents: 4 bytes each was 400 MB to clear and a cache
- * miss per lookup, the bits and ranks are 20 MB.
- */
 struct provenance {
-	uint64_t *mark;  /* bit per document: its provenance is needed */
-	uint32_t *rank;  /* per word of mark: slots before its first document */
+	struct bitrank needed; /* the documents asked for; a slot is a rank */
 	size_t n_docs;
 	struct prov_doc *doc;
 	size_t n;        /* slots */
@@ -68,23 +61,20 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 /** Whether document @idx was marked. */
 static inline int prov_needed(const struct provenance *p, uint64_t idx)
 {
-	return idx < p->n_docs && (p->mark[idx >> 6] >> (idx & 63) & 1);
+	return idx < p->n_docs && bitrank_test(&p->needed, idx);
 }
 
 /** Slot of marked document @idx, after prov_load(): slots number the
  * marked documents in document order, so they sort as the documents do. */
 static inline uint32_t prov_slot(const struct provenance *p, uint32_t idx)
 {
-	const uint64_t below = p->mark[idx >> 6] & ((1ull << (idx & 63)) - 1);
-	return p->rank[idx >> 6] + (uint32_t)__builtin_popcountll(below);
+	return bitrank_rank(&p->needed, idx);
 }
 
-/** Start loading what prov_slot(@p, @idx) reads (a night's bits and
- * ranks are MBs, read at random). */
+/** Start loading what prov_slot(@p, @idx) reads. */
 static inline void prov_prefetch_slot(const struct provenance *p, uint32_t idx)
 {
-	__builtin_prefetch(&p->mark[idx >> 6]);
-	__builtin_prefetch(&p->rank[idx >> 6]);
+	bitrank_prefetch(&p->needed, idx);
 }
 
 static inline const struct prov_doc *prov_get(const struct provenance *p, uint32_t idx)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitrank.h"
 #include "catalog.h"
 #include "cli.h"
 #include "cluster.h"
@@ -152,20 +153,18 @@ struct warm {
 
 static void warm_start(struct warm *w, const struct pair_vec *pv, uint64_t n_records)
 {
+	struct bitrank seen;
 	memset(w, 0, sizeof *w);
-	const size_t words = (size_t)(n_records / 64 + 1);
-	uint64_t *seen = calloc(words, sizeof *seen), docs = 0;
-	if (!seen)
+	if (bitrank_init(&seen, n_records))
 		return;
+#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < pv->n; i++)
-		for (int e = 0; e < 2; e++) {
-			const uint32_t d = e ? pv->v[i].b : pv->v[i].a;
-			if (d < n_records)
-				seen[d >> 6] |= 1ull << (d & 63);
+		if (pv->v[i].b < n_records) { /* a < b; bad indices are refused later */
+			bitrank_set(&seen, pv->v[i].a);
+			bitrank_set(&seen, pv->v[i].b);
 		}
-	for (size_t i = 0; i < words; i++)
-		docs += (uint64_t)__builtin_popcountll(seen[i]);
-	free(seen);
+	const size_t docs = bitrank_finish(&seen);
+	bitrank_free(&seen);
 	double want = (double)docs * WARM_GROWTH * WARM_BYTES_PER_DOC;
 	const double cap = (double)n_records * WARM_MAX_PER_RECORD;
 	if (want > cap)
