@@ -10,17 +10,19 @@
  *                     text, hashes) and the encoded output record
  *   write (serial)    items in batch order -> ~1 MiB NDF blocks
  *
- * With several threads there are no batches and no barriers: each thread
- * in turn takes the reader (a lock), reads the next record into a free
- * slot of a ring of items, extracts it while its bytes are still in this
- * core's cache, then writes whatever finished items come next in input
- * order (a second lock, taken only if free).  So the serial inflate of
- * one thread overlaps the extraction on the others, and a thread waits
- * only for the reader, or when the ring is full behind a page another
- * thread is still extracting.  (Batches computed by the team ended each
- * in a barrier, where a thread spins; on a busy machine, long.)  With -t1
- * each page is read, extracted (from the reader's buffer, without a copy)
- * and written in turn.
+ * With several threads there are no batches and no barriers: one thread
+ * at a time is the reader (a token taken under a lock, not a lock held
+ * while inflating); it reads records into free slots of a ring of items
+ * until a few wait beyond its own, so a thread done with its page takes
+ * the next one already inflated instead of waiting for the inflate.  A
+ * thread extracts the oldest waiting item, then writes whatever finished
+ * items come next in input order (a second lock, taken only if free).
+ * So the serial inflate overlaps the extraction, and a thread waits only
+ * when nothing is read yet, or when the ring is full behind a page
+ * another thread is still extracting.  (Batches computed by the team
+ * ended each in a barrier, where a thread spins; on a busy machine,
+ * long.)  With -t1 each page is read, extracted (from the reader's
+ * buffer, without a copy) and written in turn.
  * Items are written in the order they were read, whatever thread
  * computed them, so the output is byte-identical for any -t.  Document
  * ids are DOC_ID(file_base + input position, ordinal in that input): a
@@ -101,22 +103,30 @@ struct batch {
 };
 
 /*
- * Several threads' items: item number k lives in slot k % n.  A slot is
- * free once its item is written (k < next_write); done[] says its item
- * is extracted.  next_read and the reader are the read lock's; the
- * output, next_write and done[] going back to 0 the write lock's.
+ * Several threads' items: item number k lives in slot k % n.  Items
+ * [next_claim, ready) are read and wait for a thread to extract them;
+ * a slot is free once its item is written (k < next_write); done[] says
+ * its item is extracted.  One thread at a time is the reader (reading,
+ * a token taken under lock, not a lock held while inflating): the
+ * others can take what it publishes the moment it publishes it.
+ * ready, next_claim, reading and eof are the lock's; next_read and the
+ * reader belong to the token's holder; the output, next_write and done[]
+ * going back to 0 to the write lock.
  */
 struct ring {
 	struct item *items;
 	atomic_int *done;
 	long n;
 	long next_read;
+	long ready, next_claim;
+	int reading, eof;
+	long ahead;          /* read items kept waiting for a thread */
 	atomic_long next_write;
 	atomic_int failed;
-	int eof;
 	/* pthread mutexes, not omp locks: libgomp's spin long before they
 	 * sleep, and on a busy machine the holder may be descheduled. */
-	pthread_mutex_t read_lock, write_lock;
+	pthread_mutex_t lock, write_lock;
+	pthread_cond_t published; /* ready grew, or the reader let go */
 };
 
 struct run {
@@ -502,22 +512,22 @@ static int take_block(struct crawl_reader *cr, struct item *it)
 }
 
 /*
- * Under the read lock: the next item into its slot, once the slot is free.
- * @return the slot, or NULL when the inputs are done or failed.
+ * The reader's step (the token's holder, outside the lock): the next item
+ * into its slot, once the slot is free.  @return 1 read, 0 inputs done
+ * or failed.
  */
-static struct item *ring_read(struct run *r, struct ring *g)
+static int ring_read(struct run *r, struct ring *g)
 {
 	struct crawl_record rec;
 	int rc;
-	if (g->eof || atomic_load(&g->failed))
-		return NULL;
+	if (atomic_load(&g->failed))
+		return 0;
 	while ((rc = crawl_reader_next(r->cr, &rec)) == 1 && !is_item(r, &rec))
 		;
 	if (rc != 1) {
-		g->eof = 1;
 		if (rc < 0)
 			atomic_store(&g->failed, 1);
-		return NULL;
+		return 0;
 	}
 	const long k = g->next_read++;
 	/* Full: the slot's last item is not written yet; it may be waiting
@@ -532,7 +542,42 @@ static struct item *ring_read(struct run *r, struct ring *g)
 	struct crawl_reader_stats rs;
 	crawl_reader_get_stats(r->cr, &rs);
 	progress_update(&r->prog, rs.records, rs.bytes_in);
-	return it;
+	return 1;
+}
+
+/*
+ * Under the lock: the next read item for this thread to extract, reading
+ * it first if none waits and nobody is reading; waits while another
+ * thread reads.  The reader reads on while fewer than g->ahead items
+ * wait, so a thread done with its page finds the next one inflated
+ * instead of waiting for the inflate.  @return the item's number, or -1
+ * when all are taken.
+ */
+static long ring_claim(struct run *r, struct ring *g)
+{
+	for (;;) {
+		if (g->next_claim < g->ready)
+			return g->next_claim++;
+		if (g->eof)
+			return -1;
+		if (g->reading) {
+			pthread_cond_wait(&g->published, &g->lock);
+			continue;
+		}
+		g->reading = 1;
+		int more;
+		do {
+			pthread_mutex_unlock(&g->lock);
+			const int got = ring_read(r, g);
+			pthread_mutex_lock(&g->lock);
+			g->ready += got;
+			g->eof = !got;
+			pthread_cond_broadcast(&g->published);
+			more = got && g->ready - g->next_claim < g->ahead + 1;
+		} while (more);
+		g->reading = 0;
+		pthread_cond_broadcast(&g->published); /* a waiter may read now */
+	}
 }
 
 /* Several threads: read (one at a time), extract, write in order. */
@@ -542,16 +587,17 @@ static int run_ring(struct run *r)
 #pragma omp parallel num_threads(r->n_workers)
 	{
 		struct webdoc *const w = r->workers[omp_get_thread_num()];
-		for (;;) {
-			pthread_mutex_lock(&g->read_lock);
-			struct item *const it = ring_read(r, g);
-			pthread_mutex_unlock(&g->read_lock);
-			if (!it)
-				break;
+		pthread_mutex_lock(&g->lock);
+		long k;
+		while ((k = ring_claim(r, g)) >= 0) {
+			pthread_mutex_unlock(&g->lock);
+			struct item *const it = &g->items[k % g->n];
 			item_compute(w, it, r->o);
-			atomic_store_explicit(&g->done[it - g->items], 1, memory_order_release);
+			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
+			pthread_mutex_lock(&g->lock);
 		}
+		pthread_mutex_unlock(&g->lock);
 	}
 	ring_drain(r, g); /* every item is extracted now */
 	return atomic_load(&g->failed) ? -1 : 0;
@@ -695,9 +741,11 @@ static void workers_init(struct run *r)
 		pthread_mutexattr_init(&a);
 		/* a short spin, then sleep: the reader holds its lock ~50 us */
 		pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
-		pthread_mutex_init(&g->read_lock, &a);
+		pthread_mutex_init(&g->lock, &a);
 		pthread_mutex_init(&g->write_lock, &a);
 		pthread_mutexattr_destroy(&a);
+		pthread_cond_init(&g->published, NULL);
+		g->ahead = r->n_workers - 1;
 	}
 #endif
 }
@@ -722,7 +770,8 @@ static void run_free(struct run *r)
 	if (r->g.items) {
 		items_free(r->g.items, r->g.n);
 		free(r->g.done);
-		pthread_mutex_destroy(&r->g.read_lock);
+		pthread_mutex_destroy(&r->g.lock);
+		pthread_cond_destroy(&r->g.published);
 		pthread_mutex_destroy(&r->g.write_lock);
 	}
 #endif
