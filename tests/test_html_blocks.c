@@ -10,6 +10,7 @@
  * blocks made by hand, which pins the rule's use of hblock.gap_depth.
  */
 #include "html_blocks.h"
+#include "html_classwords.h"
 #include "html_text.h"
 #include "testhtml.h"
 #include "testutil.h"
@@ -148,6 +149,42 @@ static void test_classify_gaps(void)
 	CHECK_EQ_U64(hblocks_classify(g, 3), 1);
 }
 
+/* Every chrome word is found alone and as the tail of a compound; one
+ * letter more or less is another word (found only if listed itself). */
+static void test_chrome_word_list(void)
+{
+	static const char *const words[] = {
+		"ad", "ads", "adsense", "adslot", "adv", "advert", "advertisement", "advertising",
+		"adverts", "banner", "breadcrumb", "breadcrumbs", "byline", "comment", "comments",
+		"consent", "cookie", "cookies", "copyright", "disqus", "follow", "footer", "gdpr",
+		"header", "hidden", "masthead", "menu", "menubar", "menus", "modal", "nav", "navbar",
+		"navi", "navigation", "newsletter", "outbrain", "pager", "pagination", "popup",
+		"promo", "related", "rss", "share", "sharethis", "sharing", "sidebar", "sidenav",
+		"signup", "skiplink", "social", "sponsor", "sponsored", "sponsors", "submenu",
+		"subscribe", "subscription", "taboola", "tagcloud", "toolbar", "topbar", "widget",
+		"widgets",
+	};
+	const size_t nw = sizeof(words) / sizeof(words[0]);
+	for (size_t i = 0; i < nw; i++) {
+		char v[64];
+		const size_t l = strlen(words[i]);
+		CHECK(html_class_is_chrome(words[i], l));
+		snprintf(v, sizeof v, "x-%s", words[i]);
+		CHECK(html_class_is_chrome(v, strlen(v)));
+		snprintf(v, sizeof v, "%sq", words[i]);
+		CHECK(!html_class_is_chrome(v, strlen(v)));
+		int listed = 0; /* the word less its last letter */
+		for (size_t j = 0; j < nw; j++)
+			listed |= strlen(words[j]) == l - 1 && !strncmp(words[j], words[i], l - 1);
+		CHECK(html_class_is_chrome(words[i], l - 1) == listed);
+	}
+	/* Compounds of two words, modifiers, letters outside the list. */
+	CHECK(html_class_is_chrome("side_bar", 8) && html_class_is_chrome("topBar", 6));
+	CHECK(!html_class_is_chrome("without-sidebar", 15) && !html_class_is_chrome("no-ads", 6));
+	CHECK(!html_class_is_chrome("zebra", 5) && !html_class_is_chrome("9", 1));
+	CHECK(html_class_is_chrome("9-nav", 5) && html_class_is_chrome("WIDGET", 6));
+}
+
 int main(void)
 {
 	H = html_text_new();
@@ -157,6 +194,7 @@ int main(void)
 	test_edges_any_template();
 	test_boilerplate_still_dropped();
 	test_classify_gaps();
+	test_chrome_word_list();
 	html_text_free(H);
 	return test_finish("test_html_blocks");
 }
