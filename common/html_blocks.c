@@ -276,31 +276,29 @@ static enum hb_cls classify_block(const struct hblock *b)
 	return HB_NEARGOOD;
 }
 
-/* Is @b shown at @tier (0 = no soft-dropped, 1 = forms too, 2 = all)? */
-static int visible(const struct hblock *b, int tier)
+/* The flags that hide a block at @tier (0 = no soft-dropped, 1 = forms
+ * too, 2 = all): a mark (dropped chrome) has no text at any tier. */
+static uint8_t hidden_at(int tier)
 {
-	if (tier == 0)
-		return !(b->flags & (HB_SOFT | HB_FORM));
-	if (tier == 1)
-		return !(b->flags & HB_SOFT);
-	return 1;
+	return (uint8_t)(HB_MARK | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
 }
 
 /*
  * A link line, unlike a link list, sits between text blocks: it is part
  * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
  * function name in an API table) and only SHORT.  A list is 3 or more
- * link-dense blocks in a row, or link blocks next to chrome or an edge.
+ * link-dense blocks in a row, or link blocks next to chrome (@hide) or an
+ * edge.  b[i] is a BAD block; the others are judged by their flags, so
+ * the initial classes can be set in one pass.
  */
-static int lone_link_line(const struct hblock *b, size_t n, size_t i)
+static int lone_link_line(const struct hblock *b, size_t n, size_t i, uint8_t hide)
 {
 	const struct hblock *const x = &b[i];
-	if (x->cls != HB_BAD || (x->flags & HB_COPYRIGHT) || x->words10 >= SHORT_WORDS10)
+	if ((x->flags & HB_COPYRIGHT) || x->words10 >= SHORT_WORDS10)
 		return 0;
 	size_t lo = i, hi = i, links = 1;
-	/* Runs before classify_main(): no block is HB_HIDDEN yet. */
 	for (;;) { /* widen [lo, hi] over link-dense short blocks */
-		if (lo == 0 || b[lo - 1].cls == HB_CHROME)
+		if (lo == 0 || (b[lo - 1].flags & hide))
 			return 0;
 		if (!link_dense(&b[lo - 1]))
 			break;
@@ -308,7 +306,7 @@ static int lone_link_line(const struct hblock *b, size_t n, size_t i)
 			return 0;
 	}
 	for (;;) {
-		if (hi + 1 == n || b[hi + 1].cls == HB_CHROME)
+		if (hi + 1 == n || (b[hi + 1].flags & hide))
 			return 0;
 		if (!link_dense(&b[hi + 1]))
 			return 1;
@@ -320,17 +318,18 @@ static int lone_link_line(const struct hblock *b, size_t n, size_t i)
 /* Initial classes at @tier; @return whether declared main content has text. */
 static int classify_initial(struct hblock *b, size_t n, int tier)
 {
+	const uint8_t hide = hidden_at(tier);
 	int main_has_content = 0;
 	for (size_t i = 0; i < n; i++) {
-		const int shown = visible(&b[i], tier) && !(b[i].flags & HB_MARK);
-		b[i].cls = shown ? (uint8_t)classify_block(&b[i]) : HB_CHROME;
-		if ((b[i].flags & HB_MAIN) && (b[i].cls == HB_GOOD || b[i].cls == HB_NEARGOOD))
-			main_has_content = 1;
+		uint8_t c = HB_CHROME;
+		if (!(b[i].flags & hide)) {
+			c = (uint8_t)classify_block(&b[i]);
+			if (c == HB_BAD && lone_link_line(b, n, i, hide))
+				c = HB_SHORT;
+		}
+		b[i].cls = c;
+		main_has_content |= (b[i].flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
 	}
-	for (size_t i = 0; i < n; i++)
-		b[i].ctx = lone_link_line(b, n, i) ? HB_SHORT : b[i].cls;
-	for (size_t i = 0; i < n; i++)
-		b[i].cls = b[i].ctx;
 	return main_has_content;
 }
 
@@ -352,14 +351,15 @@ static int is_edge(uint8_t c)
 }
 
 /*
- * Resolve blocks of class @from by their nearest GOOD or BAD neighbours
- * on each side (hidden blocks are skipped; chrome and the document's edges
- * count as BAD): GOOD if both are GOOD (@need_both) or either is, else
- * @fail.  Two sweeps keep it linear; neighbours are judged by their class
- * before this pass.
+ * The context rules: a NEARGOOD block becomes GOOD if its nearest GOOD or
+ * BAD neighbour on either side is GOOD, else BAD; then a SHORT block
+ * becomes GOOD if those on both sides are GOOD (hidden blocks are
+ * skipped; chrome and the document's edges count as BAD).  Each rule
+ * judges neighbours by their class before it.  Three sweeps for the two:
+ * back (each block's next edge for the first rule), forth (the first
+ * rule, and each block's previous edge after it), back (the second).
  */
-static void classify_context(struct hblock *b, size_t n, enum hb_cls from, int need_both,
-			     enum hb_cls fail)
+static void classify_context(struct hblock *b, size_t n)
 {
 	uint8_t next = HB_BAD;
 	for (size_t i = n; i-- > 0;) {
@@ -367,15 +367,24 @@ static void classify_context(struct hblock *b, size_t n, enum hb_cls from, int n
 		if (is_edge(b[i].cls))
 			next = b[i].cls;
 	}
-	uint8_t prev = HB_BAD;
+	uint8_t prev = HB_BAD, prev2 = HB_BAD;
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t c = b[i].cls;
-		if (c == from) {
-			const int p = prev == HB_GOOD, q = b[i].ctx == HB_GOOD;
-			b[i].cls = (uint8_t)((need_both ? p && q : p || q) ? HB_GOOD : fail);
-		}
+		if (c == HB_NEARGOOD)
+			b[i].cls = prev == HB_GOOD || b[i].ctx == HB_GOOD ? HB_GOOD : HB_BAD;
 		if (is_edge(c))
 			prev = c;
+		b[i].ctx = prev2;
+		if (is_edge(b[i].cls))
+			prev2 = b[i].cls;
+	}
+	next = HB_BAD;
+	for (size_t i = n; i-- > 0;) {
+		const uint8_t c = b[i].cls;
+		if (c == HB_SHORT && b[i].ctx == HB_GOOD && next == HB_GOOD)
+			b[i].cls = HB_GOOD;
+		if (is_edge(c))
+			next = c;
 	}
 }
 
@@ -423,7 +432,7 @@ static void extend_side(struct hblock *b, size_t n, size_t from, int step, uint1
  * to it that lie inside the element holding the run.  A template's own
  * short lines (a byline, a "Posted in" line, a pager) sit outside that
  * element, and a BAD block or chrome ends the run's reach anyway.  The
- * SHORT blocks left are BAD.
+ * SHORT blocks left become BAD in classify_headings().
  */
 static void classify_edges(struct hblock *b, size_t n)
 {
@@ -445,25 +454,30 @@ static void classify_edges(struct hblock *b, size_t n)
 		for (i = e + 1; i < n && (b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
 			;
 	}
-	for (i = 0; i < n; i++)
-		if (b[i].cls == HB_SHORT)
-			b[i].cls = HB_BAD;
 }
 
-/* A heading (not a link list) right before content introduces it. */
-static void classify_headings(struct hblock *b, size_t n)
+/*
+ * The SHORT blocks left are BAD; a heading (not a link list) right before
+ * content introduces it.  Back to front, so a heading before a heading
+ * that introduces content is content too.  @return the GOOD blocks.
+ */
+static size_t classify_headings(struct hblock *b, size_t n)
 {
+	size_t good = 0;
 	for (size_t i = n; i-- > 0;) {
-		if (!(b[i].flags & HB_HEADING) || b[i].cls != HB_BAD)
-			continue;
-		if (link_dense(&b[i]) || (b[i].flags & HB_COPYRIGHT))
-			continue;
-		size_t j = i + 1;
-		while (j < n && b[j].cls == HB_HIDDEN)
-			j++;
-		if (j < n && b[j].cls == HB_GOOD)
-			b[i].cls = HB_GOOD;
+		if (b[i].cls == HB_SHORT)
+			b[i].cls = HB_BAD;
+		if ((b[i].flags & HB_HEADING) && b[i].cls == HB_BAD && !link_dense(&b[i]) &&
+		    !(b[i].flags & HB_COPYRIGHT)) {
+			size_t j = i + 1;
+			while (j < n && b[j].cls == HB_HIDDEN)
+				j++;
+			if (j < n && b[j].cls == HB_GOOD)
+				b[i].cls = HB_GOOD;
+		}
+		good += b[i].cls == HB_GOOD;
 	}
+	return good;
 }
 
 static size_t count_good(const struct hblock *b, size_t n)
@@ -479,11 +493,9 @@ static size_t classify_tier(struct hblock *b, size_t n, int tier)
 {
 	if (classify_initial(b, n, tier))
 		classify_main(b, n);
-	classify_context(b, n, HB_NEARGOOD, 0, HB_BAD);
-	classify_context(b, n, HB_SHORT, 1, HB_SHORT);
+	classify_context(b, n);
 	classify_edges(b, n);
-	classify_headings(b, n);
-	return count_good(b, n);
+	return classify_headings(b, n);
 }
 
 /*
