@@ -89,7 +89,7 @@ static int copyright_candidate(unsigned char c)
  * reserved").  One pass that stops only at 'g', 'G', 0xC2 (the lead byte
  * of the sign) and 0xE7 (of the Chinese), 16 bytes at a time with SSE2.
  */
-static int has_copyright(const char *s, size_t n)
+static __attribute__((noinline)) int has_copyright(const char *s, size_t n)
 {
 	size_t i = 0;
 #ifdef __SSE2__
@@ -163,29 +163,31 @@ static void tally_char(struct hblock_tally *t, const unsigned char **pp, const u
 
 #ifdef __SSE2__
 /*
- * The first @k <= 16 bytes at @p, all ASCII, at once: spaces, word starts
- * (a non-space byte after a space, or first with !in_word) and sentence
- * punctuation.  @return 0 without counting if one of them is not ASCII.
+ * Measure the 16 bytes at @p, of which the first @k are the text's (the
+ * rest are masked off by @valid = (1 << k) - 1), on from @t, if they are
+ * all ASCII: spaces, word starts (a non-space byte after a space, or
+ * first with !in_word), sentence punctuation and "gh".  @return 0
+ * without counting if one of them is not ASCII.  Inlined twice: for
+ * whole chunks, where @valid is a constant, and for a text's last chunk.
  */
-static int tally_ascii16(struct hblock_tally *t, const unsigned char *p, unsigned k)
+static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
+							 const unsigned char *p, unsigned k,
+							 unsigned valid)
 {
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p); /* see HBLOCK_SLACK */
-	const unsigned valid = (1u << k) - 1; /* k <= 16 */
 	if ((unsigned)_mm_movemask_epi8(v) & valid)
 		return 0;
 	const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) & valid;
 	const __m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
 					   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
 							_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
-	if ((unsigned)_mm_movemask_epi8(punct) & valid)
-		t->sentence = 1;
+	t->sentence |= ((unsigned)_mm_movemask_epi8(punct) & valid) != 0;
 	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
 	const unsigned g = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('g'))) & valid;
 	const unsigned h = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('h')));
-	if ((g << 1 | (unsigned)t->after_g) & h & valid)
-		t->legal = 1;
-	t->after_g = g >> (k - 1) & 1;
-	const unsigned after_space = s << 1 | (t->in_word ? 0u : 1u);
+	t->legal |= ((g << 1 | (unsigned)t->after_g) & h & valid) != 0;
+	t->after_g = (int)(g >> (k - 1) & 1);
+	const unsigned after_space = s << 1 | (unsigned)(t->in_word ^ 1);
 	t->words10 += 10u * pop16(~s & after_space & valid);
 	t->spaces += pop16(s);
 	t->in_word = !(s >> (k - 1) & 1);
@@ -193,24 +195,39 @@ static int tally_ascii16(struct hblock_tally *t, const unsigned char *p, unsigne
 }
 #endif
 
+/* The bytes [p, stop) character by character (a chunk with a non-ASCII
+ * byte; a character may run past stop, never past end). */
+static const unsigned char *tally_chars(struct hblock_tally *t, const unsigned char *p,
+					const unsigned char *stop, const unsigned char *end)
+{
+	while (p < stop)
+		tally_char(t, &p, end);
+	return p;
+}
+
 /* Measure [s, s+n) on from @t.  ASCII goes 16 bytes at a time (the tail
  * too: HBLOCK_SLACK); a chunk with another byte is decoded character by
- * character. */
+ * character.  The tally lives in locals here: @t is written back once. */
 static void tally_run(struct hblock_tally *t, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
-	while (p < end) {
-		const unsigned k = end - p < 16 ? (unsigned)(end - p) : 16;
+	struct hblock_tally l = *t;
 #ifdef __SSE2__
-		if (tally_ascii16(t, p, k)) {
-			p += k;
-			continue;
-		}
-#endif
-		const unsigned char *const stop = p + k;
-		while (p < stop)
-			tally_char(t, &p, end);
+	while (end - p >= 16) {
+		if (tally16(&l, p, 16, 0xFFFFu))
+			p += 16;
+		else
+			p = tally_chars(&l, p, p + 16, end);
 	}
+	if (p < end) {
+		const unsigned k = (unsigned)(end - p);
+		if (!tally16(&l, p, k, (1u << k) - 1))
+			tally_chars(&l, p, end, end);
+	}
+#else
+	tally_chars(&l, p, end, end);
+#endif
+	*t = l;
 }
 
 uint32_t hblock_tally_add(struct hblock_tally *t, const char *s, size_t n)
