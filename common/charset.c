@@ -350,16 +350,19 @@ static size_t utf8_valid_len(const uint8_t *p, size_t n)
 	return len;
 }
 
-/* Length of the ASCII prefix of [p, p+n), 32 or 16 bytes at a time. */
+/* Length of the ASCII prefix of [p, p+n): 64 bytes at a time while a
+ * page is plain ASCII (most of a page between two non-ASCII
+ * characters), then 16, then byte by byte. */
 static size_t ascii_len(const uint8_t *p, size_t n)
 {
 	const uint64_t high = 0x8080808080808080ull;
 	size_t i = 0;
 #ifdef __SSE2__
-	for (; i + 32 <= n; i += 32) {
-		const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16));
-		if (_mm_movemask_epi8(_mm_or_si128(a, b)))
+	for (; i + 64 <= n; i += 64) {
+		const __m128i *const q = (const __m128i *)(const void *)(p + i);
+		const __m128i v = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+					       _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+		if (_mm_movemask_epi8(v))
 			break;
 	}
 #endif

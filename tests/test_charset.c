@@ -158,6 +158,23 @@ static void test_random(void)
 	CHECK(bad == 0);
 }
 
+/* One non-ASCII character at any place of a long ASCII page, in any of
+ * the scan's strides (64, 16, 1 bytes): found, and judged. */
+static void test_ascii_strides(void)
+{
+	char page[300];
+	int wrong = 0;
+	for (size_t at = 0; at + 2 <= sizeof(page); at++) {
+		memset(page, 'a', sizeof(page));
+		page[at] = (char)0xC3; /* U+00E9 */
+		page[at + 1] = (char)0xA9;
+		wrong += strcmp(charset_detect(page, sizeof(page), NULL), "UTF-8") != 0;
+		page[at + 1] = 'a'; /* a lead byte alone: not UTF-8 */
+		wrong += strcmp(charset_detect(page, sizeof(page), NULL), "windows-1252") != 0;
+	}
+	CHECK(wrong == 0);
+}
+
 /* charset_utf8_view(): UTF-8 as it stands is not copied; anything else is
  * what charset_to_utf8() makes of it, and random bytes agree with it. */
 static void test_view(void)
@@ -201,6 +218,7 @@ static void test_view(void)
 int main(void)
 {
 	test_view();
+	test_ascii_strides();
 	test_utf8();
 	test_invalid_utf8();
 	test_1252();
