@@ -128,7 +128,8 @@ static uint32_t pop16(unsigned x)
 
 
 /* One byte or character at *pp (scalar measure()). */
-static void tally_char(struct hblock_tally *t, const unsigned char **pp, const unsigned char *end)
+static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
+			       const unsigned char *end)
 {
 	if (**pp < 0x80) { /* ASCII without decoding */
 		const unsigned char c = *(*pp)++;
@@ -166,11 +167,13 @@ static void tally_char(struct hblock_tally *t, const unsigned char **pp, const u
  * Measure the 16 bytes at @p, of which the first @k are the text's (the
  * rest are masked off by @valid = (1 << k) - 1), on from @t, if they are
  * all ASCII: spaces, word starts (a non-space byte after a space, or
- * first with !in_word), sentence punctuation and "gh".  @return 0
+ * first with !in_word), sentence punctuation (of a whole chunk, or'd into
+ * *@punct_seen) and "gh".  @return 0
  * without counting if one of them is not ASCII.  Inlined twice: for
  * whole chunks, where @valid is a constant, and for a text's last chunk.
  */
 static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
+							 __m128i *punct_seen,
 							 const unsigned char *p, unsigned k,
 							 unsigned valid)
 {
@@ -181,7 +184,10 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
 	const __m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
 					   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
 							_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
-	t->sentence |= ((unsigned)_mm_movemask_epi8(punct) & valid) != 0;
+	if (valid == 0xFFFFu) /* whole chunks: one test at the end of the run */
+		*punct_seen = _mm_or_si128(*punct_seen, punct);
+	else
+		t->sentence |= ((unsigned)_mm_movemask_epi8(punct) & valid) != 0;
 	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
 	const unsigned g = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('g'))) & valid;
 	const unsigned h = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('h')));
@@ -196,8 +202,9 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
 #endif
 
 /* The bytes [p, stop) character by character (a chunk with a non-ASCII
- * byte; a character may run past stop, never past end). */
-static const unsigned char *tally_chars(struct hblock_tally *t, const unsigned char *p,
+ * byte; a character may run past stop, never past end).  Out of line:
+ * the ASCII loop around it keeps its registers. */
+static __attribute__((noinline)) const unsigned char *tally_chars(struct hblock_tally *t, const unsigned char *p,
 					const unsigned char *stop, const unsigned char *end)
 {
 	while (p < stop)
@@ -213,17 +220,19 @@ static void tally_run(struct hblock_tally *t, const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
 	struct hblock_tally l = *t;
 #ifdef __SSE2__
+	__m128i punct = _mm_setzero_si128();
 	while (end - p >= 16) {
-		if (tally16(&l, p, 16, 0xFFFFu))
+		if (tally16(&l, &punct, p, 16, 0xFFFFu))
 			p += 16;
 		else
 			p = tally_chars(&l, p, p + 16, end);
 	}
 	if (p < end) {
 		const unsigned k = (unsigned)(end - p);
-		if (!tally16(&l, p, k, (1u << k) - 1))
+		if (!tally16(&l, &punct, p, k, (1u << k) - 1))
 			tally_chars(&l, p, end, end);
 	}
+	l.sentence |= _mm_movemask_epi8(punct) != 0;
 #else
 	tally_chars(&l, p, end, end);
 #endif
