@@ -15,13 +15,19 @@
 size_t warc_header_end(const uint8_t *p, size_t n, size_t *scanned)
 {
 	size_t i = *scanned;
-	for (; i + 2 < n; i++) {
-		if (p[i] != '\n')
-			continue;
+	while (i + 2 < n) {
+		/* line by line: memchr() skips a line's bytes many at a time */
+		const uint8_t *nl = memchr(p + i, '\n', n - 2 - i);
+		if (!nl) {
+			i = n - 2;
+			break;
+		}
+		i = (size_t)(nl - p);
 		if (p[i + 1] == '\n')
 			return i + 2;
 		if (p[i + 1] == '\r' && p[i + 2] == '\n')
 			return i + 3;
+		i++;
 	}
 	*scanned = i;
 	return 0;
