@@ -31,6 +31,14 @@
 
 /* ---- measuring ---- */
 
+/* The measure of a block's text so far. */
+struct hblock_tally {
+	uint32_t words10, spaces;
+	int in_word, sentence;
+	int after_g; /* the last byte was 'g' or 'G' */
+	int legal;   /* "gh" (of "copyright", "rights"), U+00A9 or U+7248 seen */
+};
+
 static int is_cjk(uint32_t cp)
 {
 	return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
@@ -239,23 +247,8 @@ static void tally_run(struct hblock_tally *t, const char *s, size_t n)
 	*t = l;
 }
 
-uint32_t hblock_tally_add(struct hblock_tally *t, const char *s, size_t n)
-{
-	const uint32_t before = t->words10;
-	const int cont = t->in_word;
-	tally_run(t, s, n);
-	uint32_t own = t->words10 - before;
-	/* Alone, a first letter that continues the word before starts one. */
-	if (cont && n) {
-		const unsigned char *p = (const unsigned char *)s;
-		const uint32_t cp = *p < 0x80 ? *p : next_cp(&p, p + n);
-		if (cp != ' ' && !is_cjk(cp))
-			own += 10;
-	}
-	return own;
-}
-
-void hblock_finish(struct hblock *b, const struct hblock_tally *t, const char *s)
+/* hblock_measure() from the tally of all of the block's text at @s. */
+static void hblock_finish(struct hblock *b, const struct hblock_tally *t, const char *s)
 {
 	b->words10 = t->words10;
 	b->ns_bytes = b->len - t->spaces;

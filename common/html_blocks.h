@@ -96,31 +96,6 @@ void hblock_measure(struct hblock *b, const char *s);
  * (HBLOCK_SLACK bytes readable past it). */
 uint32_t hblock_words10(const char *s, size_t n);
 
-/*
- * The measure of a block's text as it is appended piece by piece, so that
- * no byte is measured twice.  Zero it for each new block.
- */
-struct hblock_tally {
-	uint32_t words10, spaces;
-	int in_word, sentence;
-	int after_g; /* the last byte was 'g' or 'G' */
-	int legal;   /* "gh" (of "copyright", "rights"), U+00A9 or U+7248 seen */
-};
-
-/**
- * Measure @n more bytes of a block's text at @s (HBLOCK_SLACK bytes
- * readable past it) on from @t.  @return the word measure of these bytes
- * alone, as hblock_words10() gives it (for the words inside a link).
- * Pieces must not split a UTF-8 character.
- */
-uint32_t hblock_tally_add(struct hblock_tally *t, const char *s, size_t n);
-
-/**
- * hblock_measure() from the tally of all @b->len bytes of the block's
- * text at @s: words10, ns_bytes, HB_SENTENCE and HB_COPYRIGHT.
- */
-void hblock_finish(struct hblock *b, const struct hblock_tally *t, const char *s);
-
 /**
  * Classify @n blocks in place (cls = HB_GOOD for main content) and
  * @return the number of GOOD blocks.  Blocks marked HB_SOFT or HB_FORM
