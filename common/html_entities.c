@@ -267,6 +267,14 @@ static unsigned special16(__m128i v)
 }
 #endif
 
+#ifdef __SSE2__
+/* Is @c a byte special16() marks? */
+static int special_byte(unsigned char c)
+{
+	return c <= ' ' || c == '&' || c == 0xC2;
+}
+#endif
+
 static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int *whole)
 {
 	size_t i = 0;
@@ -276,13 +284,22 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
 		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
-		/* Shifts of a 64-bit ~0, by at most 32: masks without branches. */
+		const unsigned spec = special16(v);
 		const size_t left = n - i;
-		unsigned next = special16(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)));
-		/* a space that ends the text is owed, not written */
-		next |= (unsigned)(~0ull << (left - 1 < 32 ? left - 1 : 32));
-		unsigned m = special16(v) & ~(sp & ~next);
-		m |= (unsigned)(~0ull << (left < 32 ? left : 32)) & 0xFFFFu; /* the text ends here */
+		unsigned m;
+		if (left > 16) {
+			/* a space is plain if the byte after it is: the next
+			 * chunk's first byte for the last one */
+			const unsigned next = spec >> 1 | (unsigned)special_byte((unsigned char)s[i + 16]) << 15;
+			m = spec & ~(sp & ~next);
+		} else {
+			/* the text ends here: a space that ends it is owed, not
+			 * written; shifts of a 64-bit ~0 by at most 32 */
+			unsigned next = special16(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)));
+			next |= (unsigned)(~0ull << (left - 1));
+			m = spec & ~(sp & ~next);
+			m |= (unsigned)(~0ull << left) & 0xFFFFu;
+		}
 		if (m) {
 			*whole = 1;
 			return i + (size_t)__builtin_ctz(m);
