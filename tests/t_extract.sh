@@ -75,6 +75,17 @@ cmp -s "$tmp/t1.ndf" "$tmp/t2.ndf" || fail "-t1 and -t2 outputs differ"
 expect 0 "$X" -t1 --json "$w" -o "$tmp/t1.json"
 expect 0 "$X" -t2 --json "$w" -o "$tmp/t2.json"
 cmp -s "$tmp/t1.json" "$tmp/t2.json" || fail "-t1 and -t2 JSON outputs differ"
+# more threads than the reader keeps items ahead for, and the same file
+# five times over (more items than ring slots): still in order
+for t in 3 5; do
+	expect 0 "$X" -t$t -o "$tmp/t$t.ndf" "$w"
+	cmp -s "$tmp/t1.ndf" "$tmp/t$t.ndf" || fail "-t1 and -t$t outputs differ"
+done
+expect 0 "$X" -t1 --json -o "$tmp/r1.json" "$w" "$w" "$w" "$w" "$w"
+for t in 2 3; do
+	expect 0 "$X" -t$t --json -o "$tmp/r$t.json" "$w" "$w" "$w" "$w" "$w"
+	cmp -s "$tmp/r1.json" "$tmp/r$t.json" || fail "five inputs: -t1 and -t$t differ"
+done
 n=$(wc -l <"$tmp/t1.json")
 [ "$n" -eq 30 ] || fail "expected 30 documents, got $n"
 grep -q '"documents_written": 30' "$tmp/stats.json" || fail "stats: documents_written"
