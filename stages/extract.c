@@ -746,9 +746,10 @@ static void workers_init(struct run *r)
 		pthread_mutexattr_destroy(&a);
 		pthread_cond_init(&g->published, NULL);
 		/* Two read items waiting per other thread: a thread done with
-		 * a small page rarely finds none, and a futex wait per item
-		 * (one in two with one waiting) becomes one in six; more kept
-		 * the reader's own next page out of its cache. */
+		 * a small page rarely finds none (futex waits: one item in six,
+		 * against one in two with one waiting).  Not more: the page a
+		 * reader takes next was inflated that many pages earlier, and
+		 * should still be in its core's cache. */
 		g->ahead = (long)(r->n_workers - 1) * 2;
 	}
 #endif
