@@ -336,12 +336,15 @@ static long fill_batch(struct run *r, struct batch *b)
 
 /* ---- compute side (runs in parallel) ---- */
 
-static void item_compute(struct webdoc *w, struct item *it, const struct opts *o)
+/* Extract @it; with @encode, also encode its output record (else the
+ * writer encodes it straight into its block: one thread, whose worker's
+ * text is still there when the item is written). */
+static void item_compute(struct webdoc *w, struct item *it, const struct opts *o, int encode)
 {
 	it->outcome = webdoc_extract(w, &it->in, &it->d);
-	if (it->outcome != WEBDOC_OK)
-		return;
 	it->out.len = 0;
+	if (it->outcome != WEBDOC_OK || !encode)
+		return;
 	if (o->json) {
 		bytes_reserve(&it->out, docjson_size(&it->d));
 		it->out.len = docjson_encode(&it->d, (char *)it->out.p);
@@ -366,7 +369,7 @@ static void compute_batch(struct run *r, struct batch *b)
 #ifdef _OPENMP
 		t = omp_get_thread_num();
 #endif
-		item_compute(r->workers[t], &b->items[i], r->o);
+		item_compute(r->workers[t], &b->items[i], r->o, r->o->json);
 	}
 }
 
@@ -392,11 +395,17 @@ static int emit(struct run *r, const struct item *it)
 		}
 		return 0;
 	}
-	if (r->block_n && r->block.len + it->out.len > BLOCK_TARGET && flush_block(r))
+	const size_t len = it->out.len ? it->out.len : docrec_size(&it->d);
+	if (r->block_n && r->block.len + len > BLOCK_TARGET && flush_block(r))
 		return -1;
 	if (!r->block_n)
 		r->block_key = it->d.doc_id;
-	bytes_add(&r->block, it->out.p, it->out.len);
+	if (it->out.len) {
+		bytes_add(&r->block, it->out.p, it->out.len);
+	} else { /* not encoded yet (item_compute()) */
+		bytes_reserve(&r->block, len);
+		r->block.len += docrec_encode(&it->d, r->block.p + r->block.len);
+	}
 	r->block_n++;
 	return 0;
 }
@@ -592,7 +601,7 @@ static int run_ring(struct run *r)
 		while ((k = ring_claim(r, g)) >= 0) {
 			pthread_mutex_unlock(&g->lock);
 			struct item *const it = &g->items[k % g->n];
-			item_compute(w, it, r->o);
+			item_compute(w, it, r->o, 1);
 			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
 			pthread_mutex_lock(&g->lock);
