@@ -223,7 +223,8 @@ static __attribute__((noinline)) const unsigned char *tally_chars(struct hblock_
 /* Measure [s, s+n) on from @t.  ASCII goes 16 bytes at a time (the tail
  * too: HBLOCK_SLACK); a chunk with another byte is decoded character by
  * character.  The tally lives in locals here: @t is written back once. */
-static void tally_run(struct hblock_tally *t, const char *s, size_t n)
+static inline __attribute__((always_inline)) void tally_run(struct hblock_tally *t,
+							   const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
 	struct hblock_tally l = *t;
