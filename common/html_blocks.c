@@ -545,12 +545,25 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 	return count_good(b, n);
 }
 
+/* Does @tier show the same blocks as the tier before it?  (A page with no
+ * form shows the same at tiers 0 and 1: classifying again would find
+ * nothing new.) */
+static int same_as_before(uint8_t flags_seen, int tier)
+{
+	return tier > 0 && (hidden_at(tier) & flags_seen) == (hidden_at(tier - 1) & flags_seen);
+}
+
 size_t hblocks_classify(struct hblock *b, size_t n)
 {
+	uint8_t seen = 0;
+	for (size_t i = 0; i < n; i++)
+		seen |= b[i].flags;
 	size_t good = 0;
 	for (int tier = 0; tier < 3 && !good; tier++)
-		good = classify_tier(b, n, tier);
+		if (!same_as_before(seen, tier))
+			good = classify_tier(b, n, tier);
 	for (int tier = 0; tier < 3 && !good; tier++)
-		good = classify_fallback(b, n, tier);
+		if (!same_as_before(seen, tier))
+			good = classify_fallback(b, n, tier);
 	return good;
 }
