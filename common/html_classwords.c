@@ -89,30 +89,26 @@ static int class_word_is_boiler(const char *s, size_t n)
 	if ((n > 9 && s[0] == 'c' && !memcmp(s, "category-", 9)) ||
 	    (n > 4 && s[0] == 't' && !memcmp(s, "tag-", 4)))
 		return 0;
-	/* whole-buffer copies below: constant sizes, no calls (the bytes
-	 * past a word's length are never compared) */
-	char w[24] = {0}, pair[48];
+	char w[24], pair[48];
 	size_t wl = 0, pl = 0;
 	int skip_next = 0;
-	unsigned prev_lower = 0;
 	for (size_t i = 0; i <= n; i++) {
-		const unsigned c = i < n ? (unsigned char)s[i] : 0;
-		const unsigned lower = c - 'a' < 26, upper = c - 'A' < 26;
-		const unsigned alnum = lower | upper | (c - '0' < 10);
-		const unsigned camel = upper & prev_lower;
-		prev_lower = lower;
+		const int c = i < n ? (unsigned char)s[i] : 0;
+		const int upper = c >= 'A' && c <= 'Z';
+		const int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+		const int camel = upper && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
 		if ((!alnum || camel) && wl) {
 			if (wl < sizeof(w)) {
 				if (!skip_next && word_in(w, wl, boiler_words))
 					return 1;
 				/* A compound split in two: "top-bar", "side_bar", "navBar". */
 				if (!skip_next && pl && pl + wl <= sizeof(w)) {
-					memcpy(pair + pl, w, sizeof(w)); /* pl < 24: fits pair */
+					memcpy(pair + pl, w, wl);
 					if (word_in(pair, pl + wl, boiler_words))
 						return 1;
 				}
 				skip_next = word_in(w, wl, modifier_words);
-				memcpy(pair, w, sizeof(w));
+				memcpy(pair, w, wl);
 				pl = wl;
 			} else {
 				pl = 0;
