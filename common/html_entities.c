@@ -339,8 +339,6 @@ size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 		if (is_blank(c) || (c == 0xC2 && end - s > 1 && (unsigned char)s[1] == 0xA0)) {
 			*pending = 1;
 			s += c == 0xC2 ? 2 : 1;
-			while (s < end && is_blank((unsigned char)*s)) /* a line break and its indent */
-				s++;
 			continue;
 		}
 		if (c == '&' && decode && (used = html_entity_decode(s, (size_t)(end - s), tmp, &nb)) > 0) {
