@@ -748,7 +748,8 @@ static void workers_init(struct run *r)
 		atomic_init(&g->failed, 0);
 		pthread_mutexattr_t a;
 		pthread_mutexattr_init(&a);
-		/* a short spin, then sleep: the reader holds its lock ~50 us */
+		/* a short spin, then sleep: the lock is held for a claim or a
+		 * publish only, never while inflating */
 		pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
 		pthread_mutex_init(&g->lock, &a);
 		pthread_mutex_init(&g->write_lock, &a);
