@@ -51,11 +51,11 @@ int warc_any_nonblank(const uint8_t *p, size_t n)
 /* ---- input layer ---- */
 
 /* Give back the mapped pages wholly behind the window (never read
- * again), 4 MiB at a time: a mapped file's pages would otherwise
+ * again), a few MiB at a time: a mapped file's pages would otherwise
  * count in the process's memory to its end. */
 static void mem_drop_behind(struct warc_reader *r)
 {
-	const size_t step = 4u << 20;
+	const size_t step = 8u << 20;
 	if (!r->mem_drop || r->in_off - r->mem_dropped < step)
 		return;
 	const long pg = sysconf(_SC_PAGESIZE);
