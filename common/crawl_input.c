@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -36,8 +35,6 @@ struct crawl_input {
 	struct archive *a; /* NULL for a plain WARC input */
 	uint8_t *abuf;
 	int plain_done;    /* the plain input's one member was handed out */
-	void *map;         /* crawl_input_map()'s mapping of a plain file, or NULL */
-	size_t map_len;
 	int ended;         /* archive over (end or damage) */
 
 	char *mname;       /* "ARCHIVE!PATH" */
@@ -381,21 +378,6 @@ int crawl_input_slurp(struct crawl_input *in, size_t max, uint8_t **buf, size_t 
 	}
 }
 
-int crawl_input_map(struct crawl_input *in, const uint8_t **p, size_t *n)
-{
-	if (in->a || in->file_size <= 0 || in->peek_pos || in->map ||
-	    (uint64_t)in->file_size > SIZE_MAX)
-		return 0;
-	void *const m = mmap(NULL, (size_t)in->file_size, PROT_READ, MAP_PRIVATE, fileno(in->fp), 0);
-	if (m == MAP_FAILED)
-		return 0;
-	in->map = m;
-	in->map_len = (size_t)in->file_size;
-	*p = m;
-	*n = in->map_len;
-	return 1;
-}
-
 int crawl_input_is_archive(const struct crawl_input *in)
 {
 	return in->a != NULL;
@@ -412,8 +394,6 @@ void crawl_input_close(struct crawl_input *in)
 		return;
 	if (in->a)
 		archive_read_free(in->a);
-	if (in->map)
-		munmap(in->map, in->map_len);
 	free(in->abuf);
 	free(in->mname);
 	free(in);

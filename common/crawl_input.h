@@ -87,18 +87,6 @@ long crawl_input_read(void *ctx, void *buf, size_t n);
 int crawl_input_slurp(struct crawl_input *in, size_t max, uint8_t **buf, size_t *len,
 		      size_t *cap) __attribute__((warn_unused_result));
 
-/**
- * The whole of a plain WARC input that is a regular file, mapped
- * read-only, for warc_open_mem(..., mapped = 1): its members are then
- * inflated where they lie, without a copy through a read buffer.  Only
- * for the current member of such an input, before anything of it was
- * read.  The mapping lives until crawl_input_close().  (A file cut short
- * while mapped would fault: crawl archives are written once, then read.)
- * @return 1 with *@p and *@n set, 0 if the input is not such a file or
- * cannot be mapped (read it through crawl_input_read()).
- */
-int crawl_input_map(struct crawl_input *in, const uint8_t **p, size_t *n);
-
 /** 1 if the input is an archive. */
 int crawl_input_is_archive(const struct crawl_input *in);
 

@@ -113,13 +113,8 @@ static int open_member(struct crawl_reader *cr)
 		return rc;
 	cr->in_member = 1;
 	if (cr->m.kind == CRAWL_WARC) {
-		const uint8_t *p;
-		size_t n;
-		if (crawl_input_map(cr->ci, &p, &n))
-			cr->wr = warc_open_mem(p, n, 1, cr->m.name, cr->max_record);
-		else
-			cr->wr = warc_open_read(crawl_input_read, cr->ci, cr->m.name, cr->max_record,
-						cr->m.size);
+		cr->wr = warc_open_read(crawl_input_read, cr->ci, cr->m.name, cr->max_record,
+					cr->m.size);
 		if (!cr->wr)
 			return -1;
 	}

@@ -328,46 +328,23 @@ int warc_next(struct warc_reader *r, struct warc_record *rec)
 	}
 }
 
-/* A reader without its input yet. */
-static struct warc_reader *reader_new(const char *name, size_t max_record, int64_t size)
-{
-	struct warc_reader *r = calloc(1, sizeof *r);
-	if (!r)
-		return NULL;
-	r->name = name;
-	r->max_record = max_record ? max_record : WARC_DEFAULT_MAX_RECORD;
-	r->win_limit = WARC_MAX_HEADER + r->max_record + WARC_WIN_SLACK + 16;
-	r->file_size = size;
-	return r;
-}
-
 struct warc_reader *warc_open_read(warc_read_fn read, void *ctx, const char *name,
 				   size_t max_record, int64_t size)
 {
-	struct warc_reader *r = reader_new(name, max_record, size);
+	struct warc_reader *r = calloc(1, sizeof *r);
 	if (r)
-		r->in = r->in_buf = malloc(WARC_IN_CHUNK);
-	if (!r || !r->in_buf) {
+		r->in = malloc(WARC_IN_CHUNK);
+	if (!r || !r->in) {
 		log_error("%s: out of memory", name);
 		free(r);
 		return NULL;
 	}
 	r->read = read;
 	r->read_ctx = ctx;
-	return r;
-}
-
-struct warc_reader *warc_open_mem(const uint8_t *p, size_t n, int mapped, const char *name,
-				  size_t max_record)
-{
-	struct warc_reader *r = reader_new(name, max_record, (int64_t)n);
-	if (!r) {
-		log_error("%s: out of memory", name);
-		return NULL;
-	}
-	r->in = r->mem = p;
-	r->mem_len = n;
-	r->mem_drop = mapped;
+	r->name = name;
+	r->max_record = max_record ? max_record : WARC_DEFAULT_MAX_RECORD;
+	r->win_limit = WARC_MAX_HEADER + r->max_record + WARC_WIN_SLACK + 16;
+	r->file_size = size;
 	return r;
 }
 

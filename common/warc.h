@@ -14,10 +14,9 @@
  * sees) and the record carries WARC_REC_OFFSET_UNCOMPRESSED; the reader
  * warns once per file.
  *
- * Input.  From a FILE (warc_open), from any byte source through a read
- * callback (warc_open_read), such as a member of a tar or zip archive
- * (offsets are then offsets within that source), or from bytes in memory
- * (warc_open_mem: a mapped file, inflated where it lies).
+ * Input.  From a FILE (warc_open) or from any byte source through a read
+ * callback (warc_open_read), such as a member of a tar or zip archive;
+ * offsets are then offsets within that source.
  *
  * Robustness.  A broken record (garbage before it, bad header, wrong
  * Content-Length, corrupt or truncated gzip member, size above the limit)
@@ -103,17 +102,6 @@ struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
 struct warc_reader *warc_open_read(warc_read_fn read, void *ctx, const char *name,
 				   size_t max_record, int64_t size)
 	__attribute__((warn_unused_result));
-
-/**
- * As warc_open(), reading the @n bytes at @p (which must stay valid and
- * unchanged until warc_close()), without copying them: records are read
- * exactly as from a FILE holding them.  @mapped: @p is a private
- * read-only file mapping (page-aligned) whose pages behind the reader may
- * be given back (madvise MADV_DONTNEED), so that reading a big file does
- * not keep all of it resident in the process.
- */
-struct warc_reader *warc_open_mem(const uint8_t *p, size_t n, int mapped, const char *name,
-				  size_t max_record) __attribute__((warn_unused_result));
 
 /**
  * Read the next well-formed record into @rec.

@@ -33,14 +33,9 @@ struct warc_reader {
 	int64_t file_size; /* plain input of known size, else -1 */
 	int detected, gzip, in_eof, failed;
 
-	const uint8_t *in; /* raw input: in_buf, or a window on the caller's bytes */
+	uint8_t *in;     /* raw input */
 	size_t in_pos, in_len;
-	uint64_t in_off;   /* input offset of in[0] */
-	uint8_t *in_buf;   /* the buffer read into; NULL: input in memory (mem) */
-	const uint8_t *mem; /* warc_open_mem(): all the input, served in chunks */
-	size_t mem_len;
-	int mem_drop;      /* give back mapped pages behind the window */
-	size_t mem_dropped; /* bytes of mem given back so far */
+	uint64_t in_off; /* input offset of in[0] */
 
 	z_stream zs;
 	int zs_ready;

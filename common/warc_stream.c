@@ -3,10 +3,7 @@
  *
  *   input   raw bytes in r->in, refilled through the read callback; for
  *           gzip the bytes of the current member are kept while they fit,
- *           so a corrupt member can be rescanned from its second byte.
- *           Input already in memory (warc_open_mem(): a mapped file) is
- *           served the same way without a copy: r->in is then a window
- *           on it, moved and widened where the buffer would be refilled
+ *           so a corrupt member can be rescanned from its second byte
  *   stream  the WARC text in the window r->win: copied from the input
  *           (plain) or inflated member by member (gzip).  warc_need(n)
  *           makes n bytes available past win_pos; for gzip it crosses a
@@ -27,8 +24,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #ifndef NDD_NO_LIBDEFLATE
 #include <libdeflate.h>
@@ -50,35 +45,6 @@ int warc_any_nonblank(const uint8_t *p, size_t n)
 
 /* ---- input layer ---- */
 
-/* Give back the mapped pages wholly behind the window (never read
- * again), a few MiB at a time: a mapped file's pages would otherwise
- * count in the process's memory to its end. */
-static void mem_drop_behind(struct warc_reader *r)
-{
-	const size_t step = 8u << 20;
-	if (!r->mem_drop || r->in_off - r->mem_dropped < step)
-		return;
-	const long pg = sysconf(_SC_PAGESIZE);
-	const size_t page = pg > 0 ? (size_t)pg : 4096;
-	const uintptr_t base = (uintptr_t)r->mem;
-	if (base % page)
-		return;
-	const size_t upto = (size_t)r->in_off / page * page;
-	if (madvise((void *)(base + r->mem_dropped), upto - r->mem_dropped, MADV_DONTNEED) == 0)
-		r->mem_dropped = upto;
-}
-
-/* The next bytes of the source into r->in past in_len, at most @n. */
-static long in_read(struct warc_reader *r, size_t n)
-{
-	if (r->in_buf)
-		return r->read(r->read_ctx, r->in_buf + r->in_len, n);
-	const size_t at = (size_t)r->in_off + r->in_len;
-	const size_t left = r->mem_len - at;
-	mem_drop_behind(r);
-	return (long)(left < n ? left : n);
-}
-
 /* Refill r->in.  Keeps the current member's bytes when they fit in half the
  * buffer (for rescanning after corruption).  @return bytes read, -1 on a
  * read error. */
@@ -89,16 +55,13 @@ static long in_fill(struct warc_reader *r)
 	    r->mem_c_start - r->in_off < keep &&
 	    r->in_len - (r->mem_c_start - r->in_off) < WARC_IN_CHUNK / 2)
 		keep = (size_t)(r->mem_c_start - r->in_off);
-	if (r->in_buf)
-		memmove(r->in_buf, r->in_buf + keep, r->in_len - keep);
-	else
-		r->in += keep;
+	memmove(r->in, r->in + keep, r->in_len - keep);
 	r->in_len -= keep;
 	r->in_pos -= keep;
 	r->in_off += keep;
 	if (r->in_eof)
 		return 0;
-	const long n = in_read(r, WARC_IN_CHUNK - r->in_len);
+	const long n = r->read(r->read_ctx, r->in + r->in_len, WARC_IN_CHUNK - r->in_len);
 	if (n < 0) {
 		log_error("%s: read error at offset %llu: %s", r->name,
 			  (unsigned long long)(r->in_off + r->in_len), strerror(errno));
@@ -300,7 +263,7 @@ static int gz_inflate_some(struct warc_reader *r)
 	if (win_reserve(r, WARC_WIN_SLACK))
 		return NEED_FATAL;
 	const size_t in0 = r->in_pos, out0 = r->win_len;
-	r->zs.next_in = (Bytef *)(uintptr_t)(r->in + r->in_pos); /* zlib does not write it */
+	r->zs.next_in = r->in + r->in_pos;
 	r->zs.avail_in = (uInt)(r->in_len - r->in_pos);
 	r->zs.next_out = r->win + r->win_len;
 	r->zs.avail_out = (uInt)(r->win_cap - r->win_len);
@@ -382,7 +345,7 @@ void warc_stream_free(struct warc_reader *r)
 	if (r->ld)
 		libdeflate_free_decompressor(r->ld);
 #endif
-	free(r->in_buf);
+	free(r->in);
 	free(r->win);
 }
 
