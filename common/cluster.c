@@ -30,15 +30,17 @@ struct edge {
 	uint32_t a, b;
 };
 
-/* The pair graph, regrouped by component. */
+/* The pair graph, regrouped by component.  Once regrouped, a component
+ * names its nodes by document: the cover then reads only its own small
+ * ranges, never the node -> document map (one miss per member). */
 struct graph {
 	size_t n;              /* nodes */
-	uint32_t *doc;         /* node -> document index, ascending */
+	uint32_t *doc;         /* node -> document index, ascending (until regrouped) */
 	size_t n_comp;
-	uint32_t *comp_start;  /* n_comp + 1 offsets into comp_node[] */
-	uint32_t *comp_node;   /* nodes of each component, ascending */
+	uint32_t *comp_start;  /* n_comp + 1 offsets into comp_doc[] */
+	uint32_t *comp_doc;    /* documents of each component, ascending */
 	uint32_t *edge_start;  /* n_comp + 1 offsets into edge[] */
-	struct edge *edge;     /* each component's edges (node numbers) */
+	struct edge *edge;     /* each component's edges (documents) */
 };
 
 /* Fixed slices for the numbering steps (independent of the threads). */
@@ -48,7 +50,7 @@ static void graph_free(struct graph *g)
 {
 	free(g->doc);
 	free(g->comp_start);
-	free(g->comp_node);
+	free(g->comp_doc);
 	free(g->edge_start);
 	free(g->edge);
 	memset(g, 0, sizeof *g);
@@ -160,6 +162,8 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 	}
 }
 
+#define UF_AHEAD 16
+
 /*
  * Component of every node, numbered in order of the component's lowest
  * node (its root).  @id is scratch of n entries.
@@ -169,12 +173,23 @@ static size_t components(uint32_t *comp, uint32_t *id, size_t n, const struct ed
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		comp[i] = (uint32_t)i;
+	/* Edges come in no order and nodes are millions: each union's first
+	 * loads are issued well ahead, and each node's parent's parent (the
+	 * root, nearly always: components are small) while finding roots. */
 #pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < m; i++)
+	for (size_t i = 0; i < m; i++) {
+		if (i + UF_AHEAD < m) {
+			__builtin_prefetch(&comp[e[i + UF_AHEAD].a]);
+			__builtin_prefetch(&comp[e[i + UF_AHEAD].b]);
+		}
 		uf_union(comp, e[i].a, e[i].b);
+	}
 #pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < n; v++)
+	for (size_t v = 0; v < n; v++) {
+		if (v + UF_AHEAD < n)
+			__builtin_prefetch(&comp[__atomic_load_n(&comp[v + UF_AHEAD], __ATOMIC_RELAXED)]);
 		id[v] = uf_find(comp, (uint32_t)v);
+	}
 	/* the roots, numbered in order, give the components' numbers */
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
@@ -234,25 +249,26 @@ static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
 	return 0;
 }
 
-/* Nodes, then edges, into their component's range; nodes stay ascending
- * (the sort is stable), edges keep their order too. */
-static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e, size_t m)
+/* Nodes, then edges, into their component's range, as documents; nodes
+ * stay ascending (the sort is stable), edges keep their order too. */
+static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e,
+		   const struct pair_vec *pv)
 {
-	const size_t n = g->n, nc = g->n_comp;
+	const size_t n = g->n, nc = g->n_comp, m = pv->n;
 	g->comp_start = malloc((nc + 1) * sizeof *g->comp_start);
 	g->edge_start = malloc((nc + 1) * sizeof *g->edge_start);
-	g->comp_node = mem_alloc_huge((n + 1) * sizeof *g->comp_node);
+	g->comp_doc = mem_alloc_huge((n + 1) * sizeof *g->comp_doc);
 	g->edge = mem_alloc_huge((m + 1) * sizeof *g->edge);
 	uint32_t *kp = mem_alloc_huge(((n > m ? n : m) + 1) * sizeof *kp);
 	int rc = -1;
-	if (!g->comp_start || !g->edge_start || !g->comp_node || !g->edge || !kp)
+	if (!g->comp_start || !g->edge_start || !g->comp_doc || !g->edge || !kp)
 		goto done;
 	memcpy(kp, comp, n * sizeof *kp);
 	if (group_positions(kp, n, nc, g->comp_start))
 		goto done;
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
-		g->comp_node[kp[v]] = (uint32_t)v;
+		g->comp_doc[kp[v]] = g->doc[v];
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
 		kp[i] = comp[e[i].a];
@@ -260,7 +276,7 @@ static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e, 
 		goto done;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
-		g->edge[kp[i]] = e[i];
+		g->edge[kp[i]] = (struct edge){pv->v[i].a, pv->v[i].b};
 	rc = 0;
 done:
 	free(kp);
@@ -282,7 +298,9 @@ static int graph_build(struct graph *g, const struct pair_vec *pv)
 	g->n_comp = components(comp, id, g->n, e, pv->n);
 	free(id);
 	id = NULL;
-	rc = regroup(g, comp, e, pv->n);
+	rc = regroup(g, comp, e, pv);
+	free(g->doc); /* the components name their documents from here on */
+	g->doc = NULL;
 done:
 	free(e);
 	free(comp);
@@ -397,7 +415,8 @@ static void new_cluster(struct cover *c)
 }
 static void cover_masks(struct cover *c, const struct edge *e, size_t m, size_t n)
 {
-	uint64_t adj[64] = {0};
+	uint64_t adj[64];
+	memset(adj, 0, n * sizeof *adj); /* most components are tiny */
 	for (size_t i = 0; i < m; i++) {
 		adj[e[i].a] |= 1ull << e[i].b;
 		adj[e[i].b] |= 1ull << e[i].a;
@@ -549,25 +568,26 @@ static void cover_free(struct cover *c)
 static void cover_component(const struct graph *g, struct cover *c, size_t i)
 {
 	const size_t n = g->comp_start[i + 1] - g->comp_start[i];
-	const uint32_t *node = g->comp_node + g->comp_start[i];
+	const uint32_t *doc = g->comp_doc + g->comp_start[i];
 	const struct edge *ge = g->edge + g->edge_start[i];
 	const size_t m = g->edge_start[i + 1] - g->edge_start[i];
 	const size_t from = c->n_members = g->comp_start[i];
 	if (n == 2) { /* the common case: one pair, the earlier page leads */
 		new_cluster(c);
-		c->members[c->n_members++] = 0;
-		c->members[c->n_members++] = 1;
-	} else {
-		for (size_t j = 0; j < m; j++)
-			c->local[j] = (struct edge){local_id(node, n, ge[j].a), local_id(node, n, ge[j].b)};
-		if (n <= 64)
-			cover_masks(c, c->local, m, n);
-		else
-			cover_lists(c, c->local, m, n);
+		c->members[c->n_members++] = doc[0];
+		c->members[c->n_members++] = doc[1];
+		close_cluster(c);
+		return;
 	}
+	for (size_t j = 0; j < m; j++)
+		c->local[j] = (struct edge){local_id(doc, n, ge[j].a), local_id(doc, n, ge[j].b)};
+	if (n <= 64)
+		cover_masks(c, c->local, m, n);
+	else
+		cover_lists(c, c->local, m, n);
 	close_cluster(c);
 	for (size_t j = from; j < c->n_members; j++)
-		c->members[j] = g->doc[node[c->members[j]]];
+		c->members[j] = doc[c->members[j]];
 }
 
 /*

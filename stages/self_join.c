@@ -208,6 +208,7 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 				warm_start(&warm, pairs, n);
 		}
 		ndf_reader_close(r);
+		log_debug("table %u joined at %.3f s, %zu pairs so far", t, log_wall(), pairs->n);
 		js->tables++;
 		js->records = n;
 		progress_update(&pr, t + 1, js->comparisons);
