@@ -3,6 +3,7 @@
  */
 #include "csv.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,40 +60,61 @@ int csv_reserve_slow(struct csv_writer *w, size_t n)
 	return 0;
 }
 
-int csv_needs_quotes(const char *s, size_t len)
-{
-	size_t i = 0;
 #ifdef __SSE2__
-	/* URLs and paths are tens of bytes: 16 at a time, four compares each */
+static inline int special16(const char *s)
+{
 	const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"'),
 		      cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
-	for (; i + 16 <= len; i += 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		const __m128i hit = _mm_or_si128(
-			_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
-			_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
-		if (_mm_movemask_epi8(hit))
-			return 1;
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	const __m128i hit = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
+		_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
+	return _mm_movemask_epi8(hit) != 0;
+}
+#endif
+
+/* URLs and paths are tens of bytes: 16 at a time, the last 16 overlapping
+ * the ones before instead of a loop over the odd bytes. */
+int csv_needs_quotes(const char *s, size_t len)
+{
+#ifdef __SSE2__
+	if (len >= 16) {
+		size_t i = 0;
+		for (; i + 16 <= len; i += 16)
+			if (special16(s + i))
+				return 1;
+		return i < len && special16(s + len - 16);
 	}
 #endif
-	for (; i < len; i++)
+	for (size_t i = 0; i < len; i++)
 		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
 			return 1;
 	return 0;
 }
 
-void csv_quoted(struct csv_writer *w, const char *s, size_t len)
+#define DIGITS10(x) x "0" x "1" x "2" x "3" x "4" x "5" x "6" x "7" x "8" x "9"
+#define HEX16(x) DIGITS10(x) x "a" x "b" x "c" x "d" x "e" x "f"
+const char csv_digit_pairs[200] = DIGITS10("0") DIGITS10("1") DIGITS10("2") DIGITS10("3")
+	DIGITS10("4") DIGITS10("5") DIGITS10("6") DIGITS10("7") DIGITS10("8") DIGITS10("9");
+const char csv_hex_pairs[512] = HEX16("0") HEX16("1") HEX16("2") HEX16("3") HEX16("4")
+	HEX16("5") HEX16("6") HEX16("7") HEX16("8") HEX16("9") HEX16("a") HEX16("b")
+	HEX16("c") HEX16("d") HEX16("e") HEX16("f");
+
+char *csv_put_quoted(char *p, const char *s, size_t len)
 {
-	char *p = csv_room(w, 2 * len + 2); /* every byte a quote, at worst */
-	if (!p)
-		return;
-	char *o = p;
-	*o++ = '"';
+	*p++ = '"';
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '"')
-			*o++ = '"';
-		*o++ = s[i];
+			*p++ = '"';
+		*p++ = s[i];
 	}
-	*o++ = '"';
-	w->len += (size_t)(o - p);
+	*p++ = '"';
+	return p;
+}
+
+void csv_quoted(struct csv_writer *w, const char *s, size_t len)
+{
+	char *p = csv_room(w, CSV_FIELD_BOUND(len));
+	if (p)
+		csv_commit(w, csv_put_quoted(p, s, len));
 }

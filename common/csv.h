@@ -81,30 +81,90 @@ static inline void csv_field(struct csv_writer *w, const char *s, size_t len)
 		csv_raw(w, s, len);
 }
 
+/*
+ * Appends at a cursor, for a writer that made room for a whole row with
+ * one csv_room() (the bounds below): a row is a dozen fields, and a room
+ * check and a length update per field were a third of its instructions.
+ * Each returns the new end; csv_commit() records the last one.
+ */
+#define CSV_U64_BOUND 20
+#define CSV_HEX64_BOUND 16
+/* A field of @len bytes, quoted with every byte a quote at worst. */
+#define CSV_FIELD_BOUND(len) (2 * (size_t)(len) + 2)
+
+extern const char csv_digit_pairs[200]; /* "00" "01" ... "99" */
+extern const char csv_hex_pairs[512];   /* "00" "01" ... "ff" */
+
+/** @v in decimal at @p. */
+static inline char *csv_put_u64(char *p, uint64_t v)
+{
+	/* two digits a step from the end of a scratch buffer, then a copy of
+	 * fixed length (cheap to inline) that may carry bytes past the number:
+	 * they lie in the room made and are overwritten or past the end */
+	char tmp[2 * CSV_U64_BOUND] = {0};
+	char *q = tmp + CSV_U64_BOUND;
+	while (v >= 100) {
+		const unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		q -= 2;
+		memcpy(q, csv_digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, csv_digit_pairs + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	memcpy(p, q, CSV_U64_BOUND);
+	return p + (tmp + CSV_U64_BOUND - q);
+}
+
+/** @v as 16 lower-case hex digits at @p. */
+static inline char *csv_put_hex64(char *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--) {
+		memcpy(p + 2 * i, csv_hex_pairs + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	return p + CSV_HEX64_BOUND;
+}
+
+/** @len raw bytes at @p. */
+static inline char *csv_put_raw(char *p, const char *s, size_t len)
+{
+	memcpy(p, s, len);
+	return p + len;
+}
+
+/** @len bytes as a quoted field at @p (quotes inside doubled). */
+char *csv_put_quoted(char *p, const char *s, size_t len);
+
+/** One field at @p, quoted if it needs to be. */
+static inline char *csv_put_field(char *p, const char *s, size_t len)
+{
+	return csv_needs_quotes(s, len) ? csv_put_quoted(p, s, len) : csv_put_raw(p, s, len);
+}
+
+/** The appends at a cursor from csv_room(@w, ...) end at @end. */
+static inline void csv_commit(struct csv_writer *w, const char *end)
+{
+	w->len = (size_t)(end - w->buf);
+}
+
 /** Append @v in decimal. */
 static inline void csv_u64(struct csv_writer *w, uint64_t v)
 {
-	char tmp[20];
-	size_t i = sizeof tmp;
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	csv_raw(w, tmp + i, sizeof tmp - i);
+	char *p = csv_room(w, CSV_U64_BOUND);
+	if (p)
+		csv_commit(w, csv_put_u64(p, v));
 }
 
 /** Append @v as 16 lower-case hex digits. */
 static inline void csv_hex64(struct csv_writer *w, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char *p = csv_room(w, 16);
-	if (!p)
-		return;
-	for (int i = 15; i >= 0; i--) {
-		p[i] = digits[v & 15];
-		v >>= 4;
-	}
-	w->len += 16;
+	char *p = csv_room(w, CSV_HEX64_BOUND);
+	if (p)
+		csv_commit(w, csv_put_hex64(p, v));
 }
 
 /** Append a separator comma. */

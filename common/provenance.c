@@ -127,13 +127,9 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 
 void prov_write_location(struct csv_writer *w, const struct prov_doc *d)
 {
-	csv_field(w, d->url, d->url_len);
-	csv_sep(w);
-	csv_field(w, d->warc_file, d->warc_file_len);
-	csv_sep(w);
-	csv_u64(w, d->warc_offset);
-	csv_sep(w);
-	csv_hex64(w, d->simhash);
+	char *p = csv_room(w, prov_location_bound(d));
+	if (p)
+		csv_commit(w, prov_put_location(p, d));
 }
 
 void prov_free(struct provenance *p)

@@ -288,25 +288,38 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 	pv->n = w;
 }
 
-static const char *match_kind(const struct prov_doc *rep, const struct prov_doc *m)
+/* The match column, and its length. */
+static const char *match_kind(const struct prov_doc *rep, const struct prov_doc *m, size_t *len)
 {
-	return rep == m ? "rep" : prov_match_kind(rep, m);
+	const char *kind = rep == m ? "rep" : prov_match_kind(rep, m);
+	*len = strlen(kind); /* of a constant: folded where inlined */
+	return kind;
 }
+
+/* Fields after the location, at most: ",distance,0,same-text," and a
+ * document id, CRLF; before it a cluster id and a comma. */
+#define ROW_OTHER_BOUND (2 * CSV_U64_BOUND + 32)
 
 static void write_row(struct csv_writer *w, size_t cluster, const struct prov_doc *rep,
 		      const struct prov_doc *m)
 {
-	csv_u64(w, cluster + 1);
-	csv_sep(w);
-	prov_write_location(w, m);
-	csv_sep(w);
-	csv_u64(w, (uint64_t)__builtin_popcountll(rep->simhash ^ m->simhash));
-	csv_raw(w, rep == m ? ",1," : ",0,", 3);
-	const char *kind = match_kind(rep, m);
-	csv_raw(w, kind, strlen(kind));
-	csv_sep(w);
-	csv_u64(w, m->doc_id);
-	csv_end(w);
+	char *p = csv_room(w, prov_location_bound(m) + ROW_OTHER_BOUND);
+	if (!p)
+		return;
+	size_t kind_len;
+	const char *kind = match_kind(rep, m, &kind_len);
+	p = csv_put_u64(p, cluster + 1);
+	*p++ = ',';
+	p = prov_put_location(p, m);
+	*p++ = ',';
+	p = csv_put_u64(p, (uint64_t)__builtin_popcountll(rep->simhash ^ m->simhash));
+	p = csv_put_raw(p, rep == m ? ",1," : ",0,", 3);
+	p = csv_put_raw(p, kind, kind_len);
+	*p++ = ',';
+	p = csv_put_u64(p, m->doc_id);
+	*p++ = '\r';
+	*p++ = '\n';
+	csv_commit(w, p);
 }
 
 /*

@@ -2,6 +2,7 @@
  * test_records.c - document and fingerprint records round-trip and refuse
  * every truncation; CSV fields are quoted per RFC 4180.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -106,6 +107,64 @@ static void test_numbers(void)
 	CHECK(csv_close(&w) == 0);
 }
 
+/* The cursor appends (csv_put_*) against printf, at every digit count and
+ * at random; each leaves its bound's worth of room untouched past it. */
+static void test_put_numbers(uint64_t *rng)
+{
+	uint64_t v[200];
+	size_t n = 0;
+	for (uint64_t p = 1; n < 60; p *= 10) { /* 1, 10, ... 10^19 and neighbours */
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	v[n++] = UINT64_MAX;
+	while (n < 200)
+		v[n++] = test_rand(rng) >> (test_rand(rng) % 64);
+	for (size_t i = 0; i < n; i++) {
+		char want[64], buf[64];
+		memset(buf, '#', sizeof buf);
+		int wl = snprintf(want, sizeof want, "%llu", (unsigned long long)v[i]);
+		char *end = csv_put_u64(buf + 1, v[i]);
+		CHECK(end - (buf + 1) == wl && !memcmp(buf + 1, want, (size_t)wl));
+		CHECK(buf[0] == '#' && buf[1 + CSV_U64_BOUND] == '#');
+		memset(buf, '#', sizeof buf);
+		wl = snprintf(want, sizeof want, "%016llx", (unsigned long long)v[i]);
+		end = csv_put_hex64(buf + 1, v[i]);
+		CHECK(end - (buf + 1) == 16 && !memcmp(buf + 1, want, 16) && buf[17] == '#');
+	}
+}
+
+static int needs_quotes_ref(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			return 1;
+	return 0;
+}
+
+/* Every length to 48 (the vector loop, its overlapping tail, the byte
+ * loop), a special byte at every position or none, among bytes of all
+ * values. */
+static void test_needs_quotes(uint64_t *rng)
+{
+	static const char special[] = ",\"\r\n";
+	char s[48];
+	for (size_t len = 0; len <= sizeof s; len++)
+		for (size_t at = 0; at <= len; at++)
+			for (int round = 0; round < 8; round++) {
+				for (size_t i = 0; i < len; i++) {
+					char c = (char)(test_rand(rng) & 0xff);
+					s[i] = strchr(special, c) && c ? 'x' : c;
+				}
+				if (at < len)
+					s[at] = special[round % 4];
+				CHECK(csv_needs_quotes(s, len) == needs_quotes_ref(s, len));
+			}
+}
+
 /* A writer on an output flushes as it goes: many rows, some quoted, some
  * far longer than the flush size, must come out whole and in order, through
  * a plain output and through a bulk one (written past the page cache). */
@@ -154,6 +213,9 @@ int main(void)
 {
 	test_docrec();
 	test_numbers();
+	uint64_t rng = test_seed(5);
+	test_put_numbers(&rng);
+	test_needs_quotes(&rng);
 	test_csv_stream(0);
 	test_csv_stream(1);
 	test_fprec();
