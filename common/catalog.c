@@ -78,12 +78,15 @@ static void visit_block(struct scan *s, const char *name, const struct ndf_block
 	}
 	for (uint32_t i = 0; i < b->n_records; i++) {
 		struct fp_record rec;
-		if (fprec_decode(&p, end, &rec)) {
+		const int skip = s->v->want && !s->v->want(s->v->ctx, first + i);
+		if (skip ? fprec_skip(&p, end) : fprec_decode(&p, end, &rec)) {
 			log_error("'%s': offset %llu: malformed fingerprint record %u of the block",
 				  name, (unsigned long long)b->offset, i);
 			set_stop(s, NDF_ERR_FORMAT);
 			return;
 		}
+		if (skip)
+			continue;
 		int rc = s->v->record(s->v->ctx, first + i, &rec);
 		if (rc) {
 			set_stop(s, rc);
@@ -262,7 +265,7 @@ int catalog_simhashes(const char *const *paths, int n, uint64_t **out, size_t *c
 		      struct catalog_info *info)
 {
 	struct fp_array a = {0};
-	const struct catalog_visitor v = {grow_simhashes, take_simhash, &a, 0};
+	const struct catalog_visitor v = {grow_simhashes, take_simhash, &a, 0, NULL};
 	int rc = catalog_scan(paths, n, &v, info);
 	if (rc) {
 		free(a.v);

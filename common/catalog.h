@@ -43,6 +43,10 @@ struct catalog_visitor {
 	int (*record)(void *ctx, uint64_t idx, const struct fp_record *r);
 	void *ctx;
 	size_t batch_bytes; /* payload bytes read per batch; 0: a default */
+	/* May be NULL.  Called per record, from any thread, before it is
+	 * decoded: 0 skips it (its shape is still checked, not its fields),
+	 * so a visitor of a few documents does not decode them all. */
+	int (*want)(void *ctx, uint64_t idx);
 };
 
 /**

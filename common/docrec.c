@@ -71,6 +71,20 @@ size_t fprec_encode(const struct fp_record *r, uint8_t *out)
 	return (size_t)(p - out);
 }
 
+int fprec_skip(const uint8_t **in, const uint8_t *end)
+{
+	struct cursor c = {*in, end};
+	struct str url, file;
+	const size_t fixed = 5 * 8 + 2 * 4; /* the fields before the strings */
+	if (cur_need(&c, fixed))
+		return -1;
+	c.next += fixed;
+	if (cur_slice(&c, &url) || cur_slice(&c, &file))
+		return -1;
+	*in = c.next;
+	return 0;
+}
+
 int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r)
 {
 	struct cursor c = {*in, end};

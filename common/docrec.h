@@ -94,5 +94,8 @@ enum {
 size_t fprec_size(const struct fp_record *r);
 size_t fprec_encode(const struct fp_record *r, uint8_t *out);
 int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r);
+/** Step *@in over one record (not past @end) without decoding it: the
+ * same checks of its shape as fprec_decode().  @return 0 or -1. */
+int fprec_skip(const uint8_t **in, const uint8_t *end);
 
 #endif

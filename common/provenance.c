@@ -70,11 +70,14 @@ static const char *keep_str(struct prov_arena *a, struct str s)
 	return p;
 }
 
+static int wanted(void *ctx, uint64_t idx)
+{
+	return prov_needed(ctx, idx);
+}
+
 static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 {
 	struct provenance *p = ctx;
-	if (!prov_needed(p, idx))
-		return 0;
 	struct prov_arena *a = &p->arena[threads_id()];
 	struct prov_doc *d = &p->doc[prov_slot(p, (uint32_t)idx)];
 	d->simhash = r->simhash;
@@ -121,7 +124,7 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 		log_error("out of memory for %zu documents", p->n);
 		return -1;
 	}
-	const struct catalog_visitor v = {NULL, note, p, 0};
+	const struct catalog_visitor v = {NULL, note, p, 0, wanted};
 	return catalog_scan(paths, n, &v, info);
 }
 

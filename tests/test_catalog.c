@@ -64,7 +64,14 @@ struct seen {
 	uint64_t next; /* where the next batch must start */
 	size_t cap;    /* room made so far */
 	int order_ok, url_ok;
+	int skip_mod; /* non-zero: records whose index is 1 modulo this are not wanted */
 };
+
+static int on_want(void *ctx, uint64_t idx)
+{
+	const struct seen *s = ctx;
+	return idx % (uint64_t)s->skip_mod != 1;
+}
 
 static int on_batch(void *ctx, uint64_t first, uint64_t n)
 {
@@ -101,7 +108,8 @@ static int scan(const char *const *paths, size_t batch_bytes, struct seen *s,
 	memset(s->hits, 0, TOTAL);
 	s->next = s->cap = 0;
 	s->order_ok = s->url_ok = 1;
-	const struct catalog_visitor v = {on_batch, on_record, s, batch_bytes};
+	const struct catalog_visitor v = {on_batch, on_record, s, batch_bytes,
+					  s->skip_mod ? on_want : NULL};
 	return catalog_scan(paths, FILES, &v, info);
 }
 
@@ -117,7 +125,7 @@ int main(void)
 		write_file(fp, (uint64_t)f * SECTIONS * BLOCKS * PER_BLOCK);
 		fclose(fp);
 	}
-	struct seen s = {malloc(TOTAL * sizeof *s.fp), malloc(TOTAL), 0, 0, 1, 1};
+	struct seen s = {malloc(TOTAL * sizeof *s.fp), malloc(TOTAL), 0, 0, 1, 1, 0};
 	struct catalog_info info, first_info = {0};
 	/* a block per batch, a few, and all of a section in one */
 	const size_t sizes[] = {1, 3000, 0};
@@ -136,6 +144,17 @@ int main(void)
 				first_info = info;
 			CHECK(info.dataset_id == first_info.dataset_id);
 		}
+
+	/* records not wanted are passed over, the others visited as ever */
+	s.skip_mod = 3;
+	test_set_threads(2);
+	CHECK(scan(paths, 3000, &s, &info) == 0 && info.n_records == TOTAL);
+	int wanted_once = 1;
+	for (uint64_t i = 0; i < TOTAL; i++)
+		wanted_once &= i % 3 == 1 ? s.hits[i] == 0 : s.hits[i] == 1 && s.fp[i] == fp_of(i);
+	CHECK(wanted_once && s.url_ok);
+	CHECK(info.dataset_id == first_info.dataset_id);
+	s.skip_mod = 0;
 
 	/* a byte of the second file's payload flipped: the scan fails, naming
 	 * the damage (logged), and does not report success */

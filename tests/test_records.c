@@ -69,14 +69,20 @@ static void test_fprec(void)
 	const uint8_t *p = buf;
 	CHECK(fprec_decode(&p, buf + n, &s) == 0 && s.simhash == r.simhash && s.flags == r.flags);
 	CHECK(same(s.url, r.url) && same(s.warc_file, r.warc_file));
+	p = buf; /* a skip ends where a decode ends */
+	CHECK(fprec_skip(&p, buf + n) == 0 && p == buf + n);
 	for (size_t cut = 0; cut < n; cut++) {
 		p = buf;
 		CHECK(fprec_decode(&p, buf + cut, &s) == -1);
+		p = buf;
+		CHECK(fprec_skip(&p, buf + cut) == -1 && p == buf);
 	}
 	/* A length field pointing past the end is refused, not followed. */
 	buf[n - 5] = 0xff;
 	p = buf;
 	CHECK(fprec_decode(&p, buf + n, &s) == -1);
+	p = buf;
+	CHECK(fprec_skip(&p, buf + n) == -1);
 	free(buf);
 }
 
