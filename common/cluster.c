@@ -16,11 +16,11 @@
  */
 #include "cluster.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bitrank.h"
-#include "keysort.h"
 #include "log.h"
 #include "memhint.h"
 #include "numbering.h"
@@ -487,43 +487,6 @@ static void cover_lists(struct cover *c, const struct edge *e, size_t m, size_t 
 	}
 }
 
-struct order_item {
-	uint32_t rep_doc, cluster;
-};
-
-static int cmp_order(const void *a, const void *b)
-{
-	const struct order_item *x = a, *y = b;
-	return x->rep_doc < y->rep_doc ? -1 : x->rep_doc > y->rep_doc;
-}
-
-/* By representative document (unique: a page represents one cluster);
- * the table-record radix sort when memory allows, else qsort. */
-static void sort_order(struct order_item *ord, size_t n)
-{
-	struct table_rec *r = malloc(n * sizeof *r), *tmp = malloc(n * sizeof *tmp);
-	if (!r || !tmp) {
-		free(r);
-		free(tmp);
-		qsort(ord, n, sizeof *ord, cmp_order);
-		return;
-	}
-	/* the radix sort buckets by the top bits: move the used bits there */
-	uint32_t max = 1;
-	for (size_t i = 0; i < n; i++)
-		max = ord[i].rep_doc > max ? ord[i].rep_doc : max;
-	const unsigned shift = (unsigned)__builtin_clz(max) + 32;
-#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct table_rec){(uint64_t)ord[i].rep_doc << shift, ord[i].cluster};
-	keysort(r, tmp, n);
-#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++)
-		ord[i] = (struct order_item){(uint32_t)(r[i].key >> shift), (uint32_t)r[i].idx};
-	free(r);
-	free(tmp);
-}
-
 /* Index of node @x in the sorted node list @l[0..n). */
 static inline uint32_t local_id(const uint32_t *l, size_t n, uint32_t x)
 {
@@ -641,29 +604,50 @@ static int cover_all(const struct graph *g, uint32_t *members, struct span_vec *
 	return bad ? -1 : 0;
 }
 
-/* Renumber clusters by representative document; members after the
+/*
+ * Renumber clusters by representative document; members after the
  * representative in document order.  Components are covered in order of
  * their lowest node, and a representative is not always its component's
- * lowest, hence the sort. */
+ * lowest, so clusters are placed anew: a page represents at most one
+ * cluster, so a cluster's place is its representative's rank among all
+ * representatives, which a bit set over the documents gives (bitrank.h)
+ * without a sort.
+ */
+static int place_clusters(const uint32_t *members, const struct span_vec *cl, uint32_t *ord)
+{
+	const size_t nc = cl->n;
+	uint32_t max = 0;
+#pragma omp parallel for schedule(static) reduction(max : max)
+	for (size_t i = 0; i < nc; i++)
+		max = members[cl->v[i].start] > max ? members[cl->v[i].start] : max;
+	struct bitrank reps;
+	if (bitrank_init(&reps, nc ? (size_t)max + 1 : 0))
+		return -1;
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < nc; i++)
+		bitrank_set(&reps, members[cl->v[i].start]);
+	const size_t n_reps = bitrank_finish(&reps);
+	assert(n_reps == nc);
+	(void)n_reps;
+#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < nc; i++)
+		ord[bitrank_rank(&reps, members[cl->v[i].start])] = (uint32_t)i;
+	bitrank_free(&reps);
+	return 0;
+}
+
 static int finish(const uint32_t *members, const struct span_vec *cl, struct clusters *out)
 {
 	const size_t nc = cl->n;
-	struct order_item *ord = malloc((nc + 1) * sizeof *ord);
+	uint32_t *ord = malloc((nc + 1) * sizeof *ord); /* place -> cluster */
 	out->start = malloc((nc + 1) * sizeof *out->start);
-	if (!ord || !out->start) {
+	if (!ord || !out->start || place_clusters(members, cl, ord)) {
 		free(ord);
 		return -1;
 	}
-	int sorted = 1;
-	for (size_t i = 0; i < nc; i++) {
-		ord[i] = (struct order_item){members[cl->v[i].start], (uint32_t)i};
-		sorted &= i == 0 || ord[i - 1].rep_doc < ord[i].rep_doc;
-	}
-	if (!sorted)
-		sort_order(ord, nc);
 	size_t at = 0;
 	for (size_t i = 0; i < nc; i++) {
-		const uint32_t len = cl->v[ord[i].cluster].len;
+		const uint32_t len = cl->v[ord[i]].len;
 		out->start[i] = (uint32_t)at;
 		at += len;
 		if (len > out->largest_cluster)
@@ -677,7 +661,7 @@ static int finish(const uint32_t *members, const struct span_vec *cl, struct clu
 	}
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < nc; i++) {
-		const struct span sp = cl->v[ord[i].cluster];
+		const struct span sp = cl->v[ord[i]];
 		memcpy(out->doc + out->start[i], members + sp.start, sp.len * sizeof *out->doc);
 		sort_u32(out->doc + out->start[i] + 1, sp.len - 1);
 	}
