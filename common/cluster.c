@@ -30,12 +30,14 @@ struct edge {
 	uint32_t a, b;
 };
 
-/* The pair graph, regrouped by component.  Once regrouped, a component
- * names its nodes by document: the cover then reads only its own small
- * ranges, never the node -> document map (one miss per member). */
+/* The pair graph, regrouped by component.  Nodes are the paired
+ * documents' ranks in a bit set (no node -> document array, no copy of
+ * the pairs as node pairs: at 64M fingerprints those were 250 MB of fresh
+ * memory).  Once regrouped, a component names its nodes by document: the
+ * cover then reads only its own small ranges. */
 struct graph {
 	size_t n;              /* nodes */
-	uint32_t *doc;         /* node -> document index, ascending (until regrouped) */
+	struct bitrank in;     /* the paired documents; node = rank (until regrouped) */
 	size_t n_comp;
 	uint32_t *comp_start;  /* n_comp + 1 offsets into comp_doc[] */
 	uint32_t *comp_doc;    /* documents of each component, ascending */
@@ -48,7 +50,7 @@ struct graph {
 
 static void graph_free(struct graph *g)
 {
-	free(g->doc);
+	bitrank_free(&g->in);
 	free(g->comp_start);
 	free(g->comp_doc);
 	free(g->edge_start);
@@ -86,9 +88,9 @@ static inline size_t slice_at(size_t n, size_t s)
 /*
  * Nodes are the documents that occur in pairs, numbered in document order
  * by their rank in a bit set of the documents (bitrank.h: marking and
- * lookups stay in cache).  The pairs become edges between nodes.
+ * lookups stay in cache).
  */
-static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge *e)
+static int number_nodes(struct graph *g, const struct pair_vec *pv)
 {
 	const size_t m = pv->n;
 	uint32_t max = 0;
@@ -96,31 +98,20 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv, struct edge 
 	for (size_t i = 0; i < m; i++)
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
-	struct bitrank in;
-	if (bitrank_init(&in, m ? (size_t)max + 1 : 0))
+	if (bitrank_init(&g->in, m ? (size_t)max + 1 : 0))
 		return -1;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++) {
-		bitrank_set(&in, pv->v[i].a);
-		bitrank_set(&in, pv->v[i].b);
+		bitrank_set(&g->in, pv->v[i].a);
+		bitrank_set(&g->in, pv->v[i].b);
 	}
-	g->n = bitrank_finish(&in);
-	g->doc = mem_alloc_huge((g->n + 1) * sizeof *g->doc);
-	if (!g->doc) {
-		bitrank_free(&in);
-		return -1;
-	}
-#pragma omp parallel for schedule(static)
-	for (size_t w = 0; w < in.words; w++) {
-		uint32_t at = in.rank[w];
-		for (uint64_t b = in.bit[w]; b; b &= b - 1)
-			g->doc[at++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
-	}
-#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < m; i++)
-		e[i] = (struct edge){bitrank_rank(&in, pv->v[i].a), bitrank_rank(&in, pv->v[i].b)};
-	bitrank_free(&in);
+	g->n = bitrank_finish(&g->in);
 	return 0;
+}
+
+static inline uint32_t node_of(const struct graph *g, uint32_t doc)
+{
+	return bitrank_rank(&g->in, doc);
 }
 
 /*
@@ -168,21 +159,23 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
  * Component of every node, numbered in order of the component's lowest
  * node (its root).  @id is scratch of n entries.
  */
-static size_t components(uint32_t *comp, uint32_t *id, size_t n, const struct edge *e, size_t m)
+static size_t components(uint32_t *comp, uint32_t *id, const struct graph *g,
+			 const struct pair_vec *pv)
 {
+	const size_t n = g->n, m = pv->n;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		comp[i] = (uint32_t)i;
-	/* Edges come in no order and nodes are millions: each union's first
+	/* Pairs come in no order and nodes are millions: each union's first
 	 * loads are issued well ahead, and each node's parent's parent (the
 	 * root, nearly always: components are small) while finding roots. */
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++) {
 		if (i + UF_AHEAD < m) {
-			__builtin_prefetch(&comp[e[i + UF_AHEAD].a]);
-			__builtin_prefetch(&comp[e[i + UF_AHEAD].b]);
+			__builtin_prefetch(&comp[node_of(g, pv->v[i + UF_AHEAD].a)]);
+			__builtin_prefetch(&comp[node_of(g, pv->v[i + UF_AHEAD].b)]);
 		}
-		uf_union(comp, e[i].a, e[i].b);
+		uf_union(comp, node_of(g, pv->v[i].a), node_of(g, pv->v[i].b));
 	}
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++) {
@@ -251,8 +244,7 @@ static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
 
 /* Nodes, then edges, into their component's range, as documents; nodes
  * stay ascending (the sort is stable), edges keep their order too. */
-static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e,
-		   const struct pair_vec *pv)
+static int regroup(struct graph *g, const uint32_t *comp, const struct pair_vec *pv)
 {
 	const size_t n = g->n, nc = g->n_comp, m = pv->n;
 	g->comp_start = malloc((nc + 1) * sizeof *g->comp_start);
@@ -267,11 +259,14 @@ static int regroup(struct graph *g, const uint32_t *comp, const struct edge *e,
 	if (group_positions(kp, n, nc, g->comp_start))
 		goto done;
 #pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < n; v++)
-		g->comp_doc[kp[v]] = g->doc[v];
+	for (size_t w = 0; w < g->in.words; w++) { /* node v is the v-th paired document */
+		uint32_t v = g->in.rank[w];
+		for (uint64_t b = g->in.bit[w]; b; b &= b - 1)
+			g->comp_doc[kp[v++]] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+	}
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
-		kp[i] = comp[e[i].a];
+		kp[i] = comp[node_of(g, pv->v[i].a)];
 	if (group_positions(kp, m, nc, g->edge_start))
 		goto done;
 #pragma omp parallel for schedule(static)
@@ -286,23 +281,20 @@ done:
 static int graph_build(struct graph *g, const struct pair_vec *pv)
 {
 	memset(g, 0, sizeof *g);
-	struct edge *e = mem_alloc_huge((pv->n + 1) * sizeof *e);
 	uint32_t *comp = NULL, *id = NULL;
 	int rc = -1;
-	if (!e || number_nodes(g, pv, e))
+	if (number_nodes(g, pv))
 		goto done;
 	comp = mem_alloc_huge((g->n + 1) * sizeof *comp);
 	id = mem_alloc_huge((g->n + 1) * sizeof *id);
 	if (!comp || !id)
 		goto done;
-	g->n_comp = components(comp, id, g->n, e, pv->n);
+	g->n_comp = components(comp, id, g, pv);
 	free(id);
 	id = NULL;
-	rc = regroup(g, comp, e, pv);
-	free(g->doc); /* the components name their documents from here on */
-	g->doc = NULL;
+	rc = regroup(g, comp, pv);
 done:
-	free(e);
+	bitrank_free(&g->in); /* the components name their documents from here on */
 	free(comp);
 	free(id);
 	return rc;
