@@ -79,7 +79,8 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 {
 	struct provenance *p = ctx;
 	struct prov_arena *a = &p->arena[threads_id()];
-	struct prov_doc *d = &p->doc[prov_slot(p, (uint32_t)idx)];
+	const uint32_t slot = prov_slot(p, (uint32_t)idx);
+	struct prov_doc *d = &p->doc[slot];
 	d->simhash = r->simhash;
 	d->payload_hash = r->payload_hash;
 	d->text_hash = r->text_hash;
@@ -87,6 +88,8 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->doc_id = r->doc_id;
 	d->short_text = !!(r->flags & FP_SHORT_TEXT);
 	d->has_text = r->text_len != 0;
+	p->text[slot] = (uint8_t)((d->has_text ? PROV_HAS_TEXT : 0) |
+				  (d->short_text ? PROV_SHORT_TEXT : 0));
 	if (r->warc_file.n > UINT16_MAX) {
 		log_error("document %llu: WARC file name of %u bytes: longer than any path",
 			  (unsigned long long)idx, r->warc_file.n);
@@ -118,9 +121,10 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 		mem_hint_huge_pages(p->doc, bytes);
 		memset(p->doc, 0, bytes);
 	}
+	p->text = calloc(p->n + 1, 1);
 	p->n_arenas = threads_max();
 	p->arena = calloc((size_t)p->n_arenas, sizeof *p->arena);
-	if (!p->doc || !p->arena) {
+	if (!p->doc || !p->text || !p->arena) {
 		log_error("out of memory for %zu documents", p->n);
 		return -1;
 	}
@@ -139,6 +143,7 @@ void prov_free(struct provenance *p)
 {
 	bitrank_free(&p->needed);
 	free(p->doc);
+	free(p->text);
 	for (int t = 0; t < p->n_arenas; t++)
 		for (struct arena_chunk *c = p->arena[t].top, *prev; c; c = prev) {
 			prev = c->prev;

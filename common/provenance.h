@@ -39,6 +39,9 @@ struct provenance {
 	struct bitrank needed; /* the documents asked for; a slot is a rank */
 	size_t n_docs;
 	struct prov_doc *doc;
+	uint8_t *text;   /* per slot: PROV_HAS_TEXT | PROV_SHORT_TEXT, what the
+			    filter of pairs reads (a byte in cache, where the
+			    record is a miss) */
 	size_t n;        /* slots */
 	struct prov_arena *arena;
 	int n_arenas;
@@ -102,6 +105,22 @@ static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_
 		return 1;
 	return a->has_text && b->has_text && a->short_text == b->short_text &&
 	       (!a->short_text || d == 0);
+}
+
+enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
+
+/**
+ * prov_pair_allowed() of the documents in slots @sa and @sb, reading
+ * their records only when their texts do not decide it (rare: pairs of
+ * pages without text, or of short texts).
+ */
+static inline int prov_slots_allowed(const struct provenance *p, uint32_t sa, uint32_t sb,
+				     uint32_t d)
+{
+	const uint8_t ta = p->text[sa], tb = p->text[sb];
+	if (ta == tb && (ta & PROV_HAS_TEXT) && (!(ta & PROV_SHORT_TEXT) || d == 0))
+		return 1;
+	return d == 0 && p->doc[sa].payload_hash == p->doc[sb].payload_hash;
 }
 
 /** How @m duplicates @ref, for the CSV's match column: "exact" (same

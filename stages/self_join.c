@@ -246,7 +246,7 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 	return prov_load(d, o->catalog, o->n_catalog, info);
 }
 
-/* Pairs the fingerprints allow but the documents do not (prov_pair_allowed()
+/* Pairs the fingerprints allow but the documents do not (prov_slots_allowed()
  * is checked after the join, from the same catalog pass that fetches the
  * provenance: only the documents of pairs need it).  Slices of the pairs
  * are filtered in place in parallel, then moved together in order.  The
@@ -269,11 +269,11 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 				prov_prefetch_slot(d, pv->v[i + 32].b);
 			}
 			if (i + 16 < hi) {
-				__builtin_prefetch(prov_get(d, pv->v[i + 16].a));
-				__builtin_prefetch(prov_get(d, pv->v[i + 16].b));
+				__builtin_prefetch(&d->text[prov_slot(d, pv->v[i + 16].a)]);
+				__builtin_prefetch(&d->text[prov_slot(d, pv->v[i + 16].b)]);
 			}
 			const uint32_t sa = prov_slot(d, p->a), sb = prov_slot(d, p->b);
-			if (prov_pair_allowed(prov_at(d, sa), prov_at(d, sb), p->d))
+			if (prov_slots_allowed(d, sa, sb, p->d))
 				pv->v[w++] = (struct pair){sa, sb, p->d};
 		}
 		kept[s] = w - lo;
