@@ -111,7 +111,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	return 0;
 }
 
-int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
+int prov_prepare(struct provenance *p)
 {
 	/* slots in document order: the catalog pass then fills them in order */
 	p->n = bitrank_finish(&p->needed);
@@ -128,6 +128,13 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 		log_error("out of memory for %zu documents", p->n);
 		return -1;
 	}
+	return 0;
+}
+
+int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
+{
+	if (!p->doc && prov_prepare(p))
+		return -1;
 	const struct catalog_visitor v = {NULL, note, p, 0, wanted};
 	return catalog_scan(paths, n, &v, info);
 }

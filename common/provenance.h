@@ -54,6 +54,14 @@ int prov_init(struct provenance *p, size_t n_docs) __attribute__((warn_unused_re
 void prov_mark(struct provenance *p, uint32_t idx);
 
 /**
+ * Make the slots of the marked documents (after the last prov_mark()):
+ * prov_load() does it if the caller did not, and a caller that calls it
+ * first can allocate after the provenance's arrays.
+ * @return 0, or -1 on OOM (logged).
+ */
+int prov_prepare(struct provenance *p) __attribute__((warn_unused_result));
+
+/**
  * One pass over the catalog @paths[0..n) filling the marked documents.
  * @return 0, or non-zero (logged); *@info describes the catalog.
  */

@@ -151,6 +151,17 @@ struct warm {
 	struct mem_prefault *pf;
 };
 
+/* Start warming a block of @bytes (none below WARM_MIN: not worth a
+ * thread). */
+static void warm_block(struct warm *w, double bytes)
+{
+	memset(w, 0, sizeof *w);
+	if (bytes < (double)WARM_MIN || !(w->block = malloc((size_t)bytes)))
+		return;
+	w->pf = mem_prefault_start(w->block, (size_t)bytes);
+	log_debug("warming %.0f MB", bytes / 1e6);
+}
+
 static void warm_start(struct warm *w, const struct pair_vec *pv, uint64_t n_records)
 {
 	struct bitrank seen;
@@ -167,12 +178,7 @@ static void warm_start(struct warm *w, const struct pair_vec *pv, uint64_t n_rec
 	bitrank_free(&seen);
 	double want = (double)docs * WARM_GROWTH * WARM_BYTES_PER_DOC;
 	const double cap = (double)n_records * WARM_MAX_PER_RECORD;
-	if (want > cap)
-		want = cap;
-	if (want < (double)WARM_MIN || !(w->block = malloc((size_t)want)))
-		return;
-	w->pf = mem_prefault_start(w->block, (size_t)want);
-	log_debug("warming %.0f MB for the phases after the join", want / 1e6);
+	warm_block(w, want < cap ? want : cap);
 }
 
 static void warm_end(struct warm *w)
@@ -221,6 +227,15 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 
 /* ---- the catalog, for the documents in pairs ---- */
 
+/*
+ * The pair graph's memory (cluster.h: its numbering and regrouping take
+ * about GRAPH_BYTES_PER_PAIR at their peak), warmed like the block above
+ * while the catalog is read: one thread reads it and the others decode
+ * what it read, so a core is partly idle, and the block, freed before the
+ * graph is built, is where the graph's arrays are then placed.
+ */
+#define GRAPH_BYTES_PER_PAIR 28
+
 static int load_details(const struct opts *o, const struct pair_vec *pv, size_t n_docs,
 			struct provenance *d, struct catalog_info *info)
 {
@@ -243,7 +258,13 @@ static int load_details(const struct opts *o, const struct pair_vec *pv, size_t 
 			  "tables this program wrote", top, n_docs);
 		return -1;
 	}
-	return prov_load(d, o->catalog, o->n_catalog, info);
+	if (prov_prepare(d)) /* first: its arrays take the block warmed during the join */
+		return -1;
+	struct warm graph;
+	warm_block(&graph, (double)pv->n * GRAPH_BYTES_PER_PAIR);
+	const int rc = prov_load(d, o->catalog, o->n_catalog, info);
+	warm_end(&graph);
+	return rc;
 }
 
 /* Pairs the fingerprints allow but the documents do not (prov_slots_allowed()
