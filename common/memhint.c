@@ -55,6 +55,7 @@ struct mem_prefault {
 	size_t n;
 	size_t done; /* bytes touched, written by the thread */
 	int stop;    /* set by mem_prefault_stop() */
+	int hinted;  /* huge pages were asked for on the block */
 };
 
 static void *prefault_run(void *arg)
@@ -81,6 +82,7 @@ struct mem_prefault *mem_prefault_start(void *p, size_t n)
 	f->p = p;
 	f->n = n;
 	mem_hint_huge_pages(p, n);
+	f->hinted = n >= WORTH_IT;
 	if (pthread_create(&f->thread, NULL, prefault_run, f))
 		goto fail;
 	return f;
@@ -96,6 +98,19 @@ size_t mem_prefault_stop(struct mem_prefault *f)
 	__atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(f->thread, NULL);
 	size_t done = __atomic_load_n(&f->done, __ATOMIC_ACQUIRE);
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+	/* What the thread did not reach goes back to small pages: a huge page
+	 * first touched in the foreground cost more here than its TLB misses
+	 * saved (on this VM a fresh 2 MB page is often one the host took
+	 * back), and the arrays that want huge pages ask again
+	 * (mem_hint_huge_pages()). */
+	if (done < f->n && f->hinted) {
+		const uintptr_t lo = ((uintptr_t)f->p + done + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		const uintptr_t hi = ((uintptr_t)f->p + f->n) & ~(HUGE_PAGE - 1);
+		if (hi > lo)
+			(void)madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
+	}
+#endif
 	free(f);
 	return done;
 }

@@ -53,8 +53,9 @@ struct mem_prefault;
  * started (then nothing happens: the pages are faulted on first use). */
 struct mem_prefault *mem_prefault_start(void *p, size_t n);
 
-/** Stop where it got to and join.  @return the bytes touched.  NULL is
- * fine (returns 0). */
+/** Stop where it got to and join; the part not reached, if huge pages
+ * were asked for on the block, is given back to small pages.
+ * @return the bytes touched.  NULL is fine (returns 0). */
 size_t mem_prefault_stop(struct mem_prefault *f);
 
 #endif
