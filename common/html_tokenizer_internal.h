@@ -18,6 +18,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#ifdef __SSSE3__
+#include <tmmintrin.h>
+#endif
 
 /* 16 bytes, the name inline: a lookup compares it as one vector. */
 struct htok_tag_info {
@@ -99,13 +102,29 @@ static inline int to_lower(int c)
 }
 
 #ifdef __SSE2__
-/* The 16 bytes at @p with ASCII upper case made lower. */
-static inline __m128i lower16(const char *p)
+/* @v with ASCII upper case made lower. */
+static inline __m128i lower_v(__m128i v)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 	const __m128i off = _mm_sub_epi8(v, _mm_set1_epi8('A'));
 	const __m128i upper = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
 	return _mm_add_epi8(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+}
+
+/* The 16 bytes at @p as lower_v() makes them. */
+static inline __m128i lower16(const char *p)
+{
+	return lower_v(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+
+/* name_key() of a name of @n bytes whose first 16 bytes, lower-cased,
+ * are @low. */
+static inline __attribute__((always_inline)) uint64_t name_key16(__m128i low, size_t n,
+								   uint64_t *rest)
+{
+	/* Names of every length come in turn: masks, not branches. */
+	const size_t k = n < 16 ? n : 16;
+	*rest = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8)) & htok_name_mask[k][1];
+	return (uint64_t)_mm_cvtsi128_si64(low) & htok_name_mask[k][0];
 }
 #endif
 
@@ -119,15 +138,8 @@ static inline __attribute__((always_inline)) uint64_t name_key(const char *s, si
 {
 	uint64_t lo = 0, hi = 0;
 #ifdef __SSE2__
-	if (avail >= 16) {
-		const __m128i low = lower16(s);
-		/* Names of every length come in turn: masks, not branches. */
-		const size_t k = n < 16 ? n : 16;
-		lo = (uint64_t)_mm_cvtsi128_si64(low) & htok_name_mask[k][0];
-		hi = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8)) & htok_name_mask[k][1];
-		*rest = hi;
-		return lo;
-	}
+	if (avail >= 16)
+		return name_key16(lower16(s), n, rest);
 #else
 	(void)avail;
 #endif
@@ -195,12 +207,44 @@ static inline const char *skip_bang(const char *p, const char *end)
 	return gt ? gt + 1 : end;
 }
 
-#ifdef __SSE2__
+#ifdef __SSSE3__
+/*
+ * Bit i set where byte i of @v ends a name: HTML white space, '/', '>'
+ * and, if @eq, '='.  Exact, by two nibble lookups: a byte is taken when
+ * the bits its low nibble selects and those its high nibble selects
+ * share one (1: \t \n \f \r, high nibble 0; 2: ' ' '/', 2; 4: '>', 3;
+ * 8: '=', 3).  Exact, the first set bit is the answer: the candidate
+ * loop of the SSE2 form below, a load per candidate, mispredicted its
+ * exit on every name.
+ */
+static inline __attribute__((always_inline)) unsigned delim16(__m128i v, int eq)
+{
+	const __m128i lo_tab = _mm_setr_epi8(2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1 | 8, 4, 2);
+	const __m128i hi_tab = _mm_setr_epi8(1, 0, 2, (char)(eq ? 4 | 8 : 4), 0, 0, 0, 0, 0, 0, 0, 0,
+					     0, 0, 0, 0);
+	const __m128i nib = _mm_set1_epi8(0x0F);
+	const __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
+	const __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+	const __m128i none = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
+	return ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+}
+
+/* The index of the first byte of class @cls (C_NAME_END, or C_ATTR_END
+ * which adds '=') among the 16 bytes @v, those of @skip (a bit mask)
+ * aside, or -1. */
+static inline __attribute__((always_inline)) int delim_index(const char *p, __m128i v, unsigned cls,
+							     unsigned skip)
+{
+	(void)p;
+	const unsigned m = delim16(v, cls == C_ATTR_END) & ~skip;
+	return m ? __builtin_ctz(m) : -1;
+}
+#elif defined(__SSE2__)
 /*
  * Bit i set where byte i of @v may end a name: a byte <= ' ', '/', '>'
  * and, if @eq, '='.  "<= ' '" takes HTML white space in two operations
  * where the exact set took six; the control bytes it takes too are name
- * bytes, which first_delim() weeds out (they are rare: one more test).
+ * bytes, which delim_index() weeds out (they are rare: one more test).
  */
 static inline __attribute__((always_inline)) unsigned delim16(__m128i v, int eq)
 {
@@ -212,11 +256,12 @@ static inline __attribute__((always_inline)) unsigned delim16(__m128i v, int eq)
 	return (unsigned)_mm_movemask_epi8(hit);
 }
 
-/* The index of the first candidate of @m (delim16() of the bytes at @p)
- * that is a byte of class @cls, or -1. */
-static inline __attribute__((always_inline)) int first_delim(const char *p, unsigned m, unsigned cls)
+/* The index of the first byte of class @cls among the 16 bytes @v
+ * loaded from @p, those of @skip aside, or -1. */
+static inline __attribute__((always_inline)) int delim_index(const char *p, __m128i v, unsigned cls,
+							     unsigned skip)
 {
-	for (; m; m &= m - 1) {
+	for (unsigned m = delim16(v, cls == C_ATTR_END) & ~skip; m; m &= m - 1) {
 		const int i = __builtin_ctz(m);
 		if (htok_cclass[(unsigned char)p[i]] & cls)
 			return i;
@@ -236,7 +281,7 @@ static inline __attribute__((always_inline)) const char *scan_to(const char *p, 
 #ifdef __SSE2__
 	while (end - p >= 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		const int i = first_delim(p, delim16(v, cls == C_ATTR_END), cls);
+		const int i = delim_index(p, v, cls, 0);
 		if (i >= 0)
 			return p + i;
 		p += 16;
@@ -274,10 +319,28 @@ static inline uint32_t name_hash(const char *p, const char *end)
 }
 
 /* Read a tag name at *pp (its first byte is a letter); *hash is set for
- * unknown elements only. */
+ * unknown elements only.  Nearly every name ends within 16 bytes: one
+ * load finds its end and makes its key. */
 static inline __attribute__((always_inline)) enum htag read_name(const char **pp, const char *end, uint32_t *hash)
 {
 	const char *const start = *pp;
+#ifdef __SSE2__
+	if (end - start >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
+		const int i = delim_index(start, v, C_NAME_END, 0);
+		if (i >= 0) {
+			enum htag tag = HTAG_UNKNOWN;
+			if (i <= MAX_KNOWN_NAME) {
+				uint64_t rest;
+				const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
+				tag = tag_find(key, (uint16_t)rest, (size_t)i);
+			}
+			*pp = start + i;
+			*hash = tag == HTAG_UNKNOWN ? name_hash(start, start + i) : 0;
+			return tag;
+		}
+	}
+#endif
 	const char *const p = scan_to(start, end, C_NAME_END);
 	*pp = p;
 	const enum htag tag = tag_lookup(start, (size_t)(p - start), (size_t)(end - start));
@@ -310,14 +373,16 @@ static inline const char *skip_ws(const char *p, const char *end)
 	return p;
 }
 
-/* The attributes html_text reads, told apart once here: by length, then
- * the lower-cased name as integers. */
-static inline enum hattr attr_kind(const char *s, uint32_t n, size_t avail)
+/* Can an attribute name of @n bytes be one html_text reads? */
+static inline int attr_len_known(size_t n)
 {
-	if (n != 2 && (n < 4 || n > 6) && n != 11)
-		return HATTR_OTHER;
-	uint64_t rest;
-	const uint64_t key = name_key(s, n, avail, &rest);
+	return n == 2 || (n >= 4 && n <= 6) || n == 11;
+}
+
+/* The attributes html_text reads, told apart once here: by length, then
+ * the lower-cased name (name_key()) as integers. */
+static inline enum hattr attr_kind_of(uint64_t key, uint64_t rest, size_t n)
+{
 	switch (n) {
 	case 2: return key == PACK8('i', 'd', 0, 0, 0, 0, 0, 0) ? HATTR_ID : HATTR_OTHER;
 	case 4:
@@ -335,6 +400,39 @@ static inline enum hattr attr_kind(const char *s, uint32_t n, size_t avail)
 			       ? HATTR_ARIA_HIDDEN
 			       : HATTR_OTHER;
 	}
+}
+
+/*
+ * Read an attribute name at @p (its first byte is none of white space,
+ * '/', '>'; it may be '='); *kind gets what it is.  Returns its end.  As
+ * for tag names, one load of 16 bytes nearly always suffices.
+ */
+static inline __attribute__((always_inline)) const char *read_attr_name(const char *p, const char *end,
+									enum hattr *kind)
+{
+	*kind = HATTR_OTHER;
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const int i = delim_index(p, v, C_ATTR_END, 1u); /* a name may start with '=' */
+		if (i < 0)
+			return scan_to(p + 16, end, C_ATTR_END); /* too long to be known */
+		if (attr_len_known((size_t)i)) {
+			uint64_t rest;
+			const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
+			*kind = attr_kind_of(key, rest, (size_t)i);
+		}
+		return p + i;
+	}
+#endif
+	const char *const q = scan_to(p + 1, end, C_ATTR_END);
+	const size_t n = (size_t)(q - p);
+	if (attr_len_known(n)) {
+		uint64_t rest;
+		const uint64_t key = name_key(p, n, (size_t)(end - p), &rest);
+		*kind = attr_kind_of(key, rest, n);
+	}
+	return q;
 }
 
 /*
@@ -361,7 +459,8 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 			continue;
 		}
 		struct htok_attr a = {p, "", 0, 0, HATTR_OTHER};
-		p = scan_to(p + 1, end, C_ATTR_END); /* a name may start with '=' */
+		enum hattr kind;
+		p = read_attr_name(p, end, &kind);
 		a.name_len = (uint32_t)(p - a.name);
 		if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
 			p = skip_ws(p, end);
@@ -370,10 +469,9 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 			if (!p)
 				return NULL;
 		}
-		if (seen++ < HTOK_MAX_ATTRS) {
-			a.kind = attr_kind(a.name, a.name_len, (size_t)(end - a.name));
-			if (a.kind != HATTR_OTHER)
-				tok->attrs[tok->n_attrs++] = a;
+		if (seen++ < HTOK_MAX_ATTRS && kind != HATTR_OTHER) {
+			a.kind = kind;
+			tok->attrs[tok->n_attrs++] = a;
 		}
 	}
 }
