@@ -200,69 +200,116 @@ static int all_blank(const char *s, size_t n, size_t avail)
 	return i == n;
 }
 
-/*
- * Append [s, s+n) to @b collapsed and decoded (html_collapse()); @from is
- * the start of the current block, @avail the bytes readable at @s.
- * Returns 0, or -1 if memory ran out.
- */
+#define PLAIN_MAX 32
+
 #ifdef __SSE2__
-/* Bits of the 16 bytes at @s: *sp where ' ', the result where any other
- * blank, '&' or 0xC2 (the lead byte of U+00A0). */
-static unsigned special16(const char *s, unsigned *sp)
+/*
+ * What the short-text path needs of the 32 bytes at @s, one bit a byte:
+ * blanks (<= ' '), then (scan32_rest()) spaces, bytes html_collapse()
+ * would change (a blank other than ' ', '&', 0xC2: the lead byte of
+ * U+00A0) and non-ASCII.  Blank runs need only the first.
+ */
+struct text32 {
+	__m128i v0, v1, b0, b1;
+	uint32_t blank, space, special, high;
+};
+
+static inline __attribute__((always_inline)) void scan32_blank(const char *s, struct text32 *t)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	const __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
-	const __m128i blank = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
-	*sp = (unsigned)_mm_movemask_epi8(space);
-	return (unsigned)_mm_movemask_epi8(
+	const __m128i sp = _mm_set1_epi8(' ');
+	t->v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
+	t->v1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	t->b0 = _mm_cmpeq_epi8(_mm_min_epu8(t->v0, sp), t->v0);
+	t->b1 = _mm_cmpeq_epi8(_mm_min_epu8(t->v1, sp), t->v1);
+	t->blank = (uint32_t)_mm_movemask_epi8(t->b0) | (uint32_t)_mm_movemask_epi8(t->b1) << 16;
+}
+
+/* The special bits of 16 bytes @v, whose blanks and spaces are given. */
+static inline __attribute__((always_inline)) uint32_t special_of(__m128i v, __m128i blank,
+								   __m128i space)
+{
+	return (uint32_t)_mm_movemask_epi8(
 		_mm_or_si128(_mm_andnot_si128(space, blank),
 			     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
 					  _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)))));
+}
+
+static inline __attribute__((always_inline)) void scan32_rest(struct text32 *t)
+{
+	const __m128i sp = _mm_set1_epi8(' ');
+	const __m128i s0 = _mm_cmpeq_epi8(t->v0, sp), s1 = _mm_cmpeq_epi8(t->v1, sp);
+	t->space = (uint32_t)_mm_movemask_epi8(s0) | (uint32_t)_mm_movemask_epi8(s1) << 16;
+	t->special = special_of(t->v0, t->b0, s0) | special_of(t->v1, t->b1, s1) << 16;
+	t->high = (uint32_t)_mm_movemask_epi8(t->v0) | (uint32_t)_mm_movemask_epi8(t->v1) << 16;
 }
 #endif
 
 /*
  * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies unchanged:
- * no blank but single spaces between other bytes, no '&', no 0xC2?  32
- * bytes are readable at @s.  Most text between two tags is a few such
- * words, and two tests here save the call and its loop.
+ * no blank but single spaces between other bytes, no '&', no 0xC2?  @t
+ * is scan32() of @s.  Most text between two tags is a few such words.
  */
-#define PLAIN_MAX 32
-static int plain32(const char *s, size_t n)
-{
 #ifdef __SSE2__
-	unsigned sp0, sp1;
-	const uint32_t special = special16(s, &sp0) | special16(s + 16, &sp1) << 16;
+static inline int plain32(const struct text32 *t, size_t n)
+{
 	const uint32_t valid = (uint32_t)(~0ull >> (64 - n));
-	const uint32_t sp = (sp0 | sp1 << 16) & valid;
+	const uint32_t sp = t->space & valid;
 	/* spaces: none first, none last, no two in a row */
-	return !(special & valid) && !(sp & (sp >> 1 | 1u | 1u << (n - 1)));
-#else
-	(void)s, (void)n;
-	return 0;
+	return !(t->special & valid) && !(sp & (sp >> 1 | 1u | 1u << (n - 1)));
+}
 #endif
+
+/* Append plain32() text [s, s+n) to @b: what html_collapse() does with
+ * it (the owed space, the bytes), by one 32-byte store.  @b has room. */
+static inline void append_plain(struct buf *b, size_t from, int *pending, const char *s, size_t n)
+{
+	if (*pending && b->len > from)
+		b->p[b->len++] = ' ';
+	*pending = 0;
+	memcpy(b->p + b->len, s, PLAIN_MAX);
+	b->len += n;
+	b->p[b->len] = 0;
 }
 
-static inline __attribute__((always_inline)) int append_collapsed(struct buf *b, size_t from,
-								  int *pending, const char *s,
-								  size_t n, size_t avail, int decode)
+/* Room in @b for [s, s+n) collapsed, the fast path's store included. */
+static inline int text_reserve(struct buf *b, size_t n)
 {
 	/* Output never outgrows input: a reference is no shorter than its UTF-8.
-	 * The fast path below stores 32 bytes, html_collapse() 16 past its text. */
+	 * append_plain() stores 32 bytes, html_collapse() 16 past its text. */
 	_Static_assert(PLAIN_MAX >= HTML_COLLAPSE_SLACK, "room for both stores");
-	if (n > SIZE_MAX / 2 || buf_reserve(b, n + 1 + PLAIN_MAX))
-		return -1;
-	if (n >= 1 && n <= PLAIN_MAX && avail >= PLAIN_MAX && plain32(s, n)) {
-		/* what html_collapse() does with such text: the owed space, the bytes */
-		if (*pending && b->len > from)
-			b->p[b->len++] = ' ';
-		*pending = 0;
-		memcpy(b->p + b->len, s, PLAIN_MAX);
-		b->len += n;
-	} else {
-		b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
-	}
+	return n > SIZE_MAX / 2 ? -1 : buf_reserve(b, n + 1 + PLAIN_MAX);
+}
+
+/* Append [s, s+n) to @b through html_collapse(); @b has room. */
+static inline void append_general(struct buf *b, size_t from, int *pending, const char *s,
+				  size_t n, size_t avail, int decode)
+{
+	b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
 	b->p[b->len] = 0;
+}
+
+/*
+ * Append [s, s+n) to @b collapsed and decoded (html_collapse()); @from is
+ * the start of the current block, @avail the bytes readable at @s.
+ * Returns 0, or -1 if memory ran out.
+ */
+static int append_collapsed(struct buf *b, size_t from, int *pending, const char *s, size_t n,
+			    size_t avail, int decode)
+{
+	if (text_reserve(b, n))
+		return -1;
+#ifdef __SSE2__
+	if (n >= 1 && n <= PLAIN_MAX && avail >= PLAIN_MAX) {
+		struct text32 t;
+		scan32_blank(s, &t);
+		scan32_rest(&t);
+		if (plain32(&t, n)) {
+			append_plain(b, from, pending, s, n);
+			return 0;
+		}
+	}
+#endif
+	append_general(b, from, pending, s, n, avail, decode);
 	return 0;
 }
 
@@ -336,6 +383,62 @@ static uint32_t link_words10(const char *s, size_t n)
 #endif
 }
 
+/*
+ * add_text() of [s, s+n) with 0 <= n <= PLAIN_MAX and @avail >=
+ * PLAIN_MAX bytes readable at @s, as most text tokens are: a blank run,
+ * or a few plain words (see plain32()) with perhaps blanks before and
+ * after them (" and ", "word\n  "), judged by one load of 32 bytes which
+ * gives a link's words too, where they are ASCII.  What html_collapse()
+ * would do: blanks owe a space, the words are copied.  Returns 0 if the
+ * text is none of these: the caller then takes the general path.
+ */
+#ifdef __SSE2__
+static inline __attribute__((always_inline)) int add_short_text(struct html_text *h, const char *s,
+								  size_t n, size_t avail)
+{
+	struct text32 t;
+	scan32_blank(s, &t);
+	const uint32_t valid = (uint32_t)(~0ull >> (64 - n)); /* n = 0: none */
+	const uint32_t solid = ~t.blank & valid;
+	if (!solid) {
+		/* Blank runs between tags ("\n  "): they only owe a space. */
+		h->pending_space |= n > 0;
+		return 1;
+	}
+	scan32_rest(&t);
+	unsigned first = 0, last = (unsigned)n - 1;
+	uint32_t words = valid, sp = t.space & valid;
+	if (!plain32(&t, n)) {
+		/* blanks first or last, the words between them plain? */
+		if (!(t.blank & (1u | 1u << last)))
+			return 0;
+		first = (unsigned)__builtin_ctz(solid);
+		last = 31u - (unsigned)__builtin_clz(solid);
+		words = (uint32_t)(~0ull >> (63 - last)) & ~0u << first;
+		sp = t.space & words;
+		if ((t.special & words) || (sp & sp >> 1) || avail - first < PLAIN_MAX)
+			return 0;
+	}
+	if (text_reserve(&h->text, n)) {
+		h->oom = 1;
+		return 1;
+	}
+	const size_t old = h->text.len;
+	h->pending_space |= first > 0;
+	append_plain(&h->text, h->block_start, &h->pending_space, s + first, last + 1 - first);
+	h->pending_space = last + 1 < n;
+	if (!(h->in & EF(E_LINK)))
+		return 1;
+	/* A link's own words: a non-space after a space or first (the owed
+	 * space before them changes nothing); other text as below. */
+	if (t.high & words)
+		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
+	else
+		h->block_link += 10 * (uint32_t)__builtin_popcount(words & ~sp & (sp << 1 | 1u << first));
+	return 1;
+}
+#endif
+
 /* Inline: it runs for every text token, most of them a few bytes, where
  * a call's register saves and restores were much of the work. */
 static inline __attribute__((always_inline)) void add_text(struct html_text *h, const char *s,
@@ -348,17 +451,25 @@ static inline __attribute__((always_inline)) void add_text(struct html_text *h, 
 		flush_block(h);
 		h->block_flags = f;
 	}
-	/* Blank runs between tags ("\n  ") are most text tokens: they only
-	 * owe a space (what html_collapse() would make of them). */
-	if (all_blank(s, n, (size_t)(h->doc_end - s))) {
+	const size_t avail = (size_t)(h->doc_end - s);
+#ifdef __SSE2__
+	const int is_short = n <= PLAIN_MAX && avail >= PLAIN_MAX;
+	if (is_short && add_short_text(h, s, n, avail))
+		return;
+	if (!is_short && all_blank(s, n, avail)) {
+#else
+	if (all_blank(s, n, avail)) {
+#endif
 		h->pending_space |= n > 0;
 		return;
 	}
 	const size_t old = h->text.len;
-	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n,
-			     (size_t)(h->doc_end - s), decode) < 0)
+	if (text_reserve(&h->text, n)) {
 		h->oom = 1;
-	else if ((h->in & EF(E_LINK)))
+		return;
+	}
+	append_general(&h->text, h->block_start, &h->pending_space, s, n, avail, decode);
+	if ((h->in & EF(E_LINK)))
 		/* A link's own words: a first letter that continues the word
 		 * before it still counts as one (hblock_tally_add()). */
 		h->block_link += link_words10(h->text.p + old, h->text.len - old);
@@ -484,26 +595,41 @@ static long open_link(const struct html_text *h)
 	return -1;
 }
 
-/* The implicit end tags a start tag @tag implies (HTML tree builder, simplified). */
-static void implicit_closes(struct html_text *h, enum htag tag, unsigned props)
+/* The siblings a start tag closes (implicit_closes()), by its tag. */
+enum { SIB_NONE, SIB_LI, SIB_DL, SIB_CELL, SIB_TR, SIB_HEADING, SIB_A };
+static const uint8_t sibling_kind[HTAG_COUNT] = {
+	[HTAG_LI] = SIB_LI, [HTAG_DT] = SIB_DL, [HTAG_DD] = SIB_DL, [HTAG_TD] = SIB_CELL,
+	[HTAG_TH] = SIB_CELL, [HTAG_TR] = SIB_TR, [HTAG_H1] = SIB_HEADING, [HTAG_H2] = SIB_HEADING,
+	[HTAG_H3] = SIB_HEADING, [HTAG_H4] = SIB_HEADING, [HTAG_H5] = SIB_HEADING,
+	[HTAG_H6] = SIB_HEADING, [HTAG_A] = SIB_A,
+};
+
+/* The implicit end tags a start tag @tag implies (HTML tree builder,
+ * simplified).  Inline: it runs for every start tag, and for most of them
+ * does nothing; one table load tells which siblings to look for. */
+static inline __attribute__((always_inline)) void implicit_closes(struct html_text *h, enum htag tag,
+								  unsigned props)
 {
 	long i;
 	if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)) >= 0)
 		pop_to(h, (size_t)i);
 	if ((props & HP_CLOSES_P) && h->slot_cnt[HTAG_P])
 		close_p(h);
-	if (tag == HTAG_LI)
-		close_sibling(h, HTAG_LI, HTAG_LI, HTAG_UL, HTAG_OL, 1);
-	else if (tag == HTAG_DT || tag == HTAG_DD)
-		close_sibling(h, HTAG_DT, HTAG_DD, HTAG_DL, HTAG_DL, 1);
-	else if (tag == HTAG_TD || tag == HTAG_TH)
-		close_sibling(h, HTAG_TD, HTAG_TH, HTAG_TR, HTAG_TABLE, 0);
-	else if (tag == HTAG_TR)
-		close_sibling(h, HTAG_TR, HTAG_TR, HTAG_TABLE, HTAG_TBODY, 0);
-	else if ((props & HP_HEADING) && h->depth && (h->stack[h->depth - 1].flags & EF(E_HEADING)))
-		pop(h);
-	else if (tag == HTAG_A && h->slot_cnt[HTAG_A] && (i = open_link(h)) >= 0)
-		pop_to(h, (size_t)i); /* links do not nest */
+	switch (sibling_kind[tag]) {
+	case SIB_LI: close_sibling(h, HTAG_LI, HTAG_LI, HTAG_UL, HTAG_OL, 1); break;
+	case SIB_DL: close_sibling(h, HTAG_DT, HTAG_DD, HTAG_DL, HTAG_DL, 1); break;
+	case SIB_CELL: close_sibling(h, HTAG_TD, HTAG_TH, HTAG_TR, HTAG_TABLE, 0); break;
+	case SIB_TR: close_sibling(h, HTAG_TR, HTAG_TR, HTAG_TABLE, HTAG_TBODY, 0); break;
+	case SIB_HEADING:
+		if (h->depth && (h->stack[h->depth - 1].flags & EF(E_HEADING)))
+			pop(h);
+		break;
+	case SIB_A:
+		if (h->slot_cnt[HTAG_A] && (i = open_link(h)) >= 0)
+			pop_to(h, (size_t)i); /* links do not nest */
+		break;
+	default: break;
+	}
 }
 
 /* ---- class, id and role words ---- */
@@ -594,7 +720,7 @@ static int chrome_value(struct html_text *h, const char *s, size_t n)
  * are skipped when @soft would be cleared anyway (in code, on the page's
  * own elements).
  */
-static uint16_t attr_flags(struct html_text *h, const struct htok_token *tok, int soft)
+static inline __attribute__((always_inline)) uint16_t attr_flags(struct html_text *h, const struct htok_token *tok, int soft)
 {
 	uint16_t f = 0;
 	for (int i = 0; i < tok->n_attrs; i++) {
