@@ -39,10 +39,9 @@ extern const struct htok_tag_info htok_tags[HTAG_COUNT - 1];
  * (lower-cased, zero-padded, read as a little-endian integer): one
  * multiply, one load of a 16-byte slot that holds the whole key, and two
  * compares, instead of a bisection of string compares (the lookup runs
- * for every tag of every page).  htok_tag_slots (html_tokenizer.c) must
- * list the names of htok_tags[] (test_html_text checks every one through
- * htag_name()).  The
- * multiplier was found by trying random odd numbers until the 121 names
+ * for every tag of every page).  htok_tag_slots and htok_tags[] are made
+ * from one list (HTAG_TABLE in html_tokenizer.c; test_html_text looks up
+ * every name htag_name() gives).  The multiplier was found by trying random odd numbers until the 121 names
  * fell into distinct slots; a new name that collides makes the compiler
  * complain of an overridden initializer (-Woverride-init, in -Wextra;
  * clang: -Winitializer-overrides), and another multiplier must be found.
