@@ -99,6 +99,7 @@ struct html_text {
 	int pending_space, have_title, oom;
 	const char *doc_end;      /* end of the page being read: text may be read up to it */
 	struct class_memo memo[CLASS_MEMO_SLOTS];
+	struct htok_attr attrs[HTOK_MAX_ATTRS]; /* those of the start tag being read */
 	uint16_t tag_flags[HTAG_COUNT]; /* tag_flags() of each element */
 };
 
@@ -901,11 +902,12 @@ static int reset(struct html_text *h)
 
 int html_text_extract(struct html_text *h, const char *html, size_t len)
 {
-	struct htok t;
+	struct htok_pos t;
 	struct htok_token tok;
 	if (reset(h))
 		return -1;
-	htok_init(&t, html, len);
+	htok_pos_init(&t, html, len);
+	tok.attrs = h->attrs;
 	h->doc_end = html ? html + len : NULL;
 	while (!h->oom && htok_scan(&t, &tok) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)

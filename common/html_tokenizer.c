@@ -188,12 +188,11 @@ const char *htag_name(enum htag tag)
 
 void htok_init(struct htok *t, const char *s, size_t n)
 {
-	t->p = s ? s : "";
-	t->end = t->p + (s ? n : 0);
-	t->raw_tag = HTAG_UNKNOWN;
+	htok_pos_init(&t->pos, s, n);
 }
 
 enum htok_type htok_next(struct htok *t, struct htok_token *tok)
 {
-	return htok_scan(t, tok);
+	tok->attrs = t->attrs;
+	return htok_scan(&t->pos, tok);
 }

@@ -90,12 +90,19 @@ struct htok_token {
 	size_t n;
 	int n_attrs;       /* START: those of the first HTOK_MAX_ATTRS attributes
 			    * whose kind is not HATTR_OTHER, in order */
-	struct htok_attr attrs[HTOK_MAX_ATTRS];
+	struct htok_attr *attrs; /* htok_next() points it into struct htok */
+};
+
+/* Where the tokenizer is (html_text keeps one of its own: with no array
+ * beside them, these stay in registers). */
+struct htok_pos {
+	const char *p, *end;
+	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element */
 };
 
 struct htok {
-	const char *p, *end;
-	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element */
+	struct htok_pos pos;
+	struct htok_attr attrs[HTOK_MAX_ATTRS]; /* where tok->attrs points */
 };
 
 /** Start tokenizing [s, s+n).  @s may be NULL if @n is 0. */

@@ -79,6 +79,14 @@ extern const uint8_t htok_cclass[256];
 extern const uint64_t htok_name_mask[17][2];
 #endif
 
+/* Start at [s, s+n) (@s may be NULL if @n is 0). */
+static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
+{
+	t->p = s ? s : "";
+	t->end = t->p + (s ? n : 0);
+	t->raw_tag = HTAG_UNKNOWN;
+}
+
 /* The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
 static inline unsigned htok_props(enum htag tag)
 {
@@ -476,7 +484,7 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 }
 
 /* A start or end tag; @p after "<" or "</".  Returns 1 if a token was made. */
-static inline __attribute__((always_inline)) int read_tag(struct htok *t, struct htok_token *tok, const char *p, int is_end)
+static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, struct htok_token *tok, const char *p, int is_end)
 {
 	tok->tag = read_name(&p, t->end, &tok->hash);
 	if (p < t->end && *p == '>') /* no attributes: every end tag, many start tags */
@@ -498,7 +506,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok *t, struct
 
 /* Markup at t->p that is neither a start nor an end tag ("<!", "<?",
  * "</" not followed by a letter): skipped, it makes no token. */
-static inline void skip_markup(struct htok *t)
+static inline void skip_markup(struct htok_pos *t)
 {
 	const char *const p = t->p, *const end = t->end;
 	if (p[1] == '!') {
@@ -523,7 +531,7 @@ static inline int is_end_tag_of(const char *p, const char *end, const char *name
 }
 
 /* The content of raw-text element t->raw_tag, up to its end tag or EOF. */
-static inline void read_raw(struct htok *t, struct htok_token *tok)
+static inline void read_raw(struct htok_pos *t, struct htok_token *tok)
 {
 	const char *const name = htok_tags[t->raw_tag - 1].name;
 	const size_t m = htok_tags[t->raw_tag - 1].len;
@@ -544,7 +552,7 @@ static inline void read_raw(struct htok *t, struct htok_token *tok)
 }
 
 /* Text from t->p up to the next '<' that opens markup. */
-static inline __attribute__((always_inline)) void read_text(struct htok *t, struct htok_token *tok)
+static inline __attribute__((always_inline)) void read_text(struct htok_pos *t, struct htok_token *tok)
 {
 	const char *q = t->p + 1;
 	while ((q = find_byte(q, t->end, '<')) != NULL && !opens_markup(q, t->end))
@@ -557,7 +565,7 @@ static inline __attribute__((always_inline)) void read_text(struct htok *t, stru
 	t->p = q;
 }
 
-static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok *t,
+static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok_pos *t,
 								       struct htok_token *tok)
 {
 	tok->tag = HTAG_UNKNOWN;
