@@ -58,6 +58,7 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 #define HASH_SLOTS 64
 
 struct elem {
+	uint64_t name8; /* htok_token.name8 of its start tag */
 	uint32_t key; /* enum htag, or UNKNOWN_KEY | hash for unknown names */
 	uint16_t flags;
 	uint16_t in_before; /* h->in before this element was opened */
@@ -511,7 +512,7 @@ static uint32_t key_of(enum htag tag, uint32_t hash)
 	return tag != HTAG_UNKNOWN ? (uint32_t)tag : (UNKNOWN_KEY | hash);
 }
 
-static void push(struct html_text *h, enum htag tag, uint32_t hash, uint16_t flags)
+static inline __attribute__((always_inline)) void push(struct html_text *h, enum htag tag, uint32_t hash, uint64_t name8, uint16_t flags)
 {
 	if (grow((void **)&h->stack, &h->cap_stack, h->depth + 1, sizeof(struct elem))) {
 		h->oom = 1;
@@ -519,6 +520,7 @@ static void push(struct html_text *h, enum htag tag, uint32_t hash, uint16_t fla
 	}
 	struct elem *const e = &h->stack[h->depth++];
 	e->key = key_of(tag, hash);
+	e->name8 = name8;
 	e->flags = flags;
 	e->slot = slot_of(tag, hash);
 	e->in_before = h->in;
@@ -789,7 +791,7 @@ static void add_mark(struct html_text *h)
 		b->cls = HB_BAD;
 }
 
-static uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, unsigned props)
+static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, unsigned props)
 {
 	const enum htag tag = tok->tag;
 	assert(tag < HTAG_COUNT);
@@ -828,7 +830,7 @@ static uint16_t tag_flags(enum htag tag)
 	return f;
 }
 
-static void start_tag(struct html_text *h, const struct htok_token *tok)
+static inline __attribute__((always_inline)) void start_tag(struct html_text *h, const struct htok_token *tok)
 {
 	const enum htag tag = tok->tag;
 	const unsigned props = htok_props(tag);
@@ -846,26 +848,35 @@ static void start_tag(struct html_text *h, const struct htok_token *tok)
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
 		return;
-	push(h, tag, tok->hash, flags);
+	push(h, tag, tok->hash, tok->name8, flags);
 }
 
-static void end_tag(struct html_text *h, const struct htok_token *tok)
+/* An end tag, whose element the tokenizer left to be found (htok_scan()):
+ * most close the innermost element, and are known by their name8 alone. */
+static inline __attribute__((always_inline)) void end_tag(struct html_text *h, const struct htok_token *tok)
 {
-	const enum htag tag = tok->tag;
-	if (tag == HTAG_BR || tag == HTAG_P) /* </br> is <br>; a stray </p> still ends a paragraph */
-		flush_block(h);
-	if (h->depth && h->stack[h->depth - 1].key == key_of(tag, tok->hash)) {
-		pop(h); /* most end tags close the innermost element */
+	if (h->depth && tok->name8 && h->stack[h->depth - 1].name8 == tok->name8) {
+		if (h->stack[h->depth - 1].key == HTAG_P)
+			flush_block(h); /* as below: the same element, the same steps */
+		pop(h);
 		return;
 	}
-	if (!h->slot_cnt[slot_of(tag, tok->hash)])
+	uint32_t hash;
+	const enum htag tag = name_tag(tok->p, tok->n, (size_t)(h->doc_end - tok->p), &hash);
+	if (tag == HTAG_BR || tag == HTAG_P) /* </br> is <br>; a stray </p> still ends a paragraph */
+		flush_block(h);
+	if (h->depth && h->stack[h->depth - 1].key == key_of(tag, hash)) {
+		pop(h); /* a long name, or one near the end of the page */
+		return;
+	}
+	if (!h->slot_cnt[slot_of(tag, hash)])
 		return; /* not open: ignore, as browsers do */
-	const long i = find_open(h, key_of(tag, tok->hash), END_TAG_SEARCH);
+	const long i = find_open(h, key_of(tag, hash), END_TAG_SEARCH);
 	if (i >= 0)
 		pop_to(h, (size_t)i);
 }
 
-static void text_token(struct html_text *h, const struct htok_token *tok)
+static inline __attribute__((always_inline)) void text_token(struct html_text *h, const struct htok_token *tok)
 {
 	if (!tok->raw)
 		add_text(h, tok->p, tok->n, 1);
@@ -922,7 +933,7 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	htok_pos_init(&t, html, len);
 	tok.attrs = h->attrs;
 	h->doc_end = html ? html + len : NULL;
-	while (!h->oom && htok_scan(&t, &tok) != HTOK_EOF) {
+	while (!h->oom && htok_scan(&t, &tok, 0) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
 		else if (tok.type == HTOK_START)

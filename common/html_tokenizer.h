@@ -86,7 +86,10 @@ struct htok_token {
 	int self_closing;  /* the start tag ended with "/>" */
 	int raw;           /* TEXT: content of raw-text element @tag */
 	uint32_t hash;     /* hash of the lower-cased tag name (unknown tags; else 0) */
-	const char *p;     /* TEXT: the bytes */
+	uint64_t name8;    /* START/END: a name of up to 7 bytes, lower-cased, and its
+			    * length as one integer (equal only for equal names); 0 if
+			    * longer (html_text_extract() matches end tags by it) */
+	const char *p;     /* TEXT: the bytes; START, END: the name */
 	size_t n;
 	int n_attrs;       /* START: those of the first HTOK_MAX_ATTRS attributes
 			    * whose kind is not HATTR_OTHER, in order */

@@ -325,34 +325,65 @@ static inline uint32_t name_hash(const char *p, const char *end)
 	return h;
 }
 
-/* Read a tag name at *pp (its first byte is a letter); *hash is set for
- * unknown elements only.  Nearly every name ends within 16 bytes: one
- * load finds its end and makes its key. */
-static inline __attribute__((always_inline)) enum htag read_name(const char **pp, const char *end, uint32_t *hash)
+/* The element named [s, s+len) (len >= 1; @avail bytes readable at @s),
+ * and in *hash, for an unknown one, the hash that tells it apart. */
+static inline enum htag name_tag(const char *s, size_t len, size_t avail, uint32_t *hash)
+{
+	const enum htag tag = tag_lookup(s, len, avail);
+	*hash = tag == HTAG_UNKNOWN ? name_hash(s, s + len) : 0;
+	return tag;
+}
+
+/* A name of up to 7 bytes whose name_key() is @key as one integer, its
+ * length in the top byte; 0 for a longer one. */
+static inline uint64_t short_name(uint64_t key, size_t len)
+{
+	return len <= 7 ? key | (uint64_t)len << 56 : 0;
+}
+
+/*
+ * Read a tag name at *pp (its first byte is a letter) into tok->tag and,
+ * for unknown elements, tok->hash; tok->name8 gets short_name() (or 0).
+ * If not @resolve, tok->tag is left HTAG_UNKNOWN and the name is in
+ * tok->p/n for name_tag(): html_text matches most end tags to the open
+ * element by tok->name8 alone.  Nearly every name ends within 16 bytes:
+ * one load finds its end and makes its key.
+ */
+static inline __attribute__((always_inline)) void read_name(const char **pp, const char *end,
+							    struct htok_token *tok, int resolve)
 {
 	const char *const start = *pp;
+	tok->p = start;
+	tok->name8 = 0;
 #ifdef __SSE2__
 	if (end - start >= 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
 		const int i = delim_index(start, v, C_NAME_END, 0);
 		if (i >= 0) {
 			enum htag tag = HTAG_UNKNOWN;
+			*pp = start + i;
+			tok->n = (size_t)i;
 			if (i <= MAX_KNOWN_NAME) {
 				uint64_t rest;
 				const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
+				tok->name8 = short_name(key, (size_t)i);
+				if (!resolve)
+					return;
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
+			} else if (!resolve) {
+				return;
 			}
-			*pp = start + i;
-			*hash = tag == HTAG_UNKNOWN ? name_hash(start, start + i) : 0;
-			return tag;
+			tok->tag = tag;
+			tok->hash = tag == HTAG_UNKNOWN ? name_hash(start, start + i) : 0;
+			return;
 		}
 	}
 #endif
 	const char *const p = scan_to(start, end, C_NAME_END);
 	*pp = p;
-	const enum htag tag = tag_lookup(start, (size_t)(p - start), (size_t)(end - start));
-	*hash = tag == HTAG_UNKNOWN ? name_hash(start, p) : 0;
-	return tag;
+	tok->n = (size_t)(p - start);
+	if (resolve)
+		tok->tag = name_tag(start, tok->n, (size_t)(end - start), &tok->hash);
 }
 
 /* One attribute value after '='; NULL if a quote runs to EOF. */
@@ -483,10 +514,12 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 	}
 }
 
-/* A start or end tag; @p after "<" or "</".  Returns 1 if a token was made. */
-static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, struct htok_token *tok, const char *p, int is_end)
+/* A start or end tag; @p after "<" or "</".  Returns 1 if a token was
+ * made.  @resolve: see read_name(); a start tag's is always resolved. */
+static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, struct htok_token *tok,
+							  const char *p, int is_end, int resolve)
 {
-	tok->tag = read_name(&p, t->end, &tok->hash);
+	read_name(&p, t->end, tok, resolve || !is_end);
 	if (p < t->end && *p == '>') /* no attributes: every end tag, many start tags */
 		p++;
 	else
@@ -565,8 +598,14 @@ static inline __attribute__((always_inline)) void read_text(struct htok_pos *t, 
 	t->p = q;
 }
 
+/*
+ * The next token (htok_next()).  If not @resolve_end, an end tag's
+ * element is left for the caller to find (tok->tag is HTAG_UNKNOWN, the
+ * name in tok->p/n, tok->name8 set: see read_name()).
+ */
 static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok_pos *t,
-								       struct htok_token *tok)
+								       struct htok_token *tok,
+								       int resolve_end)
 {
 	tok->tag = HTAG_UNKNOWN;
 	tok->raw = 0;
@@ -582,12 +621,12 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 		if (*p == '<' && t->end - p >= 2) {
 			const int c = (unsigned char)p[1];
 			if (is_alpha(c)) { /* the common case first: a start tag */
-				if (read_tag(t, tok, p + 1, 0))
+				if (read_tag(t, tok, p + 1, 0, 1))
 					return tok->type;
 				continue;
 			}
 			if (c == '/' && t->end - p >= 3 && is_alpha((unsigned char)p[2])) {
-				if (read_tag(t, tok, p + 2, 1)) /* an end tag */
+				if (read_tag(t, tok, p + 2, 1, resolve_end)) /* an end tag */
 					return tok->type;
 				continue;
 			}

@@ -510,6 +510,47 @@ static void test_link_words(void)
 	CHECK(!contains(sandwich("<p>one two three four five six seven eight nine ten<a href=x>"
 				 "abcdefghijklmnopqrst uvwxyz caf\xC3\xA9 d e</a></p>"),
 			"tenabcdefghijklmnopqrst"));
+	/* short link texts with blanks before and after their words: 5 of 15, 6 of 15 */
+	CHECK(contains(sandwich("<p>one two three four five six seven eight nine ten "
+				"<a href=x>\n  ab cd</a><a href=y> ef\tgh ij\n</a></p>"),
+		       "ten ab cd ef gh ij"));
+	CHECK(!contains(sandwich("<p>one two three four five six seven eight nine "
+				 "<a href=x>\n  ab cd</a><a href=y> ef\tgh ij\n</a><a href=z> kl </a></p>"),
+			"nine ab cd ef gh ij kl"));
+}
+
+/*
+ * End tags close their element whichever way it is found: by the short
+ * name the start tag left on the stack (any case), or by a lookup (names
+ * of 8 bytes and more, unknown names, an end tag too near the end of the
+ * page for a 16-byte load, an element not innermost).
+ */
+static void test_end_tags(void)
+{
+	static const char *const closed[] = {
+		"<DIV class=sidebar>side</div>after", "<my-el class=sidebar>side</MY-EL>after",
+		"<fieldset class=sidebar>side</FIELDSET>after",
+		"<blockquote class=sidebar>side</blockquote>after",
+		"<a-very-long-element-name class=sidebar>side</a-very-long-element-name>after",
+		"<nav>menu<b>bold</NAV>after", "<span class=sidebar>x<i>y</i></span>after",
+		"<fieldset class=sidebar>side<b>bold<an-element-named-long>x</fieldset>after",
+	};
+	for (size_t i = 0; i < sizeof(closed) / sizeof(closed[0]); i++) {
+		char page[512];
+		snprintf(page, sizeof(page), "<p>%s words here.</p>", closed[i]);
+		const char *const m = sandwich(page);
+		CHECK(contains(m, "after words here.") && !contains(m, "side") && !contains(m, "menu"));
+	}
+	/* the same page, its last end tags within 16 bytes of its end or not */
+	static const char *const tails[] = {"</nav>x", "</p></div>", "</my-el>y", "</b></i>z"};
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		char page[1024], padded[1100], want[1024];
+		snprintf(page, sizeof(page), "<div><nav>m<my-el><b><i>" FILL1 FILL2 "<p>Last words here.%s",
+			 tails[i]);
+		snprintf(padded, sizeof(padded), "%s<!-- some padding past the end tags -->", page);
+		snprintf(want, sizeof(want), "%s", main_of(page));
+		CHECK(!strcmp(want, main_of(padded)));
+	}
 }
 
 /*
@@ -714,6 +755,7 @@ int main(void)
 	test_vector_tails();
 	test_text_pieces();
 	test_link_words();
+	test_end_tags();
 	test_deep_nesting();
 	test_throughput();
 	html_text_free(H);
