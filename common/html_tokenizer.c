@@ -164,12 +164,17 @@ const struct htok_tag_slot htok_tag_slots[1u << TAG_SLOT_BITS] = {HTAG_TABLE(SLO
 #undef TAG_SLOT
 #undef HTAG_TABLE
 
+#define L(c) [c] = C_ALPHA | C_OPENS, [(c) - 'a' + 'A'] = C_ALPHA | C_OPENS
 const uint8_t htok_cclass[256] = {
 	[' '] = C_BLANK, ['\t'] = C_BLANK, ['\n'] = C_BLANK, ['\r'] = C_BLANK, ['\f'] = C_BLANK,
-	['/'] = C_NAME_END | C_ATTR_END,
+	['/'] = C_NAME_END | C_ATTR_END | C_OPENS, ['!'] = C_OPENS, ['?'] = C_OPENS,
+	L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'),
+	L('m'), L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'),
+	L('y'), L('z'),
 	['>'] = C_NAME_END | C_ATTR_END | C_VALUE_END,
 	['='] = C_ATTR_END,
 };
+#undef L
 
 #ifdef __SSE2__
 #define M8(n) ((1ull << (8 * (n))) - 1) /* n < 8 */

@@ -70,6 +70,8 @@ enum {
 	C_NAME_END = 2,  /* ends a tag name: white space, '/', '>' */
 	C_ATTR_END = 4,  /* ends an attribute name: white space, '/', '>', '=' */
 	C_VALUE_END = 8, /* ends an unquoted value: white space, '>' */
+	C_ALPHA = 16,    /* an ASCII letter */
+	C_OPENS = 32,    /* after '<', opens markup: a letter, '/', '!', '?' */
 };
 #define C_BLANK (C_WS | C_NAME_END | C_ATTR_END | C_VALUE_END)
 
@@ -100,7 +102,7 @@ static inline int is_ws(int c)
 
 static inline int is_alpha(int c)
 {
-	return (unsigned)((c | 0x20) - 'a') < 26;
+	return htok_cclass[(unsigned char)c] & C_ALPHA; /* one load: it runs for every '<' */
 }
 
 static inline int to_lower(int c)
@@ -186,7 +188,7 @@ static inline int opens_markup(const char *p, const char *end)
 	if (end - p < 2)
 		return 0;
 	const int c = (unsigned char)p[1];
-	return is_alpha(c) || c == '/' || c == '!' || c == '?';
+	return htok_cclass[(unsigned char)c] & C_OPENS;
 }
 
 /* Skip to just after the first occurrence of @pat, or to EOF. */
