@@ -21,6 +21,8 @@
 #define _FILE_OFFSET_BITS 64
 #include "ndf.h"
 
+#include "mapguard.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,6 +623,8 @@ int ndf_reader_map(struct ndf_reader *r)
 	if (p == MAP_FAILED)
 		return -1;
 	(void)madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	/* a failed page is then an error naming the file, not a bare crash */
+	(void)mapguard_add(p, (size_t)st.st_size, r->name);
 	r->map = p;
 	r->map_len = (uint64_t)st.st_size;
 	r->base = (uint64_t)at - r->pos; /* the header was read through the FILE */
@@ -645,8 +649,10 @@ void ndf_reader_close(struct ndf_reader *r)
 {
 	if (!r)
 		return;
-	if (r->map)
+	if (r->map) {
+		mapguard_remove(r->map);
 		munmap((void *)r->map, r->map_len);
+	}
 	free(r->index);
 	free(r->name);
 	free(r);
