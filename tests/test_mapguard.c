@@ -51,29 +51,30 @@ static int in_child(void (*fn)(void), const char *err_path)
 	return status;
 }
 
+/* The first KB of the file at @path, NUL-terminated, into @buf. */
+static const char *slurp(const char *path, char buf[static 1024])
+{
+	size_t n = 0;
+	FILE *fp = fopen(path, "r");
+	if (fp) {
+		n = fread(buf, 1, 1023, fp);
+		fclose(fp);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 static int file_has(const char *path, const char *needle)
 {
-	char buf[1024] = {0};
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	return strstr(buf, needle) != NULL;
+	char buf[1024];
+	return strstr(slurp(path, buf), needle) != NULL;
 }
 
 /* The number after @prefix in the file at @path, or 0. */
 static unsigned long offset_in(const char *path, const char *prefix)
 {
-	char buf[1024] = {0};
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	const char *p = strstr(buf, prefix);
+	char buf[1024];
+	const char *p = strstr(slurp(path, buf), prefix);
 	return p ? strtoul(p + strlen(prefix), NULL, 10) : 0;
 }
 
