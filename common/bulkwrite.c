@@ -117,8 +117,8 @@ int bulk_finish(struct bulk_writer *b)
 		log_error("cannot write '%s': %s", b->display, strerror(errno));
 		rc = -1;
 	}
-	free(b->buf);
-	free(b);
+	b->fd = -1;
+	bulk_abort(b);
 	return rc;
 }
 
@@ -126,7 +126,8 @@ void bulk_abort(struct bulk_writer *b)
 {
 	if (!b)
 		return;
-	close(b->fd);
+	if (b->fd >= 0)
+		close(b->fd);
 	free(b->buf);
 	free(b);
 }

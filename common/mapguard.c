@@ -93,6 +93,8 @@ int mapguard_add(const void *p, size_t len, const char *name)
 	int rc = -1;
 	if (!p || !len)
 		return -1;
+	if (!name)
+		name = "";
 	pthread_mutex_lock(&g_lock);
 	if (!g_installed && install() == 0)
 		g_installed = 1;
@@ -101,9 +103,9 @@ int mapguard_add(const void *p, size_t len, const char *name)
 		if (atomic_load_explicit(&s->start, memory_order_relaxed))
 			continue;
 		s->len = len;
-		const size_t n = strlen(name ? name : "");
+		const size_t n = strlen(name);
 		const size_t keep = n < MAPGUARD_NAME - 1 ? n : MAPGUARD_NAME - 1;
-		memcpy(s->name, name ? name : "", keep);
+		memcpy(s->name, name, keep);
 		s->name[keep] = '\0';
 		atomic_store_explicit(&s->start, (uintptr_t)p, memory_order_release);
 		rc = 0;

@@ -78,46 +78,50 @@ static unsigned long offset_in(const char *path, const char *prefix)
 	return p ? strtoul(p + strlen(prefix), NULL, 10) : 0;
 }
 
+/* Map a new file of @pages pages named @name (watched if @watch); its
+ * descriptor goes to *@fd.  Exits 98 if that fails. */
+static volatile const char *map_new(const char *name, size_t pages, int watch, int *fd)
+{
+	char path[256];
+	*fd = make_file(name, pages, path, sizeof path);
+	const void *p = mmap(NULL, pages * PAGE, PROT_READ, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED || (watch && mapguard_add(p, pages * PAGE, path)))
+		_exit(98);
+	return p;
+}
+
+/* Cut the file of @fd to @len bytes, then read @p[@at], past the end. */
+static void cut_and_touch(int fd, size_t len, volatile const char *p, size_t at)
+{
+	if (ftruncate(fd, (off_t)len))
+		_exit(97);
+	(void)p[at];
+}
+
 /* Map three pages, watch them, cut the file to one, touch the third. */
 static void raw_cut_short(void)
 {
-	char path[256];
-	int fd = make_file("raw.bin", 3, path, sizeof path);
-	volatile const char *p = mmap(NULL, 3 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED || mapguard_add((const void *)p, 3 * PAGE, path))
-		_exit(98);
-	if (ftruncate(fd, PAGE))
-		_exit(97);
-	(void)p[2 * PAGE + 5];
+	int fd;
+	volatile const char *p = map_new("raw.bin", 3, 1, &fd);
+	cut_and_touch(fd, PAGE, p, 2 * PAGE + 5);
 }
 
 /* The same, watching only another mapping: the fault is not ours. */
 static void raw_unwatched(void)
 {
-	char path[256], other[256];
-	int fd = make_file("plain.bin", 3, path, sizeof path);
-	int fo = make_file("other.bin", 1, other, sizeof other);
-	volatile const char *p = mmap(NULL, 3 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
-	const void *q = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fo, 0);
-	if (p == MAP_FAILED || q == MAP_FAILED || mapguard_add(q, PAGE, other))
-		_exit(98);
-	if (ftruncate(fd, PAGE))
-		_exit(97);
-	(void)p[2 * PAGE];
+	int fd, fo;
+	volatile const char *p = map_new("plain.bin", 3, 0, &fd);
+	(void)map_new("other.bin", 1, 1, &fo);
+	cut_and_touch(fd, PAGE, p, 2 * PAGE);
 }
 
 /* Watched, then no longer watched. */
 static void raw_removed(void)
 {
-	char path[256];
-	int fd = make_file("removed.bin", 2, path, sizeof path);
-	volatile const char *p = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED || mapguard_add((const void *)p, 2 * PAGE, path))
-		_exit(98);
+	int fd;
+	volatile const char *p = map_new("removed.bin", 2, 1, &fd);
 	mapguard_remove((const void *)p);
-	if (ftruncate(fd, 0))
-		_exit(97);
-	(void)p[PAGE];
+	cut_and_touch(fd, 0, p, PAGE);
 }
 
 /* An NDF section of 400 blocks of 1000 bytes read in place; the file is
