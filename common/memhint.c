@@ -17,15 +17,20 @@
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 #define WORTH_IT ((size_t)256 << 20)
 
+/* madvise(@advice) on the whole 2 MB pages inside [p, p + n). */
+static void advise_huge(const volatile void *p, size_t n, int advice)
+{
+	const uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	const uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, advice);
+}
+
 void mem_hint_huge_pages(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	if (!p || n < WORTH_IT)
-		return;
-	uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	uintptr_t hi = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	if (p && n >= WORTH_IT)
+		advise_huge(p, n, MADV_HUGEPAGE);
 #else
 	(void)p;
 	(void)n;
@@ -55,7 +60,6 @@ struct mem_prefault {
 	size_t n;
 	size_t done; /* bytes touched, written by the thread */
 	int stop;    /* set by mem_prefault_stop() */
-	int hinted;  /* huge pages were asked for on the block */
 };
 
 static void *prefault_run(void *arg)
@@ -82,7 +86,6 @@ struct mem_prefault *mem_prefault_start(void *p, size_t n)
 	f->p = p;
 	f->n = n;
 	mem_hint_huge_pages(p, n);
-	f->hinted = n >= WORTH_IT;
 	if (pthread_create(&f->thread, NULL, prefault_run, f))
 		goto fail;
 	return f;
@@ -104,12 +107,8 @@ size_t mem_prefault_stop(struct mem_prefault *f)
 	 * saved (on this VM a fresh 2 MB page is often one the host took
 	 * back), and the arrays that want huge pages ask again
 	 * (mem_hint_huge_pages()). */
-	if (done < f->n && f->hinted) {
-		const uintptr_t lo = ((uintptr_t)f->p + done + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		const uintptr_t hi = ((uintptr_t)f->p + f->n) & ~(HUGE_PAGE - 1);
-		if (hi > lo)
-			(void)madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE);
-	}
+	if (done < f->n && f->n >= WORTH_IT) /* huge pages were asked for */
+		advise_huge(f->p + done, f->n - done, MADV_NOHUGEPAGE);
 #endif
 	free(f);
 	return done;

@@ -86,10 +86,9 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->text_hash = r->text_hash;
 	d->warc_offset = r->warc_offset;
 	d->doc_id = r->doc_id;
-	d->short_text = !!(r->flags & FP_SHORT_TEXT);
-	d->has_text = r->text_len != 0;
-	p->text[slot] = (uint8_t)((d->has_text ? PROV_HAS_TEXT : 0) |
-				  (d->short_text ? PROV_SHORT_TEXT : 0));
+	d->text = (uint8_t)((r->text_len != 0 ? PROV_HAS_TEXT : 0) |
+			    (r->flags & FP_SHORT_TEXT ? PROV_SHORT_TEXT : 0));
+	p->text[slot] = d->text;
 	if (r->warc_file.n > UINT16_MAX) {
 		log_error("document %llu: WARC file name of %u bytes: longer than any path",
 			  (unsigned long long)idx, r->warc_file.n);

@@ -29,7 +29,7 @@ struct prov_doc {
 	const char *url, *warc_file; /* in the loading thread's arena */
 	uint32_t url_len;
 	uint16_t warc_file_len;      /* a path: PATH_MAX is 4096 */
-	uint8_t short_text, has_text;
+	uint8_t text;                /* PROV_HAS_TEXT | PROV_SHORT_TEXT */
 };
 _Static_assert(sizeof(struct prov_doc) == 64, "a provenance record is one cache line");
 
@@ -39,7 +39,7 @@ struct provenance {
 	struct bitrank needed; /* the documents asked for; a slot is a rank */
 	size_t n_docs;
 	struct prov_doc *doc;
-	uint8_t *text;   /* per slot: PROV_HAS_TEXT | PROV_SHORT_TEXT, what the
+	uint8_t *text;   /* per slot: its prov_doc's text bits, what the
 			    filter of pairs reads (a byte in cache, where the
 			    record is a miss) */
 	size_t n;        /* slots */
@@ -99,23 +99,30 @@ static inline const struct prov_doc *prov_at(const struct provenance *p, uint32_
 	return &p->doc[s];
 }
 
+enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
+
+/*
+ * Whether two documents' texts (PROV_* bits @ta, @tb), @d bits apart,
+ * let them be reported as duplicates.  Pages without main text match
+ * nothing by text: that extraction found no content says nothing about
+ * the pages being copies.  Short texts carry an exact-text fingerprint
+ * and match only identical short texts.
+ */
+static inline int prov_texts_allow(uint8_t ta, uint8_t tb, uint32_t d)
+{
+	return ta == tb && (ta & PROV_HAS_TEXT) && (!(ta & PROV_SHORT_TEXT) || d == 0);
+}
+
 /**
  * May documents @a and @b, @d bits apart, be reported as duplicates?
  * Byte-identical payloads always may (an exact copy is a copy whatever its
- * text).  Otherwise pages without main text match nothing: that extraction
- * found no content says nothing about the pages being copies.  Short texts
- * carry an exact-text fingerprint and match only identical short texts.
+ * text); otherwise prov_texts_allow() decides.
  */
 static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_doc *b,
 				    uint32_t d)
 {
-	if (a->payload_hash == b->payload_hash && d == 0)
-		return 1;
-	return a->has_text && b->has_text && a->short_text == b->short_text &&
-	       (!a->short_text || d == 0);
+	return (d == 0 && a->payload_hash == b->payload_hash) || prov_texts_allow(a->text, b->text, d);
 }
-
-enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
 
 /**
  * prov_pair_allowed() of the documents in slots @sa and @sb, reading
@@ -125,10 +132,8 @@ enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
 static inline int prov_slots_allowed(const struct provenance *p, uint32_t sa, uint32_t sb,
 				     uint32_t d)
 {
-	const uint8_t ta = p->text[sa], tb = p->text[sb];
-	if (ta == tb && (ta & PROV_HAS_TEXT) && (!(ta & PROV_SHORT_TEXT) || d == 0))
-		return 1;
-	return d == 0 && p->doc[sa].payload_hash == p->doc[sb].payload_hash;
+	return prov_texts_allow(p->text[sa], p->text[sb], d) ||
+	       (d == 0 && p->doc[sa].payload_hash == p->doc[sb].payload_hash);
 }
 
 /** How @m duplicates @ref, for the CSV's match column: "exact" (same

@@ -2,7 +2,7 @@
  * test_provenance.c - the filter of pairs by slot (prov_slots_allowed(),
  * which reads a byte per document and the records only when it must)
  * gives prov_pair_allowed()'s answer for every kind of text, payload and
- * distance.
+ * distance, and that answer is the documented rule.
  */
 #include <string.h>
 
@@ -14,10 +14,9 @@ static void fill(struct provenance *p, uint32_t slot, int has_text, int short_te
 {
 	struct prov_doc *d = &p->doc[slot];
 	memset(d, 0, sizeof *d);
-	d->has_text = (uint8_t)has_text;
-	d->short_text = (uint8_t)short_text;
+	d->text = (uint8_t)((has_text ? PROV_HAS_TEXT : 0) | (short_text ? PROV_SHORT_TEXT : 0));
 	d->payload_hash = payload;
-	p->text[slot] = (uint8_t)((has_text ? PROV_HAS_TEXT : 0) | (short_text ? PROV_SHORT_TEXT : 0));
+	p->text[slot] = d->text;
 }
 
 static void test_slots_allowed(void)
@@ -36,6 +35,11 @@ static void test_slots_allowed(void)
 				fill(&p, 0, kind & 1, kind >> 1 & 1, 7);
 				fill(&p, 1, kind >> 2 & 1, kind >> 3 & 1, same_payload ? 7 : 8);
 				const int want = prov_pair_allowed(&doc[0], &doc[1], d);
+				/* the rule as documented, spelled out */
+				const int ha = kind & 1, sa = kind >> 1 & 1, hb = kind >> 2 & 1,
+					  sb = kind >> 3 & 1;
+				CHECK(want == ((same_payload && d == 0) ||
+					       (ha && hb && sa == sb && (!sa || d == 0))));
 				CHECK(prov_slots_allowed(&p, 0, 1, d) == want);
 				CHECK(prov_slots_allowed(&p, 1, 0, d) == want);
 				allowed += want;
