@@ -5,24 +5,24 @@
  *   read (serial)     inputs in order (crawl_input.h: a WARC, or the WARC
  *                     and HTML entries of an archive), records through
  *                     warc_next(); response/resource records and loose
- *                     pages are copied into a batch of items
- *   compute (OpenMP)  per item: webdoc_extract() (HTTP, charset, main
+ *                     pages become items
+ *   extract           per item: webdoc_extract() (HTTP, charset, main
  *                     text, hashes) and the encoded output record
- *   write (serial)    items in batch order -> ~1 MiB NDF blocks
+ *   write (serial)    items in input order -> ~1 MiB NDF blocks
  *
- * With several threads there are no batches and no barriers: one thread
- * at a time is the reader (a token taken under a lock, not a lock held
- * while inflating); it reads records into free slots of a ring of items
- * until a few wait beyond its own, so a thread done with its page takes
- * the next one already inflated instead of waiting for the inflate.  A
- * thread extracts the oldest waiting item, then writes whatever finished
- * items come next in input order (a second lock, taken only if free).
- * So the serial inflate overlaps the extraction, and a thread waits only
- * when nothing is read yet, or when the ring is full behind a page
- * another thread is still extracting.  (Batches computed by the team
- * ended each in a barrier, where a thread spins; on a busy machine,
- * long.)  With -t1 each page is read, extracted (from the reader's
- * buffer, without a copy) and written in turn.
+ * With -t1 each page is read, extracted (from the reader's buffer,
+ * without a copy) and written in turn (run_serial()).  With several
+ * threads (run_ring()) one thread at a time is the reader (a token taken
+ * under a lock, not a lock held while inflating); it reads records into
+ * free slots of a ring of items until a few wait beyond its own, so a
+ * thread done with its page takes the next one already inflated instead
+ * of waiting for the inflate.  A thread extracts the oldest waiting item,
+ * then writes whatever finished items come next in input order (a second
+ * lock, taken only if free).  So the serial inflate overlaps the
+ * extraction, and a thread waits only when nothing is read yet, or when
+ * the ring is full behind a page another thread is still extracting.
+ * (Batches computed by the team ended each in a barrier, where a thread
+ * spins; on a busy machine, long.)
  * Items are written in the order they were read, whatever thread
  * computed them, so the output is byte-identical for any -t.  Document
  * ids are DOC_ID(file_base + input position, ordinal in that input): a
@@ -51,13 +51,6 @@
 #include "webdoc.h"
 
 #define BLOCK_TARGET (1u << 20)
-/*
- * One thread takes one page at a time, straight from the reader's buffer
- * (run_serial()), so that a page is extracted while its bytes are still
- * in cache; several threads share a ring of items (run_ring()).
- */
-#define BATCH_ITEMS 1 /* one thread: one page at a time */
-#define BATCH_BYTES (4u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define WIN_KEEP_MAX (8u << 20) /* nor swapped read buffers (the reader's are 4 MiB) */
@@ -95,13 +88,6 @@ struct item {
 	struct bytes out;          /* the encoded record or JSON line */
 };
 
-struct batch {
-	struct item *items; /* BATCH_ITEMS */
-	int n, max_items;
-	size_t bytes, max_bytes;
-	int borrow;         /* blocks stay in the reader (one thread, one item) */
-};
-
 /*
  * Several threads' items: item number k lives in slot k % n.  Items
  * [next_claim, ready) are read and wait for a thread to extract them;
@@ -109,15 +95,15 @@ struct batch {
  * its item is extracted.  One thread at a time is the reader (reading,
  * a token taken under lock, not a lock held while inflating): the
  * others can take what it publishes the moment it publishes it.
- * ready, next_claim, reading and eof are the lock's; next_read and the
- * reader belong to the token's holder; the output, next_write and done[]
+ * next_claim, reading and eof are the lock's; ready too, and only the
+ * token's holder moves it (so it reads it unlocked); the reader belongs
+ * to the token's holder; the output, next_write and done[]
  * going back to 0 to the write lock.
  */
 struct ring {
 	struct item *items;
 	atomic_int *done;
 	long n;
-	long next_read;
 	long ready, next_claim;
 	int reading, eof;
 	long ahead;          /* read items kept waiting for a thread */
@@ -133,7 +119,7 @@ struct run {
 	struct opts *o;
 	struct counts c;
 	struct crawl_reader *cr;
-	struct batch b[1];
+	struct item *item; /* one thread's one page at a time (run_serial()) */
 	struct ring g;
 	struct webdoc **workers;
 	int n_workers;
@@ -300,11 +286,6 @@ static void item_fill(struct item *it, const struct crawl_record *rec, const str
 	};
 }
 
-static int batch_full(const struct batch *b)
-{
-	return b->n >= b->max_items || b->bytes >= b->max_bytes;
-}
-
 /* Response and resource records become items; other types are counted. */
 static int is_item(struct run *r, const struct crawl_record *rec)
 {
@@ -317,21 +298,21 @@ static int is_item(struct run *r, const struct crawl_record *rec)
 	}
 }
 
-/* Fill @b from the inputs: response and resource records become items,
- * other types are counted.  @return items read (0 = all inputs done), -1. */
-static long fill_batch(struct run *r, struct batch *b)
+/* The next response or resource record; other types are counted.
+ * @return crawl_reader_next()'s: 1, 0 at the end, < 0 on failure. */
+static int next_item_record(struct run *r, struct crawl_record *rec)
 {
-	struct crawl_record rec;
-	int rc = 0;
-	b->n = 0;
-	b->bytes = 0;
-	while (!batch_full(b) && (rc = crawl_reader_next(r->cr, &rec)) == 1) {
-		if (is_item(r, &rec)) {
-			item_fill(&b->items[b->n++], &rec, r->o, b->borrow);
-			b->bytes += rec.block_len;
-		}
-	}
-	return rc < 0 ? -1 : b->n;
+	int rc;
+	while ((rc = crawl_reader_next(r->cr, rec)) == 1 && !is_item(r, rec))
+		;
+	return rc;
+}
+
+static void show_progress(struct run *r)
+{
+	struct crawl_reader_stats rs;
+	crawl_reader_get_stats(r->cr, &rs);
+	progress_update(&r->prog, rs.records, rs.bytes_in);
 }
 
 /* ---- compute side (runs in parallel) ---- */
@@ -351,25 +332,6 @@ static void item_compute(struct webdoc *w, struct item *it, const struct opts *o
 	} else {
 		bytes_reserve(&it->out, docrec_size(&it->d));
 		it->out.len = docrec_encode(&it->d, it->out.p);
-	}
-}
-
-/* A worksharing loop over @b's items: called inside a parallel region
- * (or serially), each thread using its own webdoc context.  No barrier
- * of its own: the region's end is the one wait per batch (a thread
- * waiting at a barrier spins, and spins long when the machine is busy). */
-static void compute_batch(struct run *r, struct batch *b)
-{
-	const int n = b->n;
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic) nowait
-#endif
-	for (int i = 0; i < n; i++) {
-		int t = 0;
-#ifdef _OPENMP
-		t = omp_get_thread_num();
-#endif
-		item_compute(r->workers[t], &b->items[i], r->o, r->o->json);
 	}
 }
 
@@ -445,43 +407,32 @@ static int account(struct run *r, const struct item *it)
 	return -1;
 }
 
-static int write_batch(struct run *r, const struct batch *b)
-{
-	for (int i = 0; i < b->n; i++)
-		if (account(r, &b->items[i]))
-			return -1;
-	return 0;
-}
-
 /* ---- the pipeline ---- */
 
-/*
- * The serial half of a step: write batch @io (if @have_done, it holds
- * computed items), then refill it from the inputs.
- * @return items read (0 = inputs done), or -1 (logged).
- */
-static long io_step(struct run *r, struct batch *io, int have_done)
+/* The next response or resource record into @it, borrowing its block from
+ * the reader (written before the reader moves on).  @return 1, 0 when the inputs are done, or -1 (logged). */
+static int read_item(struct run *r, struct item *it)
 {
-	if (have_done && write_batch(r, io))
-		return -1;
-	const long n = fill_batch(r, io);
-	struct crawl_reader_stats rs;
-	crawl_reader_get_stats(r->cr, &rs);
-	progress_update(&r->prog, rs.records, rs.bytes_in);
-	return n;
+	struct crawl_record rec;
+	const int rc = next_item_record(r, &rec);
+	if (rc == 1)
+		item_fill(it, &rec, r->o, 1);
+	show_progress(r);
+	return rc < 0 ? -1 : rc;
 }
 
 /* One thread: read a page, extract it from the reader's own buffer while
- * it is in cache, write it; then the next. */
+ * it is in cache, write it; then the next.  An NDF record is encoded by
+ * the writer straight into its block: the worker's text is still there. */
 static int run_serial(struct run *r)
 {
-	struct batch *const b = &r->b[0];
-	long n = io_step(r, b, 0);
-	while (n > 0) {
-		compute_batch(r, b);
-		n = io_step(r, b, 1); /* writes b before the reader moves on */
+	int rc;
+	while ((rc = read_item(r, r->item)) == 1) {
+		item_compute(r->workers[0], r->item, r->o, r->o->json);
+		if (account(r, r->item))
+			return -1;
 	}
-	return n < 0 ? -1 : 0;
+	return rc;
 }
 
 #ifdef _OPENMP
@@ -531,14 +482,12 @@ static int ring_read(struct run *r, struct ring *g)
 	int rc;
 	if (atomic_load(&g->failed))
 		return 0;
-	while ((rc = crawl_reader_next(r->cr, &rec)) == 1 && !is_item(r, &rec))
-		;
-	if (rc != 1) {
+	if ((rc = next_item_record(r, &rec)) != 1) {
 		if (rc < 0)
 			atomic_store(&g->failed, 1);
 		return 0;
 	}
-	const long k = g->next_read++;
+	const long k = g->ready; /* the token's holder alone moves it */
 	/* Full: the slot's last item is not written yet; it may be waiting
 	 * for a page another thread is still extracting. */
 	while (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire)) {
@@ -548,9 +497,7 @@ static int ring_read(struct run *r, struct ring *g)
 	}
 	struct item *const it = &g->items[k % g->n];
 	item_fill(it, &rec, r->o, take_block(r->cr, it));
-	struct crawl_reader_stats rs;
-	crawl_reader_get_stats(r->cr, &rs);
-	progress_update(&r->prog, rs.records, rs.bytes_in);
+	show_progress(r);
 	return 1;
 }
 
@@ -732,10 +679,7 @@ static void workers_init(struct run *r)
 			exit(EXIT_FAILED);
 		}
 	}
-	r->b[0].items = xcalloc(BATCH_ITEMS, sizeof *r->b[0].items);
-	r->b[0].max_items = BATCH_ITEMS;
-	r->b[0].max_bytes = BATCH_BYTES;
-	r->b[0].borrow = 1;
+	r->item = xcalloc(1, sizeof *r->item);
 #ifdef _OPENMP
 	if (r->n_workers > 1) {
 		struct ring *const g = &r->g;
@@ -780,7 +724,7 @@ static void run_free(struct run *r)
 	crawl_reader_close(r->cr);
 	for (int i = 0; i < r->n_workers; i++)
 		webdoc_free(r->workers[i]);
-	items_free(r->b[0].items, BATCH_ITEMS);
+	items_free(r->item, 1);
 #ifdef _OPENMP
 	if (r->g.items) {
 		items_free(r->g.items, r->g.n);
