@@ -282,36 +282,18 @@ static inline int text_reserve(struct buf *b, size_t n)
 	return n > SIZE_MAX / 2 ? -1 : buf_reserve(b, n + 1 + PLAIN_MAX);
 }
 
-/* Append [s, s+n) to @b through html_collapse(); @b has room. */
-static inline void append_general(struct buf *b, size_t from, int *pending, const char *s,
-				  size_t n, size_t avail, int decode)
-{
-	b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
-	b->p[b->len] = 0;
-}
-
 /*
  * Append [s, s+n) to @b collapsed and decoded (html_collapse()); @from is
  * the start of the current block, @avail the bytes readable at @s.
  * Returns 0, or -1 if memory ran out.
  */
-static int append_collapsed(struct buf *b, size_t from, int *pending, const char *s, size_t n,
-			    size_t avail, int decode)
+static inline int append_collapsed(struct buf *b, size_t from, int *pending, const char *s,
+				   size_t n, size_t avail, int decode)
 {
 	if (text_reserve(b, n))
 		return -1;
-#ifdef __SSE2__
-	if (n >= 1 && n <= PLAIN_MAX && avail >= PLAIN_MAX) {
-		struct text32 t;
-		scan32_blank(s, &t);
-		scan32_rest(&t);
-		if (plain32(&t, n)) {
-			append_plain(b, from, pending, s, n);
-			return 0;
-		}
-	}
-#endif
-	append_general(b, from, pending, s, n, avail, decode);
+	b->len += html_collapse(b->p + b->len, s, n, avail, b->len > from, pending, decode);
+	b->p[b->len] = 0;
 	return 0;
 }
 
@@ -479,14 +461,14 @@ static inline __attribute__((always_inline)) void add_text(struct html_text *h, 
 		return;
 	}
 	const size_t old = h->text.len;
-	if (text_reserve(&h->text, n)) {
+	if (append_collapsed(&h->text, h->block_start, &h->pending_space, s, n, avail, decode)) {
 		h->oom = 1;
 		return;
 	}
-	append_general(&h->text, h->block_start, &h->pending_space, s, n, avail, decode);
 	if ((h->in & EF(E_LINK)))
 		/* A link's own words: a first letter that continues the word
-		 * before it still counts as one (hblock_tally_add()). */
+		 * before it still counts as one (as hblock_words10() counts a
+		 * text on its own). */
 		h->block_link += link_words10(h->text.p + old, h->text.len - old);
 }
 
