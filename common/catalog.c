@@ -265,7 +265,7 @@ int catalog_simhashes(const char *const *paths, int n, uint64_t **out, size_t *c
 		      struct catalog_info *info)
 {
 	struct fp_array a = {0};
-	const struct catalog_visitor v = {grow_simhashes, take_simhash, &a, 0, NULL};
+	const struct catalog_visitor v = {.batch = grow_simhashes, .record = take_simhash, .ctx = &a};
 	int rc = catalog_scan(paths, n, &v, info);
 	if (rc) {
 		free(a.v);

@@ -75,10 +75,9 @@ int fprec_skip(const uint8_t **in, const uint8_t *end)
 {
 	struct cursor c = {*in, end};
 	struct str url, file;
-	const size_t fixed = 5 * 8 + 2 * 4; /* the fields before the strings */
-	if (cur_need(&c, fixed))
+	if (cur_need(&c, FPREC_FIXED_SIZE))
 		return -1;
-	c.next += fixed;
+	c.next += FPREC_FIXED_SIZE;
 	if (cur_slice(&c, &url) || cur_slice(&c, &file))
 		return -1;
 	*in = c.next;

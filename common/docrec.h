@@ -87,9 +87,12 @@ enum {
 	FP_SHORT_TEXT = 1u << 16, /* below the minimum length: exact-text matches only */
 };
 
+/* The fixed fields before a record's two strings (fprec_skip() steps
+ * over them). */
+#define FPREC_FIXED_SIZE (5 * 8 + 2 * 4)
 /* The encoded size of a record with empty strings: no block of N records
  * can be shorter than N times this. */
-#define FPREC_MIN_SIZE (5 * 8 + 2 * 4 + 2 * 4)
+#define FPREC_MIN_SIZE (FPREC_FIXED_SIZE + 2 * 4)
 
 size_t fprec_size(const struct fp_record *r);
 size_t fprec_encode(const struct fp_record *r, uint8_t *out);

@@ -134,7 +134,7 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 {
 	if (!p->doc && prov_prepare(p))
 		return -1;
-	const struct catalog_visitor v = {NULL, note, p, 0, wanted};
+	const struct catalog_visitor v = {.record = note, .ctx = p, .want = wanted};
 	return catalog_scan(paths, n, &v, info);
 }
 

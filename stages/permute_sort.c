@@ -600,7 +600,8 @@ int main(int argc, char **argv)
 	f.tmpdir = o.tmpdir;
 	/* a batch of the catalog's records at most 1/16 of the fingerprints'
 	 * half of the budget (records are 50 bytes or more, fingerprints 8) */
-	const struct catalog_visitor v = {make_room, collect, &f, o.memory / 2 / 16 * 50 / 8, NULL};
+	const struct catalog_visitor v = {
+		.batch = make_room, .record = collect, .ctx = &f, .batch_bytes = o.memory / 2 / 16 * 50 / 8};
 	int rc = catalog_scan(inputs, n_inputs, &v, &info) || (f.spill && flush_fps(&f));
 	if (!rc && f.n >= UINT32_MAX) {
 		log_error("%zu fingerprints: more than one table can index (2^32 - 1)", f.n);

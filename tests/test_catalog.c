@@ -108,8 +108,11 @@ static int scan(const char *const *paths, size_t batch_bytes, struct seen *s,
 	memset(s->hits, 0, TOTAL);
 	s->next = s->cap = 0;
 	s->order_ok = s->url_ok = 1;
-	const struct catalog_visitor v = {on_batch, on_record, s, batch_bytes,
-					  s->skip_mod ? on_want : NULL};
+	const struct catalog_visitor v = {.batch = on_batch,
+					  .record = on_record,
+					  .ctx = s,
+					  .batch_bytes = batch_bytes,
+					  .want = s->skip_mod ? on_want : NULL};
 	return catalog_scan(paths, FILES, &v, info);
 }
 
