@@ -81,16 +81,23 @@ zcat "$WARC" >/dev/null
 echo "zcat: $(elapsed "$t0") s"
 
 echo
-echo "== ndd-extract (one run each, file in the page cache; load average $(cut -d' ' -f1 /proc/loadavg)) =="
+echo "== ndd-extract (best of 3 by wall time, like the floor; file in the page cache; load average $(cut -d' ' -f1 /proc/loadavg)) =="
 printf '%-4s %8s %8s %10s %10s %10s %9s %12s %12s\n' t wall CPU "MB/s in" "MB/s out" "docs/s" "peak MB" "x zlib floor" "x ld floor"
 for t in 1 2; do
-	t0=$(now)
-	"$BIN/ndd-extract" -t "$t" --stats "$DIR/extract-stats.json" -o "$DIR/extract.ndf" "$WARC" 2>"$DIR/extract.log"
-	rc=$?
-	wall=$(elapsed "$t0")
-	[ "$rc" -le 1 ] || { echo "ndd-extract failed ($rc):"; tail -3 "$DIR/extract.log"; exit 1; }
+	best=
+	for r in 1 2 3; do
+		t0=$(now)
+		"$BIN/ndd-extract" -t "$t" --stats "$DIR/extract-stats.json" -o "$DIR/extract.ndf" "$WARC" 2>"$DIR/extract.log"
+		rc=$?
+		wall=$(elapsed "$t0")
+		[ "$rc" -le 1 ] || { echo "ndd-extract failed ($rc):"; tail -3 "$DIR/extract.log"; exit 1; }
+		if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$wall
+			cp "$DIR/extract.log" "$DIR/extract-best.log"
+		fi
+	done
 	docs=$(sed -n 's/.*"documents_written": \([0-9]*\).*/\1/p' "$DIR/extract-stats.json")
-	awk -v t="$t" -v w="$wall" -v c="$(cpu "$DIR/extract.log")" -v i="$in_mb" -v o="$out_mb" -v d="$docs" -v r="$(rss "$DIR/extract.log")" \
+	awk -v t="$t" -v w="$best" -v c="$(cpu "$DIR/extract-best.log")" -v i="$in_mb" -v o="$out_mb" -v d="$docs" -v r="$(rss "$DIR/extract-best.log")" \
 		-v fz="$floor_z" -v fl="$floor_ld" \
 		'BEGIN { printf "%-4s %8.2f %8.2f %10.1f %10.1f %10.0f %9s %12.2f %12.2f\n", t, w, c, i / w, o / w, d / w, r, w / fz, w / fl }'
 done
