@@ -53,7 +53,7 @@
 #define BLOCK_TARGET (1u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
-#define WIN_KEEP_MAX (8u << 20) /* nor swapped read buffers (the reader's are 4 MiB) */
+#define WIN_KEEP_MAX (16u << 20) /* nor swapped read buffers (the reader's are 4 MiB) */
 #define EXTRACT_CONFIG_VERSION 1
 
 struct opts {
@@ -88,6 +88,12 @@ struct item {
 	struct bytes out;          /* the encoded record or JSON line */
 };
 
+/* Spare buffers, last in first out. */
+struct pool {
+	struct bytes *b;
+	long n, cap;
+};
+
 /*
  * Several threads' items: item number k lives in slot k % n.  Items
  * [next_claim, ready) are read and wait for a thread to extract them;
@@ -113,6 +119,14 @@ struct ring {
 	 * sleep, and on a busy machine the holder may be descheduled. */
 	pthread_mutex_t lock, write_lock;
 	pthread_cond_t published; /* ready grew, or the reader let go */
+	/* Buffers not in use, the lock's: an item's inflate buffer goes back
+	 * once it is extracted, its output buffer once it is written, and
+	 * the buffer given back last is handed out first.  So a few buffers
+	 * go round, their pages touched once and likely still cached (one
+	 * per slot, in turn, left 64 buffers of each kind to fault in, as
+	 * each met a big page, and to miss in the cache). */
+	struct pool wins, outs;
+	struct bytes rspare; /* the token holder's, for the next record */
 };
 
 struct run {
@@ -436,39 +450,86 @@ static int run_serial(struct run *r)
 }
 
 #ifdef _OPENMP
+/* Under the lock: @b back to @p (emptied), unless bigger than @keep_max
+ * (one huge page must not pin its size). */
+static void pool_put(struct pool *p, struct bytes *b, size_t keep_max)
+{
+	if (b->cap > keep_max || p->n == p->cap)
+		free(b->p);
+	else if (b->p)
+		p->b[p->n++] = *b;
+	*b = (struct bytes){0};
+}
+
+/* Under the lock: @b (empty) gets the buffer given back last, if any. */
+static void pool_get(struct pool *p, struct bytes *b)
+{
+	if (!b->p && p->n)
+		*b = p->b[--p->n];
+	b->len = 0;
+}
+
+static void pool_free(struct pool *p)
+{
+	for (long i = 0; i < p->n; i++)
+		free(p->b[i].p);
+	free(p->b);
+}
+
+/* The written items' output buffers back to the spares (the main lock
+ * taken under the write lock, never the other way).  @return 0. */
+static int outs_put(struct ring *g, struct bytes *outs, int n)
+{
+	if (!n)
+		return 0;
+	pthread_mutex_lock(&g->lock);
+	for (int i = 0; i < n; i++)
+		pool_put(&g->outs, &outs[i], SHRINK_ABOVE);
+	pthread_mutex_unlock(&g->lock);
+	return 0;
+}
+
 /* Write the items that are extracted and come next in input order, if no
  * other thread is writing (it will see them, or the next caller will). */
 static void ring_drain(struct run *r, struct ring *g)
 {
+	enum { BATCH = 16 };
+	struct bytes written[BATCH];
+	int n = 0;
 	if (pthread_mutex_trylock(&g->write_lock))
 		return;
 	for (;;) {
 		const long k = atomic_load_explicit(&g->next_write, memory_order_relaxed);
+		struct item *const it = &g->items[k % g->n];
 		if (!atomic_load_explicit(&g->done[k % g->n], memory_order_acquire))
 			break;
-		if (!atomic_load(&g->failed) && account(r, &g->items[k % g->n]))
+		if (!atomic_load(&g->failed) && account(r, it))
 			atomic_store(&g->failed, 1);
+		/* out of the slot before it is free (the reader refills it) */
+		written[n++] = it->out;
+		it->out = (struct bytes){0};
+		if (n == BATCH)
+			n = outs_put(g, written, n);
 		atomic_store_explicit(&g->done[k % g->n], 0, memory_order_relaxed);
 		atomic_store_explicit(&g->next_write, k + 1, memory_order_release);
 	}
+	outs_put(g, written, n);
 	pthread_mutex_unlock(&g->write_lock);
 }
 
 /*
- * Take the buffer the reader inflated the record into, giving it the
- * slot's previous one: the block is not copied, and the buffers go round
- * between the reader and the slots, so their pages are touched once (a
- * copy into the slot cost a pass over every page and, as slot buffers
- * grew and shrank, fresh pages).  @return 1 taken, 0 (the block must be
- * copied).
+ * Take the buffer the reader inflated the record into, giving it a spare
+ * one (none: it allocates): the block is not copied.  @return 1 taken,
+ * 0 (the block must be copied).
  */
-static int take_block(struct crawl_reader *cr, struct item *it)
+static int take_block(struct crawl_reader *cr, struct ring *g, struct item *it)
 {
-	if (it->win.cap > WIN_KEEP_MAX) { /* one huge record must not pin its size */
-		free(it->win.p);
-		it->win = (struct bytes){0};
-	}
-	return crawl_reader_swap_block(cr, &it->win.p, &it->win.cap);
+	struct bytes b = g->rspare;
+	if (!crawl_reader_swap_block(cr, &b.p, &b.cap))
+		return 0;
+	it->win = b;
+	g->rspare = (struct bytes){0};
+	return 1;
 }
 
 /*
@@ -496,7 +557,7 @@ static int ring_read(struct run *r, struct ring *g)
 			nanosleep(&(struct timespec){0, 50000}, NULL); /* a page takes longer */
 	}
 	struct item *const it = &g->items[k % g->n];
-	item_fill(it, &rec, r->o, take_block(r->cr, it));
+	item_fill(it, &rec, r->o, take_block(r->cr, g, it));
 	show_progress(r);
 	return 1;
 }
@@ -512,8 +573,10 @@ static int ring_read(struct run *r, struct ring *g)
 static long ring_claim(struct run *r, struct ring *g)
 {
 	for (;;) {
-		if (g->next_claim < g->ready)
+		if (g->next_claim < g->ready) {
+			pool_get(&g->outs, &g->items[g->next_claim % g->n].out);
 			return g->next_claim++;
+		}
 		if (g->eof)
 			return -1;
 		if (g->reading) {
@@ -523,6 +586,7 @@ static long ring_claim(struct run *r, struct ring *g)
 		g->reading = 1;
 		int more;
 		do {
+			pool_get(&g->wins, &g->rspare);
 			pthread_mutex_unlock(&g->lock);
 			const int got = ring_read(r, g);
 			pthread_mutex_lock(&g->lock);
@@ -549,9 +613,13 @@ static int run_ring(struct run *r)
 			pthread_mutex_unlock(&g->lock);
 			struct item *const it = &g->items[k % g->n];
 			item_compute(w, it, r->o, 1);
+			/* out of the slot before it may be written and refilled */
+			struct bytes win = it->win;
+			it->win = (struct bytes){0};
 			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
 			pthread_mutex_lock(&g->lock);
+			pool_put(&g->wins, &win, WIN_KEEP_MAX);
 		}
 		pthread_mutex_unlock(&g->lock);
 	}
@@ -686,6 +754,12 @@ static void workers_init(struct run *r)
 		g->n = (long)r->n_workers * RING_PER_THREAD;
 		g->items = xcalloc((size_t)g->n, sizeof *g->items);
 		g->done = xcalloc((size_t)g->n, sizeof *g->done);
+		/* every inflate buffer is in a slot, a spare, the reader's or
+		 * rspare; every output buffer in a slot, a spare or being given
+		 * back (more would be freed) */
+		g->wins.cap = g->outs.cap = g->n + 2;
+		g->wins.b = xcalloc((size_t)g->wins.cap, sizeof *g->wins.b);
+		g->outs.b = xcalloc((size_t)g->outs.cap, sizeof *g->outs.b);
 		for (long i = 0; i < g->n; i++)
 			atomic_init(&g->done[i], 0);
 		atomic_init(&g->next_write, 0);
@@ -728,6 +802,9 @@ static void run_free(struct run *r)
 #ifdef _OPENMP
 	if (r->g.items) {
 		items_free(r->g.items, r->g.n);
+		pool_free(&r->g.wins);
+		pool_free(&r->g.outs);
+		free(r->g.rspare.p);
 		free(r->g.done);
 		pthread_mutex_destroy(&r->g.lock);
 		pthread_cond_destroy(&r->g.published);
