@@ -109,6 +109,30 @@ if command -v gzip >/dev/null 2>&1; then
 	n=$(wc -l <"$tmp/z.json")
 	[ "$n" -eq 5 ] || fail "gzip with junk between members: expected 5 documents, got $n"
 	grep -q "garbage" "$tmp/err" || fail "no warning about the junk"
+
+	# gzip per record, more pages than the ring has slots at -t2 (64),
+	# two of them inflating past the first 4 MiB of window and with text
+	# past --max-text: with threads, inflate and output buffers go round
+	# through spare lists (the big ones are freed), and a buffer handed
+	# on while still in use would show as a changed or lost page
+	big=$(yes '<p>Many words of one very long page, kept as its main content.</p>' | head -c 5000000)
+	: >"$tmp/many.warc.gz"
+	i=0
+	while [ $i -lt 150 ]; do
+		case $i in
+		40 | 100) body="<html><body>$big</body></html>" ;;
+		*) body="<html><head><title>P$i</title></head><body><p>Page $i: $(printf '%*s' $((i * 37 % 900)) '' | tr ' ' 'w') some text about rivers and bridges.</p></body></html>" ;;
+		esac
+		record response "http://example.com/m$i" "$(printf 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n%s' "$body")" "m$i" | gzip -1 -c >>"$tmp/many.warc.gz"
+		i=$((i + 1))
+	done
+	expect 0 "$X" -t1 --json -o "$tmp/m1.json" "$tmp/many.warc.gz"
+	n=$(wc -l <"$tmp/m1.json")
+	[ "$n" -eq 150 ] || fail "many pages: expected 150 documents, got $n"
+	for t in 2 3 4; do
+		expect 0 "$X" -t$t --json -o "$tmp/m$t.json" "$tmp/many.warc.gz"
+		cmp -s "$tmp/m1.json" "$tmp/m$t.json" || fail "many pages: -t1 and -t$t differ"
+	done
 fi
 
 exit $failed
