@@ -576,11 +576,14 @@ static void ring_fill(struct run *r, struct ring *g)
 		pthread_mutex_lock(&g->lock);
 		g->ready += got;
 		g->eof = !got;
-		pthread_cond_broadcast(&g->published);
+		/* one item for one waiter: waking them all (with -t3 and up)
+		 * had the rest find nothing and sleep again */
+		if (got)
+			pthread_cond_signal(&g->published);
 		more = got && g->ready - g->next_claim < g->ahead + 1;
 	} while (more);
 	g->reading = 0;
-	pthread_cond_broadcast(&g->published); /* a waiter may read now */
+	pthread_cond_broadcast(&g->published); /* a waiter may read now, or see the end */
 }
 
 /*
