@@ -53,7 +53,7 @@
 #define BLOCK_TARGET (1u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
-#define WIN_KEEP_MAX (16u << 20) /* nor swapped read buffers (the reader's are 4 MiB) */
+#define WIN_KEEP_MAX (4u << 20) /* nor swapped read buffers that held a bigger record */
 #define EXTRACT_CONFIG_VERSION 1
 
 struct opts {
@@ -451,11 +451,11 @@ static int run_serial(struct run *r)
 }
 
 #ifdef _OPENMP
-/* Under the lock: @b back to @p (emptied), unless bigger than @keep_max
- * (one huge page must not pin its size). */
-static void pool_put(struct pool *p, struct bytes *b, size_t keep_max)
+/* Under the lock: @b back to @p (emptied) if @keep, else freed (one huge
+ * page must not pin its size). */
+static void pool_put(struct pool *p, struct bytes *b, int keep)
 {
-	if (b->cap > keep_max || p->n == p->cap)
+	if (!keep || p->n == p->cap)
 		free(b->p);
 	else if (b->p)
 		p->b[p->n++] = *b;
@@ -485,7 +485,7 @@ static int outs_put(struct ring *g, struct bytes *outs, int n)
 		return 0;
 	pthread_mutex_lock(&g->lock);
 	for (int i = 0; i < n; i++)
-		pool_put(&g->outs, &outs[i], SHRINK_ABOVE);
+		pool_put(&g->outs, &outs[i], outs[i].cap <= SHRINK_ABOVE);
 	pthread_mutex_unlock(&g->lock);
 	return 0;
 }
@@ -625,13 +625,16 @@ static int run_ring(struct run *r)
 			pthread_mutex_unlock(&g->lock);
 			struct item *const it = &g->items[k % g->n];
 			item_compute(w, it, r->o, 1);
-			/* out of the slot before it may be written and refilled */
+			/* out of the slot before it may be written and refilled;
+			 * its pages are touched as far as its record went (its
+			 * size is address space) */
 			struct bytes win = it->win;
+			const int keep = it->in.len <= WIN_KEEP_MAX;
 			it->win = (struct bytes){0};
 			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
 			pthread_mutex_lock(&g->lock);
-			pool_put(&g->wins, &win, WIN_KEEP_MAX);
+			pool_put(&g->wins, &win, keep);
 		}
 		pthread_mutex_unlock(&g->lock);
 	}
