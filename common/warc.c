@@ -48,10 +48,7 @@ void warc_stats_add(struct warc_stats *a, const struct warc_stats *b)
 
 const char *warc_header_get(const struct warc_record *rec, const char *name)
 {
-	for (size_t i = 0; i < rec->n_headers; i++)
-		if (!strcasecmp(rec->headers[i].name, name))
-			return rec->headers[i].value;
-	return NULL;
+	return warc_header_find(rec->headers, rec->n_headers, name);
 }
 
 const char *warc_target_uri(const struct warc_record *rec, size_t *len)

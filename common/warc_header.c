@@ -83,6 +83,7 @@ static char *field_line(struct warc_hdrbuf *hb, char *o, const char *p, const ch
 	struct warc_header *h = &hb->hdrs[hb->n_hdrs++];
 	h->name = o;
 	s = trim(p, colon, &e);
+	h->name_len = (size_t)(e - s);
 	o = put(o, s, e);
 	h->value = o;
 	s = trim(colon + 1, eol, &e);
@@ -125,8 +126,10 @@ void warc_hdrbuf_free(struct warc_hdrbuf *hb)
 
 const char *warc_header_find(const struct warc_header *h, size_t n, const char *name)
 {
+	/* most names start "WARC-": their lengths tell them apart sooner */
+	const size_t len = strlen(name);
 	for (size_t i = 0; i < n; i++)
-		if (!strcasecmp(h[i].name, name))
+		if (h[i].name_len == len && !strcasecmp(h[i].name, name))
 			return h[i].value;
 	return NULL;
 }

@@ -37,6 +37,7 @@ enum warc_type {
 struct warc_header {
 	const char *name;
 	const char *value;
+	size_t name_len; /* strlen(name): a lookup compares lengths first */
 };
 
 /*
