@@ -757,20 +757,24 @@ static inline __attribute__((always_inline)) uint16_t attr_flags(struct html_tex
 
 /* ---- tags ---- */
 
-static int has_attr(const struct htok_token *tok, enum hattr kind)
-{
-	for (int i = 0; i < tok->n_attrs; i++)
-		if (tok->attrs[i].kind == kind)
-			return 1;
-	return 0;
-}
-
 /* An empty block where page chrome starts: the edge of the content. */
 static void add_mark(struct html_text *h)
 {
 	struct hblock *const b = new_block(h, (uint8_t)(current_block_flags(h) | HB_MARK));
 	if (b)
 		b->cls = HB_BAD;
+}
+
+/*
+ * Inside a dropped element, does the element a start tag of @tag opens
+ * stay inside it?  elem_flags() runs before implicit_closes(), which may
+ * end the dropped element (<head><div>, <td><nav><td>): only start tags
+ * that close nothing are sure to.
+ */
+static int stays_dropped(const struct html_text *h, enum htag tag, unsigned props)
+{
+	return sibling_kind[tag] == SIB_NONE && !(props & HP_CLOSES_P) &&
+	       (!(h->in & EF(E_HEAD)) || (props & HP_HEAD_OK));
 }
 
 static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, unsigned props)
@@ -781,8 +785,15 @@ static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_tex
 	 * Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
 	 * class words describe the code, not the page. */
 	const int soft = !(props & HP_NO_SOFT) && !(h->in & EF(E_CODE));
-	uint16_t f = tok->n_attrs ? attr_flags(h, tok, soft) : 0;
-	if ((props & HP_LINK) && has_attr(tok, HATTR_HREF))
+	/* The attributes attr_flags() reads: none inside a dropped element
+	 * that stays open (no text there, no mark: what they would add is
+	 * never read), only role where @soft is off (a span in code, a
+	 * link's href alone). */
+	const unsigned read = (h->in & EF(E_DROP)) && stays_dropped(h, tok->tag, props) ? 0
+			      : soft ? ~(HATTR_BIT(HATTR_OTHER) | HATTR_BIT(HATTR_HREF))
+				     : HATTR_BIT(HATTR_ROLE);
+	uint16_t f = (tok->attr_kinds & read) ? attr_flags(h, tok, soft) : 0;
+	if ((props & HP_LINK) && (tok->attr_kinds & HATTR_BIT(HATTR_HREF)))
 		f |= EF(E_LINK);
 	return (uint16_t)(f | h->tag_flags[tag]);
 }

@@ -74,11 +74,15 @@ enum hattr {
 	HATTR_STYLE, HATTR_HREF
 };
 
+/* Only the value is kept: the kind says which name it had. */
 struct htok_attr {
-	const char *name, *value; /* name is not lower-cased */
-	uint32_t name_len, value_len;
-	enum hattr kind;
+	const char *value;
+	uint32_t value_len;
+	uint32_t kind; /* enum hattr */
 };
+
+/* The bit of an attribute kind in htok_token.attr_kinds. */
+#define HATTR_BIT(kind) (1u << (kind))
 
 struct htok_token {
 	enum htok_type type;
@@ -93,6 +97,7 @@ struct htok_token {
 	size_t n;
 	int n_attrs;       /* START: those of the first HTOK_MAX_ATTRS attributes
 			    * whose kind is not HATTR_OTHER, in order */
+	unsigned attr_kinds; /* START: HATTR_BIT() of each of them, or-ed */
 	struct htok_attr *attrs; /* htok_next() points it into struct htok */
 };
 

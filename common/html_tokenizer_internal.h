@@ -498,10 +498,9 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 			}
 			continue;
 		}
-		struct htok_attr a = {p, "", 0, 0, HATTR_OTHER};
+		struct htok_attr a = {"", 0, HATTR_OTHER};
 		enum hattr kind;
 		p = read_attr_name(p, end, &kind);
-		a.name_len = (uint32_t)(p - a.name);
 		if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
 			p = skip_ws(p, end);
 		if (p < end && *p == '=') {
@@ -512,6 +511,7 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 		if (seen++ < HTOK_MAX_ATTRS && kind != HATTR_OTHER) {
 			a.kind = kind;
 			tok->attrs[tok->n_attrs++] = a;
+			tok->attr_kinds |= HATTR_BIT(kind);
 		}
 	}
 }
@@ -533,7 +533,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, st
 	t->p = p;
 	tok->type = is_end ? HTOK_END : HTOK_START;
 	if (is_end)
-		tok->n_attrs = 0;
+		tok->n_attrs = 0, tok->attr_kinds = 0;
 	else if (htok_props(tok->tag) & HP_RAW)
 		t->raw_tag = tok->tag;
 	return 1;
@@ -613,6 +613,7 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 	tok->raw = 0;
 	tok->self_closing = 0;
 	tok->n_attrs = 0;
+	tok->attr_kinds = 0;
 	tok->hash = 0;
 	if (t->raw_tag != HTAG_UNKNOWN) {
 		read_raw(t, tok);

@@ -203,6 +203,25 @@ static void test_block_rules(void)
 	CHECK(contains(m, "menu_items = load() def x"));
 	m = main_of("<body role=\"banner\"><article>" FILL1 "</article></body>");
 	CHECK(contains(m, "first filler paragraph"));
+	/* A start tag that ends <head> by implicit close opens outside it:
+	 * its class words count */
+	m = main_of("<head><title>T</title><div class=sidebar><p>The sidebar of this page runs to "
+		    "a paragraph of its own, long enough to be judged content if its class words "
+		    "were not read: one two three four five six seven eight nine ten eleven twelve "
+		    "thirteen fourteen.</p></div>" FILL1 FILL2);
+	CHECK(contains(m, "first filler") && !contains(m, "The sidebar"));
+	/* ...and so do those of a cell that ends a nav by closing its sibling */
+	m = main_of(FILL1 "<table><tr><td><nav><a href=/>Home</a><td class=sidebar>The sidebar "
+		    "cell of this page runs to a paragraph of its own, long enough to be judged content "
+		    "if its class words were not read: one two three four five six seven eight nine ten "
+		    "eleven twelve.</td></tr></table>" FILL2);
+	CHECK(contains(m, "first filler") && !contains(m, "The sidebar"));
+	/* ...but role=main in code still declares the main content */
+	m = main_of("<div>" FILL1 "</div><code><span class=sidebar role=main>The declared part "
+		    "of this page is a long run of code words: alpha beta gamma delta epsilon zeta eta "
+		    "theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi "
+		    "omega, and some more words after them.</span></code>");
+	CHECK(contains(m, "The declared part") && !contains(m, "first filler"));
 	/* No prose at all (an API reference): the largest run of short blocks
 	 * between link lists and chrome is kept, if it has 15 words... */
 	m = main_of("<nav><a href=/>Home</a> <a href=/c>Classes</a></nav><div class=x>"
@@ -429,6 +448,19 @@ static void test_tag_names(void)
 		}
 	}
 	CHECK(bad == 0);
+	/* attr_kinds: the kinds of the attributes kept, none of an end tag's */
+	{
+		static const char start[] = "<a HREF=x title=\"y\" Class='c' data-id=1 id=z>";
+		static const char end[] = "</a class=x>";
+		struct htok t;
+		struct htok_token tok;
+		htok_init(&t, start, sizeof(start) - 1);
+		CHECK(htok_next(&t, &tok) == HTOK_START && tok.n_attrs == 3 &&
+		      tok.attr_kinds == (HATTR_BIT(HATTR_HREF) | HATTR_BIT(HATTR_CLASS) |
+					 HATTR_BIT(HATTR_ID)));
+		htok_init(&t, end, sizeof(end) - 1);
+		CHECK(htok_next(&t, &tok) == HTOK_END && tok.n_attrs == 0 && tok.attr_kinds == 0);
+	}
 	/* every element, by its name in lower and upper case */
 	bad = 0;
 	for (int tag = HTAG_UNKNOWN + 1; tag < HTAG_COUNT; tag++) {
