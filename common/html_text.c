@@ -544,23 +544,29 @@ static int key_is(const struct elem *e, enum htag a, enum htag b)
 	return e->key == (uint32_t)a || e->key == (uint32_t)b;
 }
 
+/* Which open element a start tag closes, and what stops the search. */
+struct sibling_rule {
+	uint8_t a, b;         /* the elements closed (enum htag) */
+	uint8_t stop1, stop2; /* their list or table */
+	uint8_t stop_blocks;  /* any block other than div/p stops it too */
+};
+
 /*
- * Close an open @a or @b element (li, dt/dd, td/th, tr) when a sibling
- * starts, unless an element of @stop1/@stop2 (its list or table), or,
- * when @stop_blocks, any block other than div/p, comes first.
+ * Close an open r->a or r->b element (li, dt/dd, td/th, tr) when a
+ * sibling starts, unless an element of r->stop1/r->stop2, or, when
+ * r->stop_blocks, any block other than div/p, comes first.
  */
-static void close_sibling(struct html_text *h, enum htag a, enum htag b, enum htag stop1,
-			  enum htag stop2, int stop_blocks)
+static void close_sibling(struct html_text *h, const struct sibling_rule *r)
 {
 	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
 		const struct elem *const e = &h->stack[i - 1];
-		if (key_is(e, a, b)) {
+		if (key_is(e, r->a, r->b)) {
 			pop_to(h, i - 1);
 			return;
 		}
-		if (key_is(e, stop1, stop2))
+		if (key_is(e, r->stop1, r->stop2))
 			return;
-		if (stop_blocks && (e->flags & EF(E_BLOCK)) && !key_is(e, HTAG_DIV, HTAG_P))
+		if (r->stop_blocks && (e->flags & EF(E_BLOCK)) && !key_is(e, HTAG_DIV, HTAG_P))
 			return;
 	}
 }
@@ -601,6 +607,13 @@ static const uint8_t sibling_kind[HTAG_COUNT] = {
 	[HTAG_H3] = SIB_HEADING, [HTAG_H4] = SIB_HEADING, [HTAG_H5] = SIB_HEADING,
 	[HTAG_H6] = SIB_HEADING, [HTAG_A] = SIB_A,
 };
+static const struct sibling_rule sibling_rules[SIB_TR + 1] = {
+	[SIB_LI] = {HTAG_LI, HTAG_LI, HTAG_UL, HTAG_OL, 1},
+	[SIB_DL] = {HTAG_DT, HTAG_DD, HTAG_DL, HTAG_DL, 1},
+	[SIB_CELL] = {HTAG_TD, HTAG_TH, HTAG_TR, HTAG_TABLE, 0},
+	[SIB_TR] = {HTAG_TR, HTAG_TR, HTAG_TABLE, HTAG_TBODY, 0},
+};
+_Static_assert(HTAG_TBODY < 256 && HTAG_TABLE < 256, "sibling rules hold tags in bytes");
 
 /* The implicit end tags a start tag @tag implies (HTML tree builder,
  * simplified).  Inline: it runs for every start tag, and for most of them
@@ -613,20 +626,19 @@ static inline __attribute__((always_inline)) void implicit_closes(struct html_te
 		pop_to(h, (size_t)i);
 	if ((props & HP_CLOSES_P) && h->slot_cnt[HTAG_P])
 		close_p(h);
-	switch (sibling_kind[tag]) {
-	case SIB_LI: close_sibling(h, HTAG_LI, HTAG_LI, HTAG_UL, HTAG_OL, 1); break;
-	case SIB_DL: close_sibling(h, HTAG_DT, HTAG_DD, HTAG_DL, HTAG_DL, 1); break;
-	case SIB_CELL: close_sibling(h, HTAG_TD, HTAG_TH, HTAG_TR, HTAG_TABLE, 0); break;
-	case SIB_TR: close_sibling(h, HTAG_TR, HTAG_TR, HTAG_TABLE, HTAG_TBODY, 0); break;
-	case SIB_HEADING:
-		if (h->depth && (h->stack[h->depth - 1].flags & EF(E_HEADING)))
-			pop(h);
-		break;
-	case SIB_A:
+	/* Three tests and a table, not a switch: its jump table was an
+	 * indirect branch taken to a different place tag after tag. */
+	const unsigned kind = sibling_kind[tag];
+	if (kind == SIB_NONE)
+		return;
+	if (kind == SIB_A) {
 		if (h->slot_cnt[HTAG_A] && (i = open_link(h)) >= 0)
 			pop_to(h, (size_t)i); /* links do not nest */
-		break;
-	default: break;
+	} else if (kind == SIB_HEADING) {
+		if (h->depth && (h->stack[h->depth - 1].flags & EF(E_HEADING)))
+			pop(h);
+	} else {
+		close_sibling(h, &sibling_rules[kind]);
 	}
 }
 
