@@ -269,11 +269,65 @@ uint32_t hblock_words10(const char *s, size_t n)
 	return t.words10;
 }
 
-void hblock_measure(struct hblock *b, const char *s)
+#ifdef __SSE2__
+/* The bits of the 16 bytes @v equal to @c. */
+static inline uint64_t eq16(__m128i v, char c)
+{
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
+
+/*
+ * hblock_measure() of a block of 1..64 bytes of ASCII at @s, as masks of
+ * up to 64 bits: the whole tally at once, where the chunk loop paid its
+ * start, its tail and its carries (most blocks are a line of some 30
+ * bytes: a list item, a cell; longer ones do better by the chunk loop,
+ * whose masks are 16 bits).  Counts as tally16() does: a word starts at
+ * a non-space after a space or first; "gh" inside the block.  @return 0,
+ * having set nothing, if a byte is not ASCII.
+ */
+static int measure_short(struct hblock *b, const char *s)
+{
+	const unsigned n = b->len;
+	uint64_t space = 0, punct = 0, g = 0, h = 0, high = 0;
+	for (unsigned k = 0; k < n; k += 16) { /* see HBLOCK_SLACK */
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
+		const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		space |= eq16(v, ' ') << k;
+		punct |= (eq16(v, '.') | eq16(v, '!') | eq16(v, '?')) << k;
+		g |= eq16(lower, 'g') << k;
+		h |= eq16(lower, 'h') << k;
+		high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;
+	}
+	const uint64_t valid = ~0ull >> (64 - n);
+	if (high & valid)
+		return 0;
+	space &= valid;
+	b->words10 = 10u * (uint32_t)__builtin_popcountll(~space & (space << 1 | 1u) & valid);
+	b->ns_bytes = n - (uint32_t)__builtin_popcountll(space);
+	if (punct & valid)
+		b->flags |= HB_SENTENCE;
+	if (b->words10 < COPYRIGHT_MAX_WORDS10 && (g << 1 & h & valid) && has_copyright(s, n))
+		b->flags |= HB_COPYRIGHT;
+	return 1;
+}
+#endif
+
+/* hblock_measure() by the chunk loop: out of line, so that the short
+ * blocks' path saves none of the registers it needs. */
+static __attribute__((noinline)) void measure_long(struct hblock *b, const char *s)
 {
 	struct hblock_tally t = {0};
 	tally_run(&t, s, b->len);
 	hblock_finish(b, &t, s);
+}
+
+void hblock_measure(struct hblock *b, const char *s)
+{
+#ifdef __SSE2__
+	if (b->len - 1 < 64 && measure_short(b, s))
+		return;
+#endif
+	measure_long(b, s);
 }
 
 /* ---- classifying ---- */

@@ -636,6 +636,62 @@ static void test_tag_shortcuts(void)
 	}
 }
 
+/* The block measure spelled out byte by byte, for ASCII text and the
+ * sign U+00A9: words, non-space bytes, sentence end, legal line. */
+static void ref_measure(const char *s, size_t n, struct hblock *b)
+{
+	uint32_t words = 0, spaces = 0;
+	int sentence = 0;
+	for (size_t i = 0; i < n; i++) {
+		spaces += s[i] == ' ';
+		words += s[i] != ' ' && (i == 0 || s[i - 1] == ' ');
+		sentence |= s[i] == '.' || s[i] == '!' || s[i] == '?';
+	}
+	char low[128];
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+	low[n] = 0;
+	const int legal = strstr(low, "copyright") || strstr(low, "all rights reserved") ||
+			  strstr(low, "\xC2\xA9");
+	b->words10 = 10 * words;
+	b->ns_bytes = (uint32_t)n - spaces;
+	b->flags = (uint8_t)((sentence ? HB_SENTENCE : 0) |
+			     (legal && words < 100 ? HB_COPYRIGHT : 0));
+}
+
+/* Blocks of 1..90 bytes (the short ones measured 64 bytes at once, the
+ * longer by 16-byte chunks) measure as ref_measure() says, whatever
+ * bytes follow them. */
+static void test_measure_reference(void)
+{
+	static const char *const pieces[] = {" ", "a", "g", "H", "gh", ".", "!", "?", "x y",
+		"copyright", "All Rights Reserved", "\xC2\xA9", "right", "GH"};
+	uint64_t st = test_seed(12);
+	int bad = 0;
+	for (int it = 0; it < 50000; it++) {
+		char s[128 + HBLOCK_SLACK];
+		const size_t want = 1 + test_rand(&st) % 90;
+		size_t n = 0;
+		while (n < want) {
+			const char *const p = pieces[test_rand(&st) % (sizeof(pieces) / sizeof(pieces[0]))];
+			const size_t l = strlen(p);
+			if (n + l > 100)
+				break;
+			memcpy(s + n, p, l);
+			n += l;
+		}
+		for (size_t i = n; i < sizeof(s); i++)
+			s[i] = (char)("g h.\xC2"[test_rand(&st) % 5]);
+		struct hblock got = {0}, ref = {0};
+		got.len = (uint32_t)n;
+		hblock_measure(&got, s);
+		ref_measure(s, n, &ref);
+		if (got.words10 != ref.words10 || got.ns_bytes != ref.ns_bytes || got.flags != ref.flags)
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
 /* html_collapse() must not depend on what lies past its text (it may read
  * up to @avail), and the block measure not on the slack after it. */
 static void test_vector_tails(void)
@@ -785,6 +841,7 @@ int main(void)
 	test_tag_names();
 	test_tag_shortcuts();
 	test_vector_tails();
+	test_measure_reference();
 	test_text_pieces();
 	test_link_words();
 	test_end_tags();
