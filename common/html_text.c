@@ -58,7 +58,7 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 #define HASH_SLOTS 64
 
 struct elem {
-	uint64_t name8; /* htok_token.name8 of its start tag */
+	struct htok_open open; /* its start tag's name, for htok_scan() */
 	uint32_t key; /* enum htag, or UNKNOWN_KEY | hash for unknown names */
 	uint16_t flags;
 	uint16_t in_before; /* h->in before this element was opened */
@@ -92,6 +92,10 @@ struct html_text {
 	struct elem *stack;
 	size_t depth, cap_stack;
 	size_t low; /* fewest open elements since the last block: see hblock.gap_depth */
+	/* &stack[depth - 1].open, or &no_open: what htok_scan() reads only at
+	 * an end tag, kept up to date by push() and pop() */
+	const struct htok_open *top;
+	struct htok_open no_open; /* matches no end tag (htok_open_none()) */
 	uint16_t in; /* EF() flags of the open elements, or-ed */
 	uint32_t slot_cnt[HTAG_COUNT + HASH_SLOTS];
 	size_t block_start;       /* offset of the current block in text */
@@ -494,7 +498,8 @@ static uint32_t key_of(enum htag tag, uint32_t hash)
 	return tag != HTAG_UNKNOWN ? (uint32_t)tag : (UNKNOWN_KEY | hash);
 }
 
-static inline __attribute__((always_inline)) void push(struct html_text *h, enum htag tag, uint32_t hash, uint64_t name8, uint16_t flags)
+static inline __attribute__((always_inline)) void push(struct html_text *h, enum htag tag, uint32_t hash,
+							 const struct htok_token *tok, uint16_t flags)
 {
 	if (grow((void **)&h->stack, &h->cap_stack, h->depth + 1, sizeof(struct elem))) {
 		h->oom = 1;
@@ -502,7 +507,9 @@ static inline __attribute__((always_inline)) void push(struct html_text *h, enum
 	}
 	struct elem *const e = &h->stack[h->depth++];
 	e->key = key_of(tag, hash);
-	e->name8 = name8;
+	e->open.name8 = tok->name8;
+	e->open.raw8 = tok->raw8;
+	h->top = &e->open;
 	e->flags = flags;
 	e->slot = slot_of(tag, hash);
 	e->in_before = h->in;
@@ -514,6 +521,7 @@ static inline __attribute__((always_inline)) void push(struct html_text *h, enum
 static inline __attribute__((always_inline)) void pop(struct html_text *h)
 {
 	const struct elem *const e = &h->stack[--h->depth];
+	h->top = h->depth ? &e[-1].open : &h->no_open;
 	h->slot_cnt[e->slot]--;
 	h->in = e->in_before;
 	if (e->flags & EF(E_BLOCK))
@@ -853,14 +861,14 @@ static inline __attribute__((always_inline)) void start_tag(struct html_text *h,
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
 		return;
-	push(h, tag, tok->hash, tok->name8, flags);
+	push(h, tag, tok->hash, tok, flags);
 }
 
 /* An end tag, whose element the tokenizer left to be found (htok_scan()):
  * most close the innermost element, and are known by their name8 alone. */
 static inline __attribute__((always_inline)) void end_tag(struct html_text *h, const struct htok_token *tok)
 {
-	if (h->depth && tok->name8 && h->stack[h->depth - 1].name8 == tok->name8) {
+	if (h->depth && tok->name8 && h->stack[h->depth - 1].open.name8 == tok->name8) {
 		if (h->stack[h->depth - 1].key == HTAG_P)
 			flush_block(h); /* as below: the same element, the same steps */
 		pop(h);
@@ -916,6 +924,8 @@ static int reset(struct html_text *h)
 {
 	h->text.len = h->title.len = h->main.len = 0;
 	h->n_blocks = h->depth = h->low = 0;
+	h->no_open = htok_open_none();
+	h->top = &h->no_open;
 	h->in = 0;
 	memset(h->slot_cnt, 0, sizeof(h->slot_cnt));
 	h->block_start = 0;
@@ -938,7 +948,7 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	htok_pos_init(&t, html, len);
 	tok.attrs = h->attrs;
 	h->doc_end = html ? html + len : NULL;
-	while (!h->oom && htok_scan(&t, &tok, 0) != HTOK_EOF) {
+	while (!h->oom && htok_scan(&t, &tok, 0, &h->top) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
 		else if (tok.type == HTOK_START)

@@ -199,5 +199,5 @@ void htok_init(struct htok *t, const char *s, size_t n)
 enum htok_type htok_next(struct htok *t, struct htok_token *tok)
 {
 	tok->attrs = t->attrs;
-	return htok_scan(&t->pos, tok, 1);
+	return htok_scan(&t->pos, tok, 1, NULL);
 }

@@ -93,12 +93,24 @@ struct htok_token {
 	uint64_t name8;    /* START/END: a name of up to 7 bytes, lower-cased, and its
 			    * length as one integer (equal only for equal names); 0 if
 			    * longer (html_text_extract() matches end tags by it) */
+	uint64_t raw8;     /* START: the bytes of a name of up to 7 bytes as written,
+			    * then '>' (htok_open.raw8); '>' alone for a longer name */
 	const char *p;     /* TEXT: the bytes; START, END: the name */
 	size_t n;
 	int n_attrs;       /* START: those of the first HTOK_MAX_ATTRS attributes
 			    * whose kind is not HATTR_OTHER, in order */
 	unsigned attr_kinds; /* START: HATTR_BIT() of each of them, or-ed */
 	struct htok_attr *attrs; /* htok_next() points it into struct htok */
+};
+
+/*
+ * The innermost open element, as htok_scan() may be told of it: an end
+ * tag that spells its name exactly as the start tag did, with no
+ * attributes ("</span>"), is then read by one compare of 8 bytes.
+ */
+struct htok_open {
+	uint64_t name8; /* htok_token.name8 of its start tag */
+	uint64_t raw8;  /* htok_token.raw8 of its start tag */
 };
 
 /* Where the tokenizer is (html_text keeps one of its own: with no array

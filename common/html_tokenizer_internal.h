@@ -357,6 +357,7 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 	const char *const start = *pp;
 	tok->p = start;
 	tok->name8 = 0;
+	tok->raw8 = '>';
 #ifdef __SSE2__
 	if (end - start >= 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
@@ -369,6 +370,9 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 				uint64_t rest;
 				const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
 				tok->name8 = short_name(key, (size_t)i);
+				if (i <= 7)
+					tok->raw8 = ((uint64_t)_mm_cvtsi128_si64(v) &
+						     htok_name_mask[i][0]) | (uint64_t)'>' << 8 * i;
 				if (!resolve)
 					return;
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
@@ -600,14 +604,49 @@ static inline __attribute__((always_inline)) void read_text(struct htok_pos *t, 
 	t->p = q;
 }
 
+/* An htok_open that no end tag matches (an empty stack's top). */
+static inline struct htok_open htok_open_none(void)
+{
+	return (struct htok_open){0, '>'};
+}
+
+/*
+ * Is the end tag at @p ("</" and a letter; 10 bytes readable) that of
+ * @top, spelled as its start tag was and without attributes?  Then it is
+ * read into @tok, as read_tag() would read it unresolved.  Most end tags
+ * close the innermost element so: one load and compare for what took a
+ * name scan, a lower-casing and a key.  A name of 8 bytes or more has
+ * raw8 '>', which never meets the letter after "</".
+ */
+static inline __attribute__((always_inline)) int end_of_top(struct htok_pos *t,
+							    struct htok_token *tok, const char *p,
+							    const struct htok_open *top)
+{
+	const unsigned len = (unsigned)(top->name8 >> 56); /* 0..7 */
+	uint64_t x;
+	memcpy(&x, p + 2, 8);
+	if ((x & ~0ull >> (56 - 8 * len)) != top->raw8)
+		return 0;
+	tok->type = HTOK_END;
+	tok->p = p + 2;
+	tok->n = len;
+	tok->name8 = top->name8;
+	t->p = p + 3 + len;
+	return 1;
+}
+
 /*
  * The next token (htok_next()).  If not @resolve_end, an end tag's
  * element is left for the caller to find (tok->tag is HTAG_UNKNOWN, the
- * name in tok->p/n, tok->name8 set: see read_name()).
+ * name in tok->p/n, tok->name8 set: see read_name()).  @top, if not
+ * NULL, points to the innermost open element (end_of_top()), or to
+ * htok_open_none(): read only at an end tag, where the caller's stack
+ * would cost a load and a test at every token.
  */
 static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok_pos *t,
 								       struct htok_token *tok,
-								       int resolve_end)
+								       int resolve_end,
+								       const struct htok_open *const *top)
 {
 	tok->tag = HTAG_UNKNOWN;
 	tok->raw = 0;
@@ -629,6 +668,8 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 				continue;
 			}
 			if (c == '/' && t->end - p >= 3 && is_alpha((unsigned char)p[2])) {
+				if (top && t->end - p >= 10 && end_of_top(t, tok, p, *top))
+					return HTOK_END;
 				if (read_tag(t, tok, p + 2, 1, resolve_end)) /* an end tag */
 					return tok->type;
 				continue;

@@ -13,6 +13,7 @@
 #include "html_entities.h"
 #include "html_text.h"
 #include "html_tokenizer.h"
+#include "html_tokenizer_internal.h"
 #include "testhtml.h"
 #include "testutil.h"
 
@@ -586,6 +587,54 @@ static void test_end_tags(void)
 }
 
 /*
+ * An end tag read against the innermost open element (htok_scan()'s
+ * @top: one compare where the name is spelled as in the start tag and
+ * '>' follows) is the token the plain reading gives, in every spelling,
+ * with attributes or not, of names of every length, and near the end of
+ * the page.
+ */
+static void test_end_of_top(void)
+{
+	static const char *const names[] = {"span", "SPAN", "Span", "b", "B", "section", "abcdefg",
+		"x-y", "fieldset", "spa", "spanx", "bb"};
+	static const char *const tails[] = {">", " >", "x>", "/>", " class=y>", "", ">after the tag"};
+	int bad = 0, fast = 0;
+	for (size_t s = 0; s < sizeof(names) / sizeof(names[0]); s++) {
+		char start[48];
+		const int sn = snprintf(start, sizeof(start), "<%s>and text after it", names[s]);
+		struct htok t;
+		struct htok_token st;
+		htok_init(&t, start, (size_t)sn);
+		if (htok_next(&t, &st) != HTOK_START)
+			bad++;
+		const struct htok_open open = {st.name8, st.raw8}, *const top = &open;
+		for (size_t e = 0; e < sizeof(names) / sizeof(names[0]); e++) {
+			for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
+				char page[64];
+				const int n = snprintf(page, sizeof(page), "</%s%s", names[e], tails[k]);
+				struct htok_pos a, b;
+				struct htok_token ta = {0}, tb = {0};
+				struct htok_attr aa[HTOK_MAX_ATTRS], ab[HTOK_MAX_ATTRS];
+				ta.attrs = aa, tb.attrs = ab;
+				htok_pos_init(&a, page, (size_t)n);
+				htok_pos_init(&b, page, (size_t)n);
+				const enum htok_type ya = htok_scan(&a, &ta, 0, &top);
+				const enum htok_type yb = htok_scan(&b, &tb, 0, NULL);
+				/* the same name; its name8 too where the plain reading
+				 * made one (not within 16 bytes of the end) */
+				if (ya != yb || a.p != b.p ||
+				    (ya == HTOK_END && (ta.p != tb.p || ta.n != tb.n ||
+							(tb.name8 && ta.name8 != tb.name8))))
+					bad++;
+				fast += open.name8 && !strcmp(names[s], names[e]) && tails[k][0] == '>' &&
+					n >= 10; /* read by the shortcut */
+			}
+		}
+	}
+	CHECK(bad == 0 && fast > 0);
+}
+
+/*
  * The tokenizer's shortcuts keep its rules: a tag whose name ends at '>'
  * skips the attribute loop, an end tag is read without the other markup
  * tests, names end at white space but not at other control bytes, and
@@ -845,6 +894,7 @@ int main(void)
 	test_text_pieces();
 	test_link_words();
 	test_end_tags();
+	test_end_of_top();
 	test_deep_nesting();
 	test_throughput();
 	html_text_free(H);
