@@ -868,7 +868,7 @@ static inline __attribute__((always_inline)) void start_tag(struct html_text *h,
  * most close the innermost element, and are known by their name8 alone. */
 static inline __attribute__((always_inline)) void end_tag(struct html_text *h, const struct htok_token *tok)
 {
-	if (h->depth && tok->name8 && h->stack[h->depth - 1].open.name8 == tok->name8) {
+	if (tok->name8 && h->top->name8 == tok->name8) { /* no_open's name8 is 0 */
 		if (h->stack[h->depth - 1].key == HTAG_P)
 			flush_block(h); /* as below: the same element, the same steps */
 		pop(h);
