@@ -308,7 +308,16 @@ static inline const char *find_byte(const char *p, const char *end, char c)
 {
 #ifdef __SSE2__
 	const __m128i cv = _mm_set1_epi8(c);
-	for (int k = 0; k < 4 && end - p >= 16; k++, p += 16) {
+	if (end - p >= 64) { /* nearly always: one bounds test for the four */
+		for (int k = 0; k < 4; k++, p += 16) {
+			const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+			const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv));
+			if (m)
+				return p + __builtin_ctz(m);
+		}
+		return memchr(p, c, (size_t)(end - p));
+	}
+	for (; end - p >= 16; p += 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv));
 		if (m)
