@@ -2,10 +2,16 @@
  * test_provenance.c - the filter of pairs by slot (prov_slots_allowed(),
  * which reads a byte per document and the records only when it must)
  * gives prov_pair_allowed()'s answer for every kind of text, payload and
- * distance, and that answer is the documented rule.
+ * distance, and that answer is the documented rule.  prov_load() fills
+ * every marked document's slot from the catalog, and refuses a catalog
+ * that ends before a marked document (its slot would be left unwritten).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "ndf.h"
 #include "provenance.h"
 #include "testutil.h"
 
@@ -48,8 +54,82 @@ static void test_slots_allowed(void)
 	CHECK(allowed > 0 && refused > 0); /* both answers were asked for */
 }
 
+#define RECORDS 1000
+
+/* A catalog of RECORDS fingerprints in blocks of 100; record i's URL is
+ * "u<i>", its offset 7 * i. */
+static void write_catalog(const char *path)
+{
+	FILE *fp = fopen(path, "wb");
+	CHECK(fp != NULL);
+	struct ndf_header h = {0};
+	h.kind = NDF_KIND_FPS;
+	h.simhash_bits = 64;
+	struct ndf_writer *w = ndf_writer_open(fp, "catalog", &h);
+	CHECK(w != NULL);
+	static uint8_t buf[100 * 128];
+	for (uint64_t i = 0; i < RECORDS; i += 100) {
+		size_t used = 0;
+		for (uint64_t j = i; j < i + 100; j++) {
+			char url[32];
+			struct fp_record r = {0};
+			r.simhash = j * 0x9e3779b97f4a7c15ull;
+			r.warc_offset = 7 * j;
+			r.text_len = (uint32_t)(j % 3);
+			snprintf(url, sizeof url, "u%llu", (unsigned long long)j);
+			r.url = (struct str){url, (uint32_t)strlen(url)};
+			r.warc_file = (struct str){"w.warc", 6};
+			used += fprec_encode(&r, buf + used);
+		}
+		CHECK(ndf_write_block(w, 100, NDF_CODEC_RAW, i, buf, used) == 0);
+	}
+	CHECK(ndf_writer_finish(w) == 0);
+	CHECK(fclose(fp) == 0);
+}
+
+static void test_load(void)
+{
+	char path[] = "/tmp/test_provenance_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	write_catalog(path);
+	const char *paths[1] = {path};
+	struct catalog_info info;
+	struct provenance p;
+	/* every 3rd document and the last one: all slots filled */
+	CHECK(prov_init(&p, RECORDS) == 0);
+	for (uint32_t i = 0; i < RECORDS; i += 3)
+		prov_mark(&p, i);
+	prov_mark(&p, RECORDS - 1);
+	CHECK(prov_load(&p, paths, 1, &info) == 0);
+	CHECK_EQ_U64(info.n_records, RECORDS);
+	int ok = 1;
+	for (uint32_t i = 0; i < RECORDS; i++) {
+		if (!prov_needed(&p, i))
+			continue;
+		const struct prov_doc *d = prov_get(&p, i);
+		char url[32];
+		snprintf(url, sizeof url, "u%u", i);
+		ok &= d->url_len == strlen(url) && !memcmp(d->url, url, d->url_len) &&
+		      d->warc_offset == 7ull * i && d->simhash == i * 0x9e3779b97f4a7c15ull &&
+		      d->warc_file_len == 6 && !memcmp(d->warc_file, "w.warc", 6) &&
+		      d->text == (i % 3 ? PROV_HAS_TEXT : 0) && p.text[prov_slot(&p, i)] == d->text;
+	}
+	CHECK(ok);
+	prov_free(&p);
+	/* tables that name a document past the catalog's end: refused */
+	CHECK(prov_init(&p, RECORDS + 10) == 0);
+	prov_mark(&p, 5);
+	prov_mark(&p, RECORDS + 2);
+	CHECK(prov_load(&p, paths, 1, &info) != 0);
+	prov_free(&p);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_slots_allowed();
+	test_load();
 	return test_finish("test_provenance");
 }
