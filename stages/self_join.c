@@ -555,7 +555,8 @@ int main(int argc, char **argv)
 	}
 	uint32_t k = o.k >= 0 ? (uint32_t)o.k : first.k;
 	if (!rc) {
-		pair_vec_limit(&pairs, k);
+		if (k < first.k) /* else every pair is within k */
+			pair_vec_limit(&pairs, k);
 		rc = load_details(&o, &pairs, js.records, &det, &ci);
 		phase_done("catalog", &tp);
 	}
