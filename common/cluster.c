@@ -1,14 +1,14 @@
 /*
- * cluster.c - see cluster.h.  Documents that appear in pairs are renumbered
- * densely (nodes, in document order), union-find gives the connected
+ * cluster.c - see cluster.h.  Documents that appear in pairs are the
+ * nodes, union-find over their indices gives the connected
  * components, and the nodes and edges are then regrouped component by
  * component, so that the greedy cover of one component touches only its
  * own small piece of memory: a night's pair graph is millions of nodes
  * scattered over the whole collection, and walking it in place was bound
  * by cache misses.
  *
- * Every step runs on all threads.  The steps that number things (nodes,
- * components, clusters) count per fixed slice of their input, then number
+ * Every step runs on all threads.  The steps that number things
+ * (components, clusters) count per fixed slice of their input, then number
  * slice by slice, so the numbers do not depend on the thread count; the
  * steps that only place things (nodes and edges into their component's
  * range) place them in any order and the order is then restored (nodes)
@@ -30,14 +30,20 @@ struct edge {
 	uint32_t a, b;
 };
 
-/* The pair graph, regrouped by component.  Nodes are the paired
- * documents' ranks in a bit set (no node -> document array, no copy of
- * the pairs as node pairs: at 64M fingerprints those were 250 MB of fresh
- * memory).  Once regrouped, a component names its nodes by document: the
- * cover then reads only its own small ranges. */
+/* The pair graph, regrouped by component.  A node is its document's
+ * index: no node -> document array, no copy of the pairs as node pairs (at
+ * 64M fingerprints those were 250 MB of fresh memory), and no lookup of a
+ * node number per pair end, which were the misses the union-find waited
+ * on (a rank in a bit set of the paired documents: 5 per pair).  The
+ * union-find's arrays then span every index up to the highest, a few more
+ * entries than nodes where documents are dense (the self-join's are
+ * provenance slots); a bit per index tells the nodes.  Once regrouped, a
+ * component names its nodes by document: the cover then reads only its
+ * own small ranges. */
 struct graph {
 	size_t n;              /* nodes */
-	struct bitrank in;     /* the paired documents; node = rank (until regrouped) */
+	size_t span;           /* document indices: the highest + 1 */
+	struct bitrank in;     /* the paired documents (only its bits are used) */
 	size_t n_comp;
 	uint32_t *comp_start;  /* n_comp + 1 offsets into comp_doc[] */
 	uint32_t *comp_doc;    /* documents of each component, ascending */
@@ -85,12 +91,8 @@ static inline size_t slice_at(size_t n, size_t s)
 	return n * s / SLICES;
 }
 
-/*
- * Nodes are the documents that occur in pairs, numbered in document order
- * by their rank in a bit set of the documents (bitrank.h: marking and
- * lookups stay in cache).
- */
-static int number_nodes(struct graph *g, const struct pair_vec *pv)
+/* The nodes: the documents that occur in pairs, a bit each. */
+static int find_nodes(struct graph *g, const struct pair_vec *pv)
 {
 	const size_t m = pv->n;
 	uint32_t max = 0;
@@ -98,7 +100,8 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv)
 	for (size_t i = 0; i < m; i++)
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
-	if (bitrank_init(&g->in, m ? (size_t)max + 1 : 0))
+	g->span = m ? (size_t)max + 1 : 0;
+	if (bitrank_init(&g->in, g->span))
 		return -1;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++) {
@@ -107,11 +110,6 @@ static int number_nodes(struct graph *g, const struct pair_vec *pv)
 	}
 	g->n = bitrank_finish(&g->in);
 	return 0;
-}
-
-static inline uint32_t node_of(const struct graph *g, uint32_t doc)
-{
-	return bitrank_rank(&g->in, doc);
 }
 
 /*
@@ -156,13 +154,14 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 #define UF_AHEAD 16
 
 /*
- * Component of every node, numbered in order of the component's lowest
- * node (its root).  @id is scratch of n entries.
+ * Component of every document index, numbered in order of the
+ * component's lowest node (its root); NUMBERING_UNMARKED for an index
+ * that is no node.  @id is scratch of span entries.
  */
 static size_t components(uint32_t *comp, uint32_t *id, const struct graph *g,
 			 const struct pair_vec *pv)
 {
-	const size_t n = g->n, m = pv->n;
+	const size_t n = g->span, m = pv->n;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		comp[i] = (uint32_t)i;
@@ -172,10 +171,10 @@ static size_t components(uint32_t *comp, uint32_t *id, const struct graph *g,
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++) {
 		if (i + UF_AHEAD < m) {
-			__builtin_prefetch(&comp[node_of(g, pv->v[i + UF_AHEAD].a)]);
-			__builtin_prefetch(&comp[node_of(g, pv->v[i + UF_AHEAD].b)]);
+			__builtin_prefetch(&comp[pv->v[i + UF_AHEAD].a]);
+			__builtin_prefetch(&comp[pv->v[i + UF_AHEAD].b]);
 		}
-		uf_union(comp, node_of(g, pv->v[i].a), node_of(g, pv->v[i].b));
+		uf_union(comp, pv->v[i].a, pv->v[i].b);
 	}
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++) {
@@ -183,10 +182,11 @@ static size_t components(uint32_t *comp, uint32_t *id, const struct graph *g,
 			__builtin_prefetch(&comp[__atomic_load_n(&comp[v + UF_AHEAD], __ATOMIC_RELAXED)]);
 		id[v] = uf_find(comp, (uint32_t)v);
 	}
-	/* the roots, numbered in order, give the components' numbers */
+	/* the roots that are nodes, numbered in order, give the components'
+	 * numbers (an index in no pair is a root of its own) */
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
-		comp[v] = id[v] == v ? 0 : NUMBERING_UNMARKED;
+		comp[v] = id[v] == v && bitrank_test(&g->in, v) ? 0 : NUMBERING_UNMARKED;
 	const size_t nc = numbering_assign(comp, n);
 #pragma omp parallel for schedule(static)
 	for (size_t v = 0; v < n; v++)
@@ -246,27 +246,28 @@ static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
  * stay ascending (the sort is stable), edges keep their order too. */
 static int regroup(struct graph *g, const uint32_t *comp, const struct pair_vec *pv)
 {
-	const size_t n = g->n, nc = g->n_comp, m = pv->n;
-	g->comp_start = malloc((nc + 1) * sizeof *g->comp_start);
+	const size_t n = g->n, span = g->span, nc = g->n_comp, m = pv->n;
+	g->comp_start = malloc((nc + 2) * sizeof *g->comp_start);
 	g->edge_start = malloc((nc + 1) * sizeof *g->edge_start);
 	g->comp_doc = mem_alloc_huge((n + 1) * sizeof *g->comp_doc);
 	g->edge = mem_alloc_huge((m + 1) * sizeof *g->edge);
-	uint32_t *kp = mem_alloc_huge(((n > m ? n : m) + 1) * sizeof *kp);
+	uint32_t *kp = mem_alloc_huge(((span > m ? span : m) + 1) * sizeof *kp);
 	int rc = -1;
 	if (!g->comp_start || !g->edge_start || !g->comp_doc || !g->edge || !kp)
 		goto done;
-	memcpy(kp, comp, n * sizeof *kp);
-	if (group_positions(kp, n, nc, g->comp_start))
+	/* indices that are no node go to a group after the last component */
+#pragma omp parallel for schedule(static)
+	for (size_t v = 0; v < span; v++)
+		kp[v] = comp[v] == NUMBERING_UNMARKED ? (uint32_t)nc : comp[v];
+	if (group_positions(kp, span, nc + 1, g->comp_start))
 		goto done;
 #pragma omp parallel for schedule(static)
-	for (size_t w = 0; w < g->in.words; w++) { /* node v is the v-th paired document */
-		uint32_t v = g->in.rank[w];
-		for (uint64_t b = g->in.bit[w]; b; b &= b - 1)
-			g->comp_doc[kp[v++]] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
-	}
+	for (size_t v = 0; v < span; v++)
+		if (comp[v] != NUMBERING_UNMARKED)
+			g->comp_doc[kp[v]] = (uint32_t)v;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
-		kp[i] = comp[node_of(g, pv->v[i].a)];
+		kp[i] = comp[pv->v[i].a];
 	if (group_positions(kp, m, nc, g->edge_start))
 		goto done;
 #pragma omp parallel for schedule(static)
@@ -283,10 +284,10 @@ static int graph_build(struct graph *g, const struct pair_vec *pv)
 	memset(g, 0, sizeof *g);
 	uint32_t *comp = NULL, *id = NULL;
 	int rc = -1;
-	if (number_nodes(g, pv))
+	if (find_nodes(g, pv))
 		goto done;
-	comp = mem_alloc_huge((g->n + 1) * sizeof *comp);
-	id = mem_alloc_huge((g->n + 1) * sizeof *id);
+	comp = mem_alloc_huge((g->span + 1) * sizeof *comp);
+	id = mem_alloc_huge((g->span + 1) * sizeof *id);
 	if (!comp || !id)
 		goto done;
 	g->n_comp = components(comp, id, g, pv);
