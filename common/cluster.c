@@ -38,15 +38,14 @@ struct edge {
  * union-find's arrays then span every index up to the highest, a few more
  * entries than nodes where documents are dense (the self-join's are
  * provenance slots); a bit per index tells the nodes.  Once regrouped, a
- * component names its nodes by document: the cover then reads only its
- * own small ranges. */
+ * component is its edges, by document: the cover then reads only its own
+ * small range, and takes the nodes from the edges' ends (every node has
+ * one), which saved grouping the nodes too (a counting sort over every
+ * index and a scattered store per node). */
 struct graph {
-	size_t n;              /* nodes */
 	size_t span;           /* document indices: the highest + 1 */
 	struct bitrank in;     /* the paired documents (only its bits are used) */
 	size_t n_comp;
-	uint32_t *comp_start;  /* n_comp + 1 offsets into comp_doc[] */
-	uint32_t *comp_doc;    /* documents of each component, ascending */
 	uint32_t *edge_start;  /* n_comp + 1 offsets into edge[] */
 	struct edge *edge;     /* each component's edges (documents) */
 };
@@ -57,8 +56,6 @@ struct graph {
 static void graph_free(struct graph *g)
 {
 	bitrank_free(&g->in);
-	free(g->comp_start);
-	free(g->comp_doc);
 	free(g->edge_start);
 	free(g->edge);
 	memset(g, 0, sizeof *g);
@@ -108,7 +105,6 @@ static int find_nodes(struct graph *g, const struct pair_vec *pv)
 		bitrank_set(&g->in, pv->v[i].a);
 		bitrank_set(&g->in, pv->v[i].b);
 	}
-	g->n = bitrank_finish(&g->in);
 	return 0;
 }
 
@@ -242,29 +238,17 @@ static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
 	return 0;
 }
 
-/* Nodes, then edges, into their component's range, as documents; nodes
- * stay ascending (the sort is stable), edges keep their order too. */
+/* The edges into their component's range, as documents, in their order
+ * (the cover reads them as a set). */
 static int regroup(struct graph *g, const uint32_t *comp, const struct pair_vec *pv)
 {
-	const size_t n = g->n, span = g->span, nc = g->n_comp, m = pv->n;
-	g->comp_start = malloc((nc + 2) * sizeof *g->comp_start);
+	const size_t nc = g->n_comp, m = pv->n;
 	g->edge_start = malloc((nc + 1) * sizeof *g->edge_start);
-	g->comp_doc = mem_alloc_huge((n + 1) * sizeof *g->comp_doc);
 	g->edge = mem_alloc_huge((m + 1) * sizeof *g->edge);
-	uint32_t *kp = mem_alloc_huge(((span > m ? span : m) + 1) * sizeof *kp);
+	uint32_t *kp = mem_alloc_huge((m + 1) * sizeof *kp);
 	int rc = -1;
-	if (!g->comp_start || !g->edge_start || !g->comp_doc || !g->edge || !kp)
+	if (!g->edge_start || !g->edge || !kp)
 		goto done;
-	/* indices that are no node go to a group after the last component */
-#pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < span; v++)
-		kp[v] = comp[v] == NUMBERING_UNMARKED ? (uint32_t)nc : comp[v];
-	if (group_positions(kp, span, nc + 1, g->comp_start))
-		goto done;
-#pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < span; v++)
-		if (comp[v] != NUMBERING_UNMARKED)
-			g->comp_doc[kp[v]] = (uint32_t)v;
 #pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < m; i++)
 		kp[i] = comp[pv->v[i].a];
@@ -377,6 +361,8 @@ struct cover {
 	struct span_vec *out;
 	int oom;
 	struct edge *local; /* a component's edges as local ids */
+	uint32_t *nodes;    /* a component's documents, ascending */
+	size_t largest;     /* nodes of the largest component cut */
 	/* scratch for large components */
 	uint32_t *off, *adj, *deg, *fill;
 	uint8_t *taken;
@@ -495,7 +481,8 @@ static inline uint32_t local_id(const uint32_t *l, size_t n, uint32_t x)
 static int cover_scratch(struct cover *c, size_t largest, size_t largest_edges)
 {
 	c->local = malloc((largest_edges + 1) * sizeof *c->local);
-	if (!c->local)
+	c->nodes = malloc((2 * largest_edges + 1) * sizeof *c->nodes);
+	if (!c->local || !c->nodes)
 		return -1;
 	if (largest <= 64)
 		return 0;
@@ -511,6 +498,7 @@ static int cover_scratch(struct cover *c, size_t largest, size_t largest_edges)
 static void cover_free(struct cover *c)
 {
 	free(c->local);
+	free(c->nodes);
 	free(c->off);
 	free(c->adj);
 	free(c->deg);
@@ -519,22 +507,41 @@ static void cover_free(struct cover *c)
 	free(c->heap.v);
 }
 
-/* Cut component @i: its members go to its own range of c->members (the
- * component's nodes' range: it holds at most that many), as documents. */
+/* The documents of the @m edges @e, ascending, into @doc; @return how
+ * many. */
+static size_t edge_nodes(uint32_t *doc, const struct edge *e, size_t m)
+{
+	for (size_t j = 0; j < m; j++) {
+		doc[2 * j] = e[j].a;
+		doc[2 * j + 1] = e[j].b;
+	}
+	sort_u32(doc, 2 * m);
+	size_t n = 0;
+	for (size_t j = 0; j < 2 * m; j++)
+		if (n == 0 || doc[j] != doc[n - 1])
+			doc[n++] = doc[j];
+	return n;
+}
+
+/* Cut component @i: its members go to its own range of c->members, as
+ * documents.  A connected component of m edges has at most m + 1 nodes:
+ * component i's range starts at edge_start[i] + i. */
 static void cover_component(const struct graph *g, struct cover *c, size_t i)
 {
-	const size_t n = g->comp_start[i + 1] - g->comp_start[i];
-	const uint32_t *doc = g->comp_doc + g->comp_start[i];
 	const struct edge *ge = g->edge + g->edge_start[i];
 	const size_t m = g->edge_start[i + 1] - g->edge_start[i];
-	const size_t from = c->n_members = g->comp_start[i];
-	if (n == 2) { /* the common case: one pair, the earlier page leads */
+	const size_t from = c->n_members = g->edge_start[i] + i;
+	if (m == 1) { /* the common case: one pair, the earlier page leads */
 		new_cluster(c);
-		c->members[c->n_members++] = doc[0];
-		c->members[c->n_members++] = doc[1];
+		c->members[c->n_members++] = ge->a < ge->b ? ge->a : ge->b;
+		c->members[c->n_members++] = ge->a < ge->b ? ge->b : ge->a;
 		close_cluster(c);
+		c->largest = c->largest > 2 ? c->largest : 2;
 		return;
 	}
+	const uint32_t *doc = c->nodes;
+	const size_t n = edge_nodes(c->nodes, ge, m);
+	c->largest = c->largest > n ? c->largest : n;
 	for (size_t j = 0; j < m; j++)
 		c->local[j] = (struct edge){local_id(doc, n, ge[j].a), local_id(doc, n, ge[j].b)};
 	if (n <= 64)
@@ -555,21 +562,18 @@ static int cover_all(const struct graph *g, uint32_t *members, struct span_vec *
 		     struct clusters *out)
 {
 	size_t largest = 0, largest_edges = 0;
-	for (size_t i = 0; i < g->n_comp; i++) {
-		if (g->comp_start[i + 1] - g->comp_start[i] > largest)
-			largest = g->comp_start[i + 1] - g->comp_start[i];
+	for (size_t i = 0; i < g->n_comp; i++)
 		if (g->edge_start[i + 1] - g->edge_start[i] > largest_edges)
 			largest_edges = g->edge_start[i + 1] - g->edge_start[i];
-	}
 	out->n_components = g->n_comp;
-	out->largest_component = largest;
 	struct span_vec *part = calloc(SLICES, sizeof *part);
 	int bad = !part;
 	if (!bad) {
-#pragma omp parallel reduction(| : bad)
+#pragma omp parallel reduction(| : bad) reduction(max : largest)
 		{
 			struct cover c = {.members = members};
-			bad |= cover_scratch(&c, largest, largest_edges);
+			/* nodes: at most one more than edges */
+			bad |= cover_scratch(&c, largest_edges + 1, largest_edges);
 #pragma omp for schedule(dynamic, 1)
 			for (size_t s = 0; s < SLICES; s++) {
 				c.out = &part[s];
@@ -578,9 +582,11 @@ static int cover_all(const struct graph *g, uint32_t *members, struct span_vec *
 					cover_component(g, &c, i);
 				bad |= c.oom;
 			}
+			largest = c.largest;
 			cover_free(&c);
 		}
 	}
+	out->largest_component = largest;
 	size_t total = 0;
 	for (size_t s = 0; !bad && s < SLICES; s++)
 		total += part[s].n;
@@ -671,7 +677,8 @@ int clusters_build(const struct pair_vec *pairs, struct clusters *out)
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	if (!graph_build(&g, pairs) && (members = mem_alloc_huge((g.n + 1) * sizeof *members)) &&
+	if (!graph_build(&g, pairs) &&
+	    (members = mem_alloc_huge((pairs->n + g.n_comp + 1) * sizeof *members)) &&
 	    !cover_all(&g, members, &cl, out))
 		rc = finish(members, &cl, out);
 	if (rc) {
