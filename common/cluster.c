@@ -23,7 +23,6 @@
 #include "bitrank.h"
 #include "log.h"
 #include "memhint.h"
-#include "numbering.h"
 #include "threads.h"
 
 struct edge {
@@ -149,13 +148,37 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 
 #define UF_AHEAD 16
 
+/* A root's entry, once the components are numbered: its number, tagged
+ * (indices are below 2^31). */
+#define COMP_TAG 0x80000000u
+
 /*
- * Component of every document index, numbered in order of the
- * component's lowest node (its root); NUMBERING_UNMARKED for an index
- * that is no node.  @id is scratch of span entries.
+ * The component of node @x, after components(): the root's tagged
+ * number, found by path halving as uf_find() does (threads may halve the
+ * same paths at once: each stores an ancestor, or the number itself).
  */
-static size_t components(uint32_t *comp, uint32_t *id, const struct graph *g,
-			 const struct pair_vec *pv)
+static uint32_t comp_of(uint32_t *parent, uint32_t x)
+{
+	for (;;) {
+		const uint32_t p = __atomic_load_n(&parent[x], __ATOMIC_RELAXED);
+		if (p & COMP_TAG)
+			return p & ~COMP_TAG;
+		const uint32_t gp = __atomic_load_n(&parent[p], __ATOMIC_RELAXED);
+		if (gp & COMP_TAG)
+			return gp & ~COMP_TAG;
+		__atomic_store_n(&parent[x], gp, __ATOMIC_RELAXED);
+		x = gp;
+	}
+}
+
+/*
+ * Union-find over the pairs in @comp (span entries), then the roots that
+ * are nodes numbered in order (each component's lowest node: the numbers
+ * do not depend on the threads) and their entries replaced by the tagged
+ * numbers, for comp_of().  Only the edges ask for their component, so
+ * no node's root is looked up but theirs.  @return the components.
+ */
+static size_t components(uint32_t *comp, const struct graph *g, const struct pair_vec *pv)
 {
 	const size_t n = g->span, m = pv->n;
 #pragma omp parallel for schedule(static)
@@ -172,22 +195,28 @@ static size_t components(uint32_t *comp, uint32_t *id, const struct graph *g,
 		}
 		uf_union(comp, pv->v[i].a, pv->v[i].b);
 	}
+	/* an index in no pair is a root of its own, and no component */
+	size_t first[SLICES];
 #pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < n; v++) {
-		if (v + UF_AHEAD < n)
-			__builtin_prefetch(&comp[__atomic_load_n(&comp[v + UF_AHEAD], __ATOMIC_RELAXED)]);
-		id[v] = uf_find(comp, (uint32_t)v);
+	for (size_t s = 0; s < SLICES; s++) {
+		size_t c = 0;
+		for (size_t v = slice_at(n, s); v < slice_at(n, s + 1); v++)
+			c += comp[v] == v && bitrank_test(&g->in, v);
+		first[s] = c;
 	}
-	/* the roots that are nodes, numbered in order, give the components'
-	 * numbers (an index in no pair is a root of its own) */
+	size_t nc = 0;
+	for (size_t s = 0; s < SLICES; s++) {
+		const size_t c = first[s];
+		first[s] = nc;
+		nc += c;
+	}
 #pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < n; v++)
-		comp[v] = id[v] == v && bitrank_test(&g->in, v) ? 0 : NUMBERING_UNMARKED;
-	const size_t nc = numbering_assign(comp, n);
-#pragma omp parallel for schedule(static)
-	for (size_t v = 0; v < n; v++)
-		id[v] = comp[id[v]];
-	memcpy(comp, id, n * sizeof *comp);
+	for (size_t s = 0; s < SLICES; s++) {
+		uint32_t num = (uint32_t)first[s];
+		for (size_t v = slice_at(n, s); v < slice_at(n, s + 1); v++)
+			if (comp[v] == v && bitrank_test(&g->in, v))
+				comp[v] = COMP_TAG | num++;
+	}
 	return nc;
 }
 
@@ -240,7 +269,7 @@ static int group_positions(uint32_t *kp, size_t n, size_t ng, uint32_t *start)
 
 /* The edges into their component's range, as documents, in their order
  * (the cover reads them as a set). */
-static int regroup(struct graph *g, const uint32_t *comp, const struct pair_vec *pv)
+static int regroup(struct graph *g, uint32_t *comp, const struct pair_vec *pv)
 {
 	const size_t nc = g->n_comp, m = pv->n;
 	g->edge_start = malloc((nc + 1) * sizeof *g->edge_start);
@@ -250,8 +279,11 @@ static int regroup(struct graph *g, const uint32_t *comp, const struct pair_vec 
 	if (!g->edge_start || !g->edge || !kp)
 		goto done;
 #pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < m; i++)
-		kp[i] = comp[pv->v[i].a];
+	for (size_t i = 0; i < m; i++) {
+		if (i + UF_AHEAD < m)
+			__builtin_prefetch(&comp[pv->v[i + UF_AHEAD].a]);
+		kp[i] = comp_of(comp, pv->v[i].a);
+	}
 	if (group_positions(kp, m, nc, g->edge_start))
 		goto done;
 #pragma omp parallel for schedule(static)
@@ -266,22 +298,22 @@ done:
 static int graph_build(struct graph *g, const struct pair_vec *pv)
 {
 	memset(g, 0, sizeof *g);
-	uint32_t *comp = NULL, *id = NULL;
+	uint32_t *comp = NULL;
 	int rc = -1;
 	if (find_nodes(g, pv))
 		goto done;
-	comp = mem_alloc_huge((g->span + 1) * sizeof *comp);
-	id = mem_alloc_huge((g->span + 1) * sizeof *id);
-	if (!comp || !id)
+	if (g->span > COMP_TAG) {
+		log_error("document index %zu: past what clustering numbers", g->span - 1);
 		goto done;
-	g->n_comp = components(comp, id, g, pv);
-	free(id);
-	id = NULL;
+	}
+	comp = mem_alloc_huge((g->span + 1) * sizeof *comp);
+	if (!comp)
+		goto done;
+	g->n_comp = components(comp, g, pv);
 	rc = regroup(g, comp, pv);
 done:
 	bitrank_free(&g->in); /* the components name their documents from here on */
 	free(comp);
-	free(id);
 	return rc;
 }
 

@@ -36,9 +36,9 @@ struct clusters {
  * Build clusters from @pairs (a < b, no repeats, in any order: the
  * clusters do not depend on it).
  * Clusters are numbered in order of their representative's document index.
- * Memory: 12 bytes per document index up to the highest named, besides
- * what the pairs take (the self-join names documents by provenance slot,
- * dense: few indices are in no pair).
+ * Memory: 4 bytes per document index up to the highest named (below
+ * 2^31), besides what the pairs take (the self-join names documents by
+ * provenance slot, dense: few indices are in no pair).
  * @return 0, or -1 on OOM (logged).  Free with clusters_free().
  */
 int clusters_build(const struct pair_vec *pairs, struct clusters *out)
