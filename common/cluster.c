@@ -49,6 +49,10 @@ struct graph {
 	struct edge *edge;     /* each component's edges (documents) */
 };
 
+/* A root's entry, once the components are numbered: its number, tagged
+ * (indices are below 2^31). */
+#define COMP_TAG 0x80000000u
+
 /* Fixed slices for the numbering steps (independent of the threads). */
 #define SLICES 256
 
@@ -97,6 +101,10 @@ static int find_nodes(struct graph *g, const struct pair_vec *pv)
 		if (pv->v[i].b > max)
 			max = pv->v[i].b;
 	g->span = m ? (size_t)max + 1 : 0;
+	if (g->span > COMP_TAG) {
+		log_error("document index %u: past what clustering numbers", max);
+		return -1;
+	}
 	if (bitrank_init(&g->in, g->span))
 		return -1;
 #pragma omp parallel for schedule(static)
@@ -147,10 +155,6 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 }
 
 #define UF_AHEAD 16
-
-/* A root's entry, once the components are numbered: its number, tagged
- * (indices are below 2^31). */
-#define COMP_TAG 0x80000000u
 
 /*
  * The component of node @x, after components(): the root's tagged
@@ -302,10 +306,6 @@ static int graph_build(struct graph *g, const struct pair_vec *pv)
 	int rc = -1;
 	if (find_nodes(g, pv))
 		goto done;
-	if (g->span > COMP_TAG) {
-		log_error("document index %zu: past what clustering numbers", g->span - 1);
-		goto done;
-	}
 	comp = mem_alloc_huge((g->span + 1) * sizeof *comp);
 	if (!comp)
 		goto done;

@@ -261,5 +261,11 @@ int main(void)
 	struct clusters c;
 	CHECK(clusters_build(&empty, &c) == 0 && c.n_clusters == 0);
 	clusters_free(&c);
+	/* an index past what clustering numbers (2^31): refused, before any
+	 * array of that size is made */
+	struct pair past[1] = {{5, 0x80000000u, 1}};
+	struct pair_vec pv = {past, 1, 1};
+	CHECK(clusters_build(&pv, &c) != 0 && c.n_clusters == 0);
+	clusters_free(&c);
 	return test_finish("test_cluster");
 }
