@@ -1,18 +1,18 @@
 /*
  * cluster.c - see cluster.h.  Documents that appear in pairs are the
  * nodes, union-find over their indices gives the connected
- * components, and the nodes and edges are then regrouped component by
- * component, so that the greedy cover of one component touches only its
- * own small piece of memory: a night's pair graph is millions of nodes
- * scattered over the whole collection, and walking it in place was bound
- * by cache misses.
+ * components, and the edges are then regrouped component by component,
+ * so that the greedy cover of one component touches only its own small
+ * piece of memory: a night's pair graph is millions of nodes scattered
+ * over the whole collection, and walking it in place was bound by cache
+ * misses.
  *
  * Every step runs on all threads.  The steps that number things
  * (components, clusters) count per fixed slice of their input, then number
  * slice by slice, so the numbers do not depend on the thread count; the
- * steps that only place things (nodes and edges into their component's
- * range) place them in any order and the order is then restored (nodes)
- * or does not matter (edges: the cover reads them as a set).
+ * step that only places things (edges into their component's range)
+ * places them in any order, which does not matter: the cover reads a
+ * component's edges as a set and takes its nodes from their sorted ends.
  */
 #include "cluster.h"
 
