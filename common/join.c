@@ -247,10 +247,10 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
  * tables (little to sort, code and read) serve large N, where its runs
  * grow to thousands of keys.
  */
-/* A thread's hash table for scan_run_split(): bucket heads, and the
- * chain link of each key of the run. */
+/* A thread's hash table for scan_run_split(): bucket heads, the chain
+ * link of each key of the run, and the keys that meet earlier ones. */
 struct scratch {
-	uint32_t *head, *next;
+	uint32_t *head, *next, *meet;
 	size_t cap;
 };
 
@@ -263,6 +263,9 @@ static int scratch_reserve(struct scratch *sc, size_t n)
 		if (!p)
 			return -1;
 		sc->next = p;
+		if (!(p = realloc(sc->meet, n * sizeof *sc->meet)))
+			return -1;
+		sc->meet = p;
 		sc->cap = n;
 	}
 	return 0;
@@ -284,44 +287,77 @@ static inline int split_pair(const struct design *d, uint32_t t, const struct de
 	return take_pair(d, t, x, dist, idx[p], idx[q], out);
 }
 
+/*
+ * Whether a key meets any other in a bucket is a branch the CPU cannot
+ * predict (one key in four to eight does, at random), so each pass first
+ * lists, without branches, the keys that do (@meet), and only those are
+ * then walked: the same comparisons in the same order, with one
+ * mispredicted branch per run instead of one per such key.
+ */
+/* Sub-block 0 lies just below the leading bits: the run is sorted by it
+ * already, so its buckets are stretches of neighbours. */
+static size_t split_first(const struct design *d, uint32_t t, const struct design_split *ss,
+			  uint32_t *meet, const uint64_t *keys, const uint32_t *idx, size_t n,
+			  struct pair_vec *out, int *bad)
+{
+	const unsigned sh0 = ss->shift[0];
+	size_t m = 0, c = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		meet[m] = (uint32_t)i;
+		m += ((keys[i] ^ keys[i + 1]) >> sh0) == 0;
+	}
+	for (size_t l = 0; l < m && !*bad; l++) {
+		const size_t i = meet[l];
+		for (size_t j = i + 1; j < n && !((keys[i] ^ keys[j]) >> sh0); j++) {
+			c++;
+			*bad |= split_pair(d, t, ss, 0, keys, idx, (uint32_t)i, (uint32_t)j, out);
+		}
+	}
+	return c;
+}
+
+/* Sub-block @s: a hash table on its top @b bits (about four buckets per
+ * key), chained through sc->next; each key meets the earlier keys of its
+ * bucket.  (A counting sort was slower: its prefix sum over the buckets
+ * is a serial chain.) */
+static size_t split_hashed(const struct design *d, uint32_t t, const struct design_split *ss,
+			   unsigned s, unsigned bits, struct scratch *sc, const uint64_t *keys,
+			   const uint32_t *idx, size_t n, struct pair_vec *out, int *bad)
+{
+	const unsigned b = bits < ss->width[s] ? bits : ss->width[s];
+	const unsigned sh = ss->shift[s] + ss->width[s] - b;
+	const uint64_t bm = (1ull << b) - 1;
+	uint32_t *restrict head = sc->head, *restrict next = sc->next, *restrict meet = sc->meet;
+	size_t m = 0, c = 0;
+	memset(head, 0xff, ((size_t)1 << b) * sizeof *head);
+	for (uint32_t i = 0; i < (uint32_t)n; i++) {
+		const uint32_t v = (uint32_t)(keys[i] >> sh) & (uint32_t)bm, h = head[v];
+		next[i] = h;
+		head[v] = i;
+		meet[m] = i;
+		m += h != UINT32_MAX;
+	}
+	for (size_t l = 0; l < m && !*bad; l++) {
+		const uint32_t i = meet[l];
+		for (uint32_t j = next[i]; j != UINT32_MAX; j = next[j]) {
+			c++;
+			*bad |= split_pair(d, t, ss, s, keys, idx, j, i, out);
+		}
+	}
+	return c;
+}
+
 static int scan_run_split(const struct design *d, uint32_t t, const struct design_split *ss,
 			  struct scratch *sc, const uint64_t *keys, const uint32_t *idx,
 			  size_t n, struct pair_vec *out, uint64_t *cmp)
 {
 	if (scratch_reserve(sc, n))
 		return -1;
-	uint64_t c = 0;
 	int bad = 0;
-	/* Sub-block 0 lies just below the leading bits: the run is sorted by
-	 * it already, so its buckets are stretches of neighbours (rarely more
-	 * than one key: the test below is nearly always false). */
-	const unsigned sh0 = ss->shift[0];
-	for (size_t i = 0; i + 1 < n && !bad; i++)
-		for (size_t j = i + 1; j < n && !((keys[i] ^ keys[j]) >> sh0); j++) {
-			c++;
-			bad |= split_pair(d, t, ss, 0, keys, idx, (uint32_t)i, (uint32_t)j, out);
-		}
-	/* The others: a hash table on the sub-block's top bits, about four
-	 * buckets per key, chained through @next; each key meets the earlier
-	 * keys of its bucket as it goes in.  (A counting sort was slower: its
-	 * prefix sum over the buckets is a serial chain.) */
+	uint64_t c = split_first(d, t, ss, sc->meet, keys, idx, n, out, &bad);
 	const unsigned bits = design_split_bits(n);
-	uint32_t *head = sc->head, *next = sc->next;
-	for (unsigned s = 1; s < ss->parts && !bad; s++) {
-		const unsigned b = bits < ss->width[s] ? bits : ss->width[s];
-		const unsigned sh = ss->shift[s] + ss->width[s] - b;
-		const uint64_t bm = (1ull << b) - 1;
-		memset(head, 0xff, ((size_t)1 << b) * sizeof *head);
-		for (size_t i = 0; i < n; i++) {
-			const uint32_t v = (uint32_t)((keys[i] >> sh) & bm);
-			for (uint32_t j = head[v]; j != UINT32_MAX; j = next[j]) {
-				c++;
-				bad |= split_pair(d, t, ss, s, keys, idx, j, (uint32_t)i, out);
-			}
-			next[i] = head[v];
-			head[v] = (uint32_t)i;
-		}
-	}
+	for (unsigned s = 1; s < ss->parts && !bad; s++)
+		c += split_hashed(d, t, ss, s, bits, sc, keys, idx, n, out, &bad);
 	*cmp += c;
 	return bad ? -1 : 0;
 }
@@ -363,6 +399,30 @@ static int scan_run(const struct design *d, uint32_t t, const uint64_t *keys,
 	return scan_run_scalar(d, t, keys, idx, n, out);
 }
 
+/* The end of the run that holds keys[e - 1] (@shift: 64 minus the leading
+ * bits), from @e on: by galloping, then bisection, as runs of hundreds of
+ * keys (large N) would otherwise be walked key by key. */
+static size_t run_end(const uint64_t *keys, size_t n, size_t e, unsigned shift)
+{
+	const uint64_t lead = keys[e - 1] >> shift;
+	size_t lo = e, hi = e, step = 64; /* keys[lo - 1] is in the run */
+	while (hi < n && keys[hi] >> shift == lead) {
+		lo = hi + 1;
+		hi += step;
+		step *= 2;
+	}
+	if (hi > n)
+		hi = n;
+	while (lo < hi) { /* keys[hi] (or the end) is past it */
+		const size_t mid = lo + (hi - lo) / 2;
+		if (keys[mid] >> shift == lead)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * Runs are short (a few keys) and a third of neighbouring keys or more
  * share their leading bits, so "does the run go on?" is a branch the CPU
@@ -399,8 +459,7 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 			const unsigned c = rest ? (unsigned)__builtin_ctzll(rest) : 64 - b; /* neighbours in it */
 			size_t s = i + b, e = s + c + 1;
 			if (b + c >= w) { /* it may go on past this window */
-				while (e < n && ((keys[e - 1] ^ keys[e]) >> shift) == 0)
-					e++;
+				e = run_end(keys, n, e, shift);
 				next = e;
 				m = 0;
 			} else {
@@ -416,5 +475,6 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 done:
 	free(sc.head);
 	free(sc.next);
+	free(sc.meet);
 	return rc;
 }
