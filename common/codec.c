@@ -375,8 +375,9 @@ size_t codec_block_bound(size_t n, unsigned idx_bits)
  * after another would wait on each other's every update.  The suffix and
  * index streams are then moved down to close the gaps.
  */
-size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uint32_t *idx,
-			  size_t n, unsigned idx_bits, uint8_t *out)
+static inline __attribute__((always_inline)) size_t
+encode_block(const struct codec *c, const uint64_t *keys, const uint32_t *idx, size_t n,
+	     unsigned idx_bits, uint8_t *out, uint64_t *hist)
 {
 	assert(idx_bits <= CODEC_MAX_IDX_BITS);
 	if (!n)
@@ -393,6 +394,8 @@ size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uin
 	for (size_t i = 1; i < n; i++) {
 		assert(keys[i - 1] <= keys[i]);
 		const unsigned s = codec_symbol(keys[i - 1], keys[i]);
+		if (hist)
+			hist[s]++;
 		put_bits(&bc, c->code[s], c->len[s]);
 		put_bits64(&bs, keys[i] & ~(c->keep[s] | c->top[s]), c->suf[s]);
 		assert(!idx || (idx[i] & ~mask) == 0);
@@ -405,6 +408,19 @@ size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uin
 	memmove(c0 + cl, s0, sl);
 	memmove(c0 + cl + sl, i0, il);
 	return 8 + cl + sl + il;
+}
+
+size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uint32_t *idx,
+			  size_t n, unsigned idx_bits, uint8_t *out)
+{
+	return encode_block(c, keys, idx, n, idx_bits, out, NULL);
+}
+
+size_t codec_encode_block_counted(const struct codec *c, const uint64_t *keys,
+				  const uint32_t *idx, size_t n, unsigned idx_bits, uint8_t *out,
+				  uint64_t hist[CODEC_SYMBOLS])
+{
+	return encode_block(c, keys, idx, n, idx_bits, out, hist);
 }
 
 /* ---- 3. decoding ---- */

@@ -146,6 +146,15 @@ size_t codec_encode_block(const struct codec *c, const uint64_t *keys, const uin
 			  size_t n, unsigned idx_bits, uint8_t *out);
 
 /**
+ * codec_encode_block(), and the symbols of the block's n - 1 transitions
+ * added to @hist as codec_histogram() counts them: an encoder that checks
+ * its code against the records it met (compress) then reads each key once.
+ */
+size_t codec_encode_block_counted(const struct codec *c, const uint64_t *keys,
+				  const uint32_t *idx, size_t n, unsigned idx_bits, uint8_t *out,
+				  uint64_t hist[CODEC_SYMBOLS]);
+
+/**
  * Decode a block of @n records from @len bytes at @in into the
  * caller-owned @keys (n entries) and @idx (n entries, or NULL to skip
  * the indices; their length is still checked).  @idx_bits must be the

@@ -216,6 +216,9 @@ static long long load_batch(struct loader *L, size_t max_bytes)
 
 /* ---- encoding ---- */
 
+/* Blocks encoded at once by all threads. */
+#define WRITE_BATCH 64
+
 /* Add the symbols of the transitions within @keys[0..n) to @hist,
  * threads over ranges (a range also counts the transition from the key
  * before it). */
@@ -236,26 +239,62 @@ static void histogram(const uint64_t *keys, size_t n, uint64_t hist[CODEC_SYMBOL
 	free(part);
 }
 
+/* The histogram of the records written so far, for a streamed table's
+ * check (stream_verify()): each block's transitions counted by its
+ * encoder (part[i] for the batch's block i), and those between blocks. */
+struct tally {
+	uint64_t hist[CODEC_SYMBOLS];
+	uint64_t part[WRITE_BATCH][CODEC_SYMBOLS];
+	uint64_t last; /* key of the last record written */
+	int started;
+};
+
+/* Blocks [0, nb) of a batch starting at @keys: their counts into the
+ * total, with the transitions into each block. */
+static void tally_add(struct tally *ty, const uint64_t *keys, size_t n, size_t per_block,
+		      size_t nb)
+{
+	for (size_t i = 0; i < nb; i++) {
+		const size_t first = i * per_block;
+		if (i || ty->started)
+			ty->hist[codec_symbol(i ? keys[first - 1] : ty->last, keys[first])]++;
+		for (unsigned s = 0; s < CODEC_SYMBOLS; s++)
+			ty->hist[s] += ty->part[i][s];
+	}
+	ty->last = keys[n - 1];
+	ty->started = 1;
+}
+
 /* Encode @n records as blocks of @per_block (the last one fewer), a
- * batch at a time, in parallel, into @buf (64 blocks' worth of
- * codec_block_bound(), kept across tables), and write them in order. */
+ * batch at a time, in parallel, into @buf (WRITE_BATCH blocks' worth of
+ * codec_block_bound(), kept across tables), and write them in order;
+ * counted into @ty unless it is NULL. */
 static int write_blocks(struct ndf_writer *w, struct outfile *out, const struct codec *code,
 			const uint64_t *keys, const uint32_t *idx, size_t n, unsigned idx_bits,
-			size_t per_block, uint8_t *buf)
+			size_t per_block, uint8_t *buf, struct tally *ty)
 {
-	const size_t batch = 64;
+	const size_t batch = WRITE_BATCH;
 	size_t bound = codec_block_bound(per_block, idx_bits);
-	size_t len[64];
+	size_t len[WRITE_BATCH];
 	size_t n_blocks = (n + per_block - 1) / per_block;
 	int err = 0;
 	for (size_t b0 = 0; b0 < n_blocks && !err; b0 += batch) {
 		size_t nb = n_blocks - b0 < batch ? n_blocks - b0 : batch;
+		if (ty)
+			memset(ty->part, 0, nb * sizeof ty->part[0]);
 #pragma omp parallel for schedule(dynamic, 1)
 		for (size_t i = 0; i < nb; i++) {
 			size_t first = (b0 + i) * per_block;
 			size_t m = n - first < per_block ? n - first : per_block;
-			len[i] = codec_encode_block(code, keys + first, idx + first, m, idx_bits,
-						    buf + i * bound);
+			len[i] = ty ? codec_encode_block_counted(code, keys + first, idx + first, m,
+								 idx_bits, buf + i * bound, ty->part[i])
+				    : codec_encode_block(code, keys + first, idx + first, m, idx_bits,
+							 buf + i * bound);
+		}
+		if (ty) {
+			const size_t first = b0 * per_block;
+			tally_add(ty, keys + first, n - first < nb * per_block ? n - first : nb * per_block,
+				  per_block, nb);
 		}
 		for (size_t i = 0; i < nb && !err; i++) {
 			size_t first = (b0 + i) * per_block;
@@ -322,7 +361,7 @@ static int compress_loaded(const struct opts *o, struct loader *L, const struct 
 	if (!w)
 		return -1;
 	int err = write_blocks(w, out, &code, L->keys, L->idx, L->n, idx_bits,
-			       (size_t)o->block_records, buf);
+			       (size_t)o->block_records, buf, NULL);
 	return ctable_finish(w, err, L->n, st);
 }
 
@@ -343,25 +382,15 @@ static int check_idx(const struct loader *L, size_t from, unsigned idx_bits)
 }
 
 /* The next batch into keys/idx after the @carry records left there, its
- * indices checked and its transitions counted into @hist.  @return
- * records read, 0 at the end, or an ndf_err. */
-static long long stream_batch(struct loader *L, size_t carry, unsigned idx_bits,
-			      uint64_t hist[CODEC_SYMBOLS])
+ * indices checked.  @return records read, 0 at the end, or an ndf_err. */
+static long long stream_batch(struct loader *L, size_t carry, unsigned idx_bits)
 {
-	const int started = L->total > 0;
-	const uint64_t before = L->last;
 	L->n = carry;
 	const long long got = load_batch(L, STREAM_BATCH_BYTES);
 	if (got <= 0)
 		return got;
 	if (check_idx(L, carry, idx_bits))
 		return NDF_ERR_FORMAT;
-	if (carry)
-		histogram(L->keys + carry - 1, (size_t)got + 1, hist);
-	else
-		histogram(L->keys, (size_t)got, hist);
-	if (!carry && started)
-		hist[codec_symbol(before, L->keys[0])]++;
 	return got;
 }
 
@@ -369,11 +398,11 @@ static long long stream_batch(struct loader *L, size_t carry, unsigned idx_bits,
  * @return the records left there, or -1. */
 static long long stream_write(const struct opts *o, struct loader *L, struct ndf_writer *w,
 			      struct outfile *out, const struct codec *code, unsigned idx_bits,
-			      int last, uint8_t *buf)
+			      int last, uint8_t *buf, struct tally *ty)
 {
 	const size_t per = (size_t)o->block_records;
 	const size_t whole = last ? L->n : L->n / per * per;
-	if (write_blocks(w, out, code, L->keys, L->idx, whole, idx_bits, per, buf))
+	if (write_blocks(w, out, code, L->keys, L->idx, whole, idx_bits, per, buf, ty))
 		return -1;
 	memmove(L->keys, L->keys + whole, (L->n - whole) * sizeof *L->keys);
 	memmove(L->idx, L->idx + whole, (L->n - whole) * sizeof *L->idx);
@@ -408,7 +437,6 @@ static int compress_streamed(const struct opts *o, struct loader *L, const struc
 			     const struct ndf_block *code_blk, struct outfile *out, struct stats *st,
 			     uint8_t *buf)
 {
-	uint64_t hist[CODEC_SYMBOLS] = {0};
 	struct codec code;
 	if (code_blk->n_records != 0 || code_blk->len != codec_serialized_size() ||
 	    codec_parse(&code, code_blk->data, code_blk->len))
@@ -419,13 +447,15 @@ static int compress_streamed(const struct opts *o, struct loader *L, const struc
 	struct ndf_writer *w = ctable_open(o, in_h, idx_bits, &code, out);
 	if (!w)
 		return -1;
+	struct tally *ty = xcalloc(1, sizeof *ty);
 	long long got, carry = 0;
 	do {
-		got = stream_batch(L, (size_t)carry, idx_bits, hist);
+		got = stream_batch(L, (size_t)carry, idx_bits);
 		if (got >= 0)
-			carry = stream_write(o, L, w, out, &code, idx_bits, got == 0, buf);
+			carry = stream_write(o, L, w, out, &code, idx_bits, got == 0, buf, ty);
 	} while (got > 0 && carry >= 0);
-	int err = got < 0 || carry < 0 || stream_verify(L, code_blk, hist);
+	int err = got < 0 || carry < 0 || stream_verify(L, code_blk, ty->hist);
+	free(ty);
 	return ctable_finish(w, err, L->total, st);
 }
 
@@ -459,7 +489,7 @@ static int run(const struct opts *o, FILE *in, const char *name, struct outfile 
 	int rc = 0;
 	struct progress pr;
 	/* document indices fit 32 bits: the largest block bound there is */
-	uint8_t *buf = xmalloc(64 * codec_block_bound((size_t)o->block_records, 32));
+	uint8_t *buf = xmalloc(WRITE_BATCH * codec_block_bound((size_t)o->block_records, 32));
 	progress_start(&pr, "tables", 0);
 	for (uint32_t t = 0;; t++) {
 		int err;
