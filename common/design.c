@@ -64,10 +64,15 @@ static void derive_moves(struct design_table *t)
  * A table from its key order: @order[0..64) are fingerprint bit numbers
  * counted from the top (0 = most significant), leading bits first.
  */
-static void fill_table(struct design_table *t, const uint8_t *order, uint32_t lead_bits)
+/* Table @t from the bit order; with @leads_only (the cost model's
+ * candidates, which need nothing else) only its leading bit count. */
+static void fill_table(struct design_table *t, const uint8_t *order, uint32_t lead_bits,
+		       int leads_only)
 {
 	memset(t, 0, sizeof *t);
 	t->lead_bits = lead_bits;
+	if (leads_only)
+		return;
 	for (uint32_t i = 0; i < 64; i++) {
 		t->perm[i] = (uint8_t)(63 - order[i]);
 		if (i < lead_bits)
@@ -139,7 +144,7 @@ static uint64_t tables_of(uint32_t k, uint32_t code)
 
 /* Level-2 tables under one level-1 choice. */
 static void fill_level2(struct design *d, uint32_t *t, const uint8_t *head, uint32_t hlen,
-			const uint8_t *rest, uint32_t rlen)
+			const uint8_t *rest, uint32_t rlen, int leads_only)
 {
 	uint32_t r2 = d->n_blocks2, k = d->k, m2 = r2 - k;
 	uint8_t lead2[64] = {0};
@@ -151,11 +156,11 @@ static void fill_level2(struct design *d, uint32_t *t, const uint8_t *head, uint
 		take_blocks(rest, rlen, r2, lead2, order, &len, tail, &tlen);
 		uint32_t lead_bits = len;
 		memcpy(order + len, tail, tlen);
-		fill_table(&d->tables[(*t)++], order, lead_bits);
+		fill_table(&d->tables[(*t)++], order, lead_bits, leads_only);
 	} while (next_subset(lead2, r2, m2));
 }
 
-int design_make(struct design *d, uint32_t k, uint32_t code)
+static int make(struct design *d, uint32_t k, uint32_t code, int leads_only)
 {
 	memset(d, 0, sizeof *d);
 	char name[16];
@@ -191,13 +196,18 @@ int design_make(struct design *d, uint32_t k, uint32_t code)
 		uint32_t len = 0, rlen = 0;
 		take_blocks(all, 64, d->n_blocks, lead, order, &len, rest, &rlen);
 		if (d->n_blocks2) {
-			fill_level2(d, &t, order, len, rest, rlen);
+			fill_level2(d, &t, order, len, rest, rlen, leads_only);
 		} else {
 			memcpy(order + len, rest, rlen);
-			fill_table(&d->tables[t++], order, len);
+			fill_table(&d->tables[t++], order, len, leads_only);
 		}
 	} while (next_subset(lead, d->n_blocks, m));
 	return 0;
+}
+
+int design_make(struct design *d, uint32_t k, uint32_t code)
+{
+	return make(d, k, code, 0);
 }
 
 int design_parse(const char *s, uint32_t *code)
@@ -322,7 +332,7 @@ static double cost_of(uint32_t k, uint32_t code, uint64_t n)
 	struct design d;
 	int level = log_get_level();
 	log_set_level(LOG_SILENT); /* candidates that do not exist are normal here */
-	int bad = design_make(&d, k, code);
+	int bad = make(&d, k, code, 1); /* the cost needs only the leading bits */
 	log_set_level(level);
 	if (bad)
 		return INFINITY;
