@@ -12,6 +12,11 @@
  *   table_variant --idx-past-end IN OUT every document index raised by the
  *                                       record count: still sorted, naming
  *                                       no document of the catalog
+ *   table_variant --disorder IN OUT     records 2 and 3 of each table's first
+ *                                       raw block swapped: keys out of order
+ *   table_variant --disorder-edge IN OUT the last record of each table's first
+ *                                       raw block swapped with the first of
+ *                                       its second: out of order at the edge
  *
  * Every rewritten section is well-formed (checksums, index), so only the
  * table stages' own checks can refuse it.
@@ -26,7 +31,7 @@
 #include "ndf.h"
 #include "tablefile.h"
 
-enum mode { STRIP, SWAP, BAD, PAST_END };
+enum mode { STRIP, SWAP, BAD, PAST_END, DISORDER, DISORDER_EDGE };
 
 struct section {
 	struct ndf_header h;
@@ -87,11 +92,37 @@ static int is_code(const struct section *s)
 	return s->n && s->blk[0].codec == NDF_CODEC_CODE;
 }
 
+static void swap_raw(uint8_t *a, uint8_t *b)
+{
+	uint8_t t[TABLE_RAW_RECORD];
+	memcpy(t, a, sizeof t);
+	memcpy(a, b, sizeof t);
+	memcpy(b, t, sizeof t);
+}
+
+/* Keys out of order inside the first raw block, or (@edge) across its
+ * edge with the second. */
+static void disorder(struct section *s, int edge)
+{
+	struct ndf_block *raw[2];
+	int n = 0;
+	for (size_t i = 0; i < s->n && n < 2; i++)
+		if (s->blk[i].codec == NDF_CODEC_RAW && s->blk[i].n_records >= 4)
+			raw[n++] = &s->blk[i];
+	if (n > 0 && !edge)
+		swap_raw(raw[0]->data + 2 * TABLE_RAW_RECORD, raw[0]->data + 3 * TABLE_RAW_RECORD);
+	if (n > 1 && edge)
+		swap_raw(raw[0]->data + (size_t)(raw[0]->n_records - 1) * TABLE_RAW_RECORD,
+			 raw[1]->data);
+}
+
 static int write_section(struct outfile *out, struct section *s, enum mode m,
 			 const struct ndf_block *other_code)
 {
 	struct ndf_header h = s->h;
 	size_t i = 0;
+	if (m == DISORDER || m == DISORDER_EDGE)
+		disorder(s, m == DISORDER_EDGE);
 	if (m == STRIP) {
 		h.aux = 0;
 		i = is_code(s);
@@ -131,6 +162,8 @@ int main(int argc, char **argv)
 		{"swap-codes", no_argument, NULL, 'w'},
 		{"bad-code", no_argument, NULL, 'b'},
 		{"idx-past-end", no_argument, NULL, 'p'},
+		{"disorder", no_argument, NULL, 'd'},
+		{"disorder-edge", no_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
 	int m = -1, c;
@@ -141,11 +174,13 @@ int main(int argc, char **argv)
 		case 'w': m = SWAP; break;
 		case 'b': m = BAD; break;
 		case 'p': m = PAST_END; break;
+		case 'd': m = DISORDER; break;
+		case 'e': m = DISORDER_EDGE; break;
 		default: m = -1; optind = argc; break;
 		}
 	}
 	if (m < 0 || optind + 2 != argc) {
-		fprintf(stderr, "usage: table_variant --strip-code|--swap-codes|--bad-code|--idx-past-end IN OUT\n");
+		fprintf(stderr, "usage: table_variant --strip-code|--swap-codes|--bad-code|--idx-past-end|--disorder|--disorder-edge IN OUT\n");
 		return EXIT_FAILED;
 	}
 	size_t n = 0;

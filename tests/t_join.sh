@@ -69,6 +69,25 @@ done
 "$BIN/ndd-compress" -q --block-records 1000 -o "$tmp/c4-old.ndf" "$tmp/t4-old.ndf" || bad "compress 400k, no code"
 cmp -s "$tmp/c4-1.ndf" "$tmp/c4-old.ndf" || bad "400k: streamed and loaded tables compress differently"
 cmp -s "$tmp/c4-1.ndf" "$tmp/c4-2.ndf" || bad "400k: compress -t1 and -t2 differ"
+# Raw records out of order, inside a block or at the edge of two, and
+# indices past the announced record count: compress refuses them, naming
+# the first record out of order (the checks run inside the decode).
+for v in disorder disorder-edge; do
+	"$TV" --$v "$tmp/t4.ndf" "$tmp/t4-$v.ndf" || bad "table_variant --$v"
+	"$BIN/ndd-compress" -t 2 -o "$tmp/x-$v.ndf" "$tmp/t4-$v.ndf" 2> "$tmp/err"
+	[ $? -eq 2 ] || bad "compress --$v: exit status not 2"
+	[ ! -e "$tmp/x-$v.ndf" ] || bad "compress --$v: output left behind"
+	cp "$tmp/err" "$tmp/err-$v"
+done
+grep -q "record 3 of table 0 is out of order" "$tmp/err-disorder" ||
+	bad "compress --disorder: $(cat "$tmp/err-disorder")"
+grep -q "record 65536 of table 0 is out of order" "$tmp/err-disorder-edge" ||
+	bad "compress --disorder-edge: $(cat "$tmp/err-disorder-edge")"
+"$TV" --idx-past-end "$tmp/t4.ndf" "$tmp/t4-past.ndf" || bad "table_variant --idx-past-end 400k"
+"$BIN/ndd-compress" -t 2 -o "$tmp/x-past.ndf" "$tmp/t4-past.ndf" 2> "$tmp/err"
+[ $? -eq 2 ] || bad "compress, indices past the end: exit status not 2"
+grep -q "table 0: document index [0-9]*, but the header announces 400000 records" "$tmp/err" ||
+	bad "compress, indices past the end: $(cat "$tmp/err")"
 rm -f "$tmp"/t4*.ndf "$tmp"/c4-*.ndf "$tmp/fps400k.ndf"
 # Tables whose checksums hold but whose document indices name no document
 # of the catalog: refused before anything is looked up by them.
