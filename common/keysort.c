@@ -37,6 +37,23 @@ static void insertion_sort(struct table_rec *a, size_t n)
 	}
 }
 
+/* Insertion by key alone, for records whose equal keys are already in
+ * ascending idx order (what the stable radix passes leave): a record moves
+ * only past larger keys, so equal ones keep that order, and each step
+ * tests one key instead of a key and an index. */
+static void insertion_sort_keys(struct table_rec *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct table_rec x = a[i];
+		size_t j = i;
+		while (j > 0 && x.key < a[j - 1].key) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}
+
 static void swap_rec(struct table_rec *a, struct table_rec *b)
 {
 	struct table_rec t = *a;
@@ -114,7 +131,7 @@ static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
 	if (n <= 32 || done >= 64) {
 		memcpy(dst, src, n * sizeof *dst);
 		if (n <= 32)
-			insertion_sort(dst, n);
+			insertion_sort_keys(dst, n);
 		else
 			keysort_small(dst, n);
 		return;
@@ -139,7 +156,7 @@ static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
 	for (size_t i = 0; i < n; i++)
 		dst[cnt[(src[i].key >> shift) & mask]++] = src[i];
 	if (largest <= 16) {
-		insertion_sort(dst, n);
+		insertion_sort_keys(dst, n);
 		return;
 	}
 	size_t lo = 0;
@@ -148,7 +165,7 @@ static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
 		if (hi - lo > 32)
 			keysort_small(dst + lo, hi - lo);
 		else
-			insertion_sort(dst + lo, hi - lo);
+			insertion_sort_keys(dst + lo, hi - lo);
 		lo = hi;
 	}
 }
