@@ -237,16 +237,27 @@ static inline struct table_rec rec_at(const struct table_rec *recs, const uint64
 	return recs ? recs[i] : (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
 }
 
+/* With @lut, the keys are first permuted in place (@pkeys: the same
+ * array as @keys) in the counting pass, which reads them anyway. */
 static void scatter_top(struct plan *p, const struct table_rec *recs, const uint64_t *keys,
-			uint64_t idx0, struct table_rec *scratch, size_t n)
+			uint64_t *pkeys, const struct design_lut *lut, uint64_t idx0,
+			struct table_rec *scratch, size_t n)
 {
 #pragma omp parallel num_threads(p->nt)
 	{
 		const int t = threads_id();
 		const size_t lo = n * (size_t)t / (size_t)p->nt, hi = n * (size_t)(t + 1) / (size_t)p->nt;
 		size_t *c = p->count + (size_t)t * p->nb;
-		for (size_t i = lo; i < hi; i++)
-			c[rec_at(recs, keys, idx0, i).key >> p->shift]++;
+		if (lut) {
+			for (size_t i = lo; i < hi; i++) {
+				const uint64_t k = design_lut_permute(lut, pkeys[i]);
+				pkeys[i] = k;
+				c[k >> p->shift]++;
+			}
+		} else {
+			for (size_t i = lo; i < hi; i++)
+				c[rec_at(recs, keys, idx0, i).key >> p->shift]++;
+		}
 #pragma omp barrier
 #pragma omp single
 		plan_offsets(p);
@@ -264,7 +275,7 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 		keysort_small(recs, n);
 		return;
 	}
-	scatter_top(&p, recs, NULL, 0, scratch, n);
+	scatter_top(&p, recs, NULL, NULL, NULL, 0, scratch, n);
 	sort_buckets(&p, scratch, recs);
 	free(p.count);
 }
@@ -311,11 +322,16 @@ size_t keysort_bucket_count(size_t n)
 	return (size_t)1 << bucket_bits(n);
 }
 
-void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out,
-		       const struct keysort_visit *visit)
+/* keysort_from_keys(), and keysort_permuted() when @lut is set (then
+ * @pkeys is @keys). */
+static void from_keys(const uint64_t *keys, uint64_t *pkeys, const struct design_lut *lut,
+		      size_t n, uint64_t idx0, struct table_rec *out,
+		      const struct keysort_visit *visit)
 {
 	struct plan p;
 	if (bucket_bits(n) == 0 || plan_init(&p, n)) {
+		for (size_t i = 0; lut && i < n; i++)
+			pkeys[i] = design_lut_permute(lut, pkeys[i]);
 		for (size_t i = 0; i < n; i++)
 			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
 		keysort_small(out, n);
@@ -323,7 +339,19 @@ void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct tab
 			visit->sorted(visit->ctx, 0, 0, out, n);
 		return;
 	}
-	scatter_top(&p, NULL, keys, idx0, out, n);
+	scatter_top(&p, NULL, keys, pkeys, lut, idx0, out, n);
 	sort_buckets_in_place(&p, out, visit);
 	free(p.count);
+}
+
+void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out,
+		       const struct keysort_visit *visit)
+{
+	from_keys(keys, NULL, NULL, n, idx0, out, visit);
+}
+
+void keysort_permuted(uint64_t *keys, const struct design_lut *lut, size_t n, uint64_t idx0,
+		      struct table_rec *out, const struct keysort_visit *visit)
+{
+	from_keys(keys, keys, lut, n, idx0, out, visit);
 }

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "design.h"
+
 /* 12 bytes, packed: the sort's two arrays are most of permute-sort's
  * memory (2.4 GB for 100M fingerprints instead of 3.2 with padding), and
  * x86 reads unaligned keys at full speed. */
@@ -56,6 +58,15 @@ size_t keysort_bucket_count(size_t n);
  */
 void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct table_rec *out,
 		       const struct keysort_visit *visit);
+
+/**
+ * keysort_from_keys() of the keys @lut makes of @keys[0..n)
+ * (design_lut_permute()), which are left in @keys: the permutation is done
+ * in the counting pass the sort makes over the keys anyway, not in a pass
+ * over main memory of its own.
+ */
+void keysort_permuted(uint64_t *keys, const struct design_lut *lut, size_t n, uint64_t idx0,
+		      struct table_rec *out, const struct keysort_visit *visit);
 
 /* keysort_from_keys(): the largest bucket copied out (4 times the ~16K
  * records of a bucket, so uniform keys always fit; a pile of copies of one
