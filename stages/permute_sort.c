@@ -328,11 +328,28 @@ static int tout_code(struct table_out *to, const uint64_t hist[CODEC_SYMBOLS])
 	return ndf_write_block(to->w, 0, NDF_CODEC_CODE, 0, bytes, codec_serialized_size()) ? -1 : 0;
 }
 
+/* A record in memory is the raw record of the file, byte for byte, where
+ * the CPU is little-endian (struct table_rec is packed): blocks are then
+ * written straight from the sorted array, with no packing. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RECS_ARE_RAW 1
+_Static_assert(sizeof(struct table_rec) == TABLE_RAW_RECORD, "a record is a raw record");
+#else
+#define RECS_ARE_RAW 0
+#endif
+
 /* Whole blocks from a sorted array: packed by all threads, PACK_BLOCKS
- * at a time, then written in order. */
+ * at a time (unless RECS_ARE_RAW), then written in order. */
 static int tout_blocks(struct table_out *to, const struct table_rec *recs, size_t n_blocks)
 {
 	const size_t per = TABLE_RAW_BLOCK_RECORDS;
+	if (RECS_ARE_RAW) {
+		for (size_t b = 0; b < n_blocks; b++)
+			if (ndf_write_block(to->w, (uint32_t)per, NDF_CODEC_RAW, recs[b * per].key,
+					    (const uint8_t *)(recs + b * per), RAW_BLOCK_BYTES))
+				return -1;
+		return 0;
+	}
 	for (size_t b0 = 0; b0 < n_blocks; b0 += PACK_BLOCKS) {
 		const size_t nb = n_blocks - b0 < PACK_BLOCKS ? n_blocks - b0 : PACK_BLOCKS;
 		const struct table_rec *r = recs + b0 * per;
@@ -453,11 +470,8 @@ static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n,
 	}
 	struct design_lut *lut = xmalloc(sizeof *lut);
 	lut_between(b->d, from, t, lut);
-#pragma omp parallel for schedule(static)
-	for (size_t i = 0; i < n; i++)
-		keys[i] = design_lut_permute(lut, keys[i]);
+	keysort_permuted(keys, lut, n, start, b->recs, visit);
 	free(lut);
-	keysort_from_keys(keys, n, start, b->recs, visit);
 	return 0;
 }
 
@@ -531,7 +545,7 @@ static int build_tables(struct builder *b)
 	 * pages each of them is a TLB miss */
 	mem_hint_huge_pages(b->recs, b->chunk * sizeof *b->recs);
 	b->fp_buf = b->f->spill ? xmalloc(b->chunk * sizeof *b->fp_buf) : NULL;
-	b->pack = xmalloc(PACK_BLOCKS * RAW_BLOCK_BYTES);
+	b->pack = RECS_ARE_RAW ? NULL : xmalloc(PACK_BLOCKS * RAW_BLOCK_BYTES);
 	progress_start(&pr, "tables", 0);
 	for (uint32_t t = 0; t < b->d->n_tables && !rc; t++) {
 		rc = build_table(b, t);
