@@ -4,6 +4,7 @@
 #include "tablefile.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bytes.h"
 #include "log.h"
@@ -70,4 +71,19 @@ void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *
 {
 	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD)
 		tablefile_get_raw(p, &keys[i], &idx[i]);
+}
+
+/* glibc ignores the size asked for when setvbuf() gets no buffer, so the
+ * buffers are given: static, for they must outlive the stream, which may
+ * be stdin or stdout (a stage has one table input and one output). */
+#define PIPE_BUFFER ((size_t)1 << 20)
+static char g_pipe_buffer[2][PIPE_BUFFER];
+static int g_pipe_buffers_used;
+
+void tablefile_pipe_buffer(FILE *fp)
+{
+	struct stat st;
+	if (fp && g_pipe_buffers_used < 2 && fstat(fileno(fp), &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    setvbuf(fp, g_pipe_buffer[g_pipe_buffers_used], _IOFBF, PIPE_BUFFER) == 0)
+		g_pipe_buffers_used++;
 }

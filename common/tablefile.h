@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bytes.h"
 #include "design.h"
@@ -34,6 +35,19 @@ int tablefile_check(const struct ndf_header *h, const char *name,
  * @return 0, or NDF_ERR_PARAMS (logged).
  */
 int tablefile_design(const struct ndf_header *h, const char *name, struct design *d);
+
+/**
+ * Table sections go through pipes between the table stages, as blocks of
+ * 786 KB (raw) or ~8 KB (compressed).  Through stdio's default buffer of a
+ * pipe (4 KB) a compressed block took two write() and two read() calls,
+ * each waking the other side: at 64M fingerprints a million system calls.
+ * Where @fp is a pipe, give it a 1 MB buffer (the pipe's own size, see
+ * cli.c); call before the first read or write, for at most two streams
+ * of a process.  Else nothing changes.  Not for raw tables: stdio reads
+ * and writes their blocks (786 KB) in place, and through a buffer as
+ * large it would copy them all.
+ */
+void tablefile_pipe_buffer(FILE *fp);
 
 /* One raw record (u64 key, u32 idx, little-endian: TABLE_RAW_RECORD bytes);
  * sorted tables and permute-sort's spilled runs both use this layout. */

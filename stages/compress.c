@@ -579,6 +579,7 @@ int main(int argc, char **argv)
 		cli_close_input(in);
 		return EXIT_FAILED;
 	}
+	tablefile_pipe_buffer(out.fp); /* compressed blocks: ~8 KB */
 	int rc = run(&o, in, name, &out, &st);
 	cli_close_input(in);
 	if (rc || outfile_commit(&out)) {

@@ -540,6 +540,7 @@ int main(int argc, char **argv)
 	FILE *in = cli_open_input(path);
 	if (!in)
 		return EXIT_FAILED;
+	tablefile_pipe_buffer(in);
 	struct phase_clock tp = {t0, log_cpu(), log_minor_faults()};
 	/* Each phase's arrays are the next one's memory: a table's arrays
 	 * become the provenance.  Fresh pages are what costs (on a VM whose
