@@ -7,11 +7,6 @@
 
 #include <string.h>
 
-static int is_ws(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 /*
  * Whole words (after splitting on -, _, blanks and camelCase) of page
  * chrome, listed by first letter: a word is compared only with the few
@@ -69,18 +64,64 @@ static const struct wlist modifier_words[26] = {
 #undef L
 #undef AT
 
-/* Is the word [w, w+n) (lower case, n >= 1) in @tab? */
-static int word_in(const char *w, size_t n, const struct wlist *tab)
+/* Byte kinds for the word splitter: one table load a byte. */
+enum { K_LOWER = 1, K_DIGIT = 2, K_UPPER = 4, K_WS = 8 };
+#define K_ALNUM (K_LOWER | K_DIGIT | K_UPPER)
+#define R6(c, k) [c] = k, [c + 1] = k, [c + 2] = k, [c + 3] = k, [c + 4] = k, [c + 5] = k
+#define R10(c, k) R6(c, k), [c + 6] = k, [c + 7] = k, [c + 8] = k, [c + 9] = k
+#define R26(c, k) R10(c, k), R10((c) + 10, k), R6((c) + 20, k)
+static const unsigned char kind[256] = {
+	R10('0', K_DIGIT), R26('a', K_LOWER), R26('A', K_UPPER),
+	[' '] = K_WS, ['\t'] = K_WS, ['\n'] = K_WS, ['\r'] = K_WS, ['\f'] = K_WS,
+};
+#undef R26
+#undef R10
+#undef R6
+
+/* Does [s, s+n) (letters and digits, any case) spell @w (lower-case
+ * letters)?  c | 0x20 lower-cases a letter and leaves a digit a digit. */
+static int spells(const char *w, const char *s, size_t n)
 {
-	const unsigned c0 = (unsigned char)w[0] - 'a';
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] | 0x20) != (unsigned char)w[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Is the word [a, a+na) followed by [b, b+nb) (letters and digits, any
+ * case, na >= 1, nb may be 0) one of @tab?  The word is compared where it
+ * lies, not copied and lower-cased first: nearly every word is ruled out
+ * by its first letter or its length.
+ */
+static int word_in(const char *a, size_t na, const char *b, size_t nb, const struct wlist *tab)
+{
+	const unsigned c0 = ((unsigned char)a[0] | 0x20) - 'a'; /* a digit: >= 26 */
 	if (c0 >= 26)
 		return 0;
 	const struct wlist *const l = &tab[c0];
+	const size_t n = na + nb;
 	for (size_t i = 0; i < l->n; i++)
-		if (l->w[i].n == n && !memcmp(w + 1, l->w[i].w + 1, n - 1))
+		if (l->w[i].n == n && spells(l->w[i].w, a, na) && spells(l->w[i].w + na, b, nb))
 			return 1;
 	return 0;
 }
+
+/* The end of the word (letters and digits) that starts at @i: its first
+ * non-alnum byte, or an upper-case letter after a lower-case one. */
+static size_t word_end(const char *s, size_t i, size_t n)
+{
+	unsigned prev = kind[(unsigned char)s[i++]];
+	for (; i < n; i++) {
+		const unsigned k = kind[(unsigned char)s[i]];
+		if (!(k & K_ALNUM) || (k == K_UPPER && prev == K_LOWER))
+			break;
+		prev = k;
+	}
+	return i;
+}
+
+#define LONG_WORD 24 /* a word this long is no word: not looked up */
 
 /* Does one class word (blank-free, e.g. "top-ad_slot", "mainNav") name chrome? */
 static int class_word_is_boiler(const char *s, size_t n)
@@ -89,49 +130,41 @@ static int class_word_is_boiler(const char *s, size_t n)
 	if ((n > 9 && s[0] == 'c' && !memcmp(s, "category-", 9)) ||
 	    (n > 4 && s[0] == 't' && !memcmp(s, "tag-", 4)))
 		return 0;
-	char w[24], pair[48];
-	size_t wl = 0, pl = 0;
+	const char *prev = s;
+	size_t pl = 0, i = 0;
 	int skip_next = 0;
-	for (size_t i = 0; i <= n; i++) {
-		const int c = i < n ? (unsigned char)s[i] : 0;
-		const int upper = c >= 'A' && c <= 'Z';
-		const int alnum = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-		const int camel = upper && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
-		if ((!alnum || camel) && wl) {
-			if (wl < sizeof(w)) {
-				if (!skip_next && word_in(w, wl, boiler_words))
-					return 1;
-				/* A compound split in two: "top-bar", "side_bar", "navBar". */
-				if (!skip_next && pl && pl + wl <= sizeof(w)) {
-					memcpy(pair + pl, w, wl);
-					if (word_in(pair, pl + wl, boiler_words))
-						return 1;
-				}
-				skip_next = word_in(w, wl, modifier_words);
-				memcpy(pair, w, wl);
-				pl = wl;
-			} else {
-				pl = 0;
-			}
-			wl = 0;
+	for (;;) {
+		while (i < n && !(kind[(unsigned char)s[i]] & K_ALNUM))
+			i++;
+		if (i >= n)
+			return 0;
+		const size_t start = i;
+		i = word_end(s, i, n);
+		const char *const w = s + start;
+		const size_t wl = i - start;
+		if (wl >= LONG_WORD) {
+			pl = 0;
+			continue;
 		}
-		if (alnum) {
-			if (wl < sizeof(w))
-				w[wl] = (char)(upper ? c + 32 : c);
-			wl++;
-		}
+		if (!skip_next && word_in(w, wl, w, 0, boiler_words))
+			return 1;
+		/* A compound split in two: "top-bar", "side_bar", "navBar". */
+		if (!skip_next && pl && pl + wl <= LONG_WORD && word_in(prev, pl, w, wl, boiler_words))
+			return 1;
+		skip_next = word_in(w, wl, w, 0, modifier_words);
+		prev = w;
+		pl = wl;
 	}
-	return 0;
 }
 
 int html_class_is_chrome(const char *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
-		while (i < n && is_ws((unsigned char)s[i]))
+		while (i < n && (kind[(unsigned char)s[i]] & K_WS))
 			i++;
 		const size_t start = i;
-		while (i < n && !is_ws((unsigned char)s[i]))
+		while (i < n && !(kind[(unsigned char)s[i]] & K_WS))
 			i++;
 		if (i > start && class_word_is_boiler(s + start, i - start))
 			return 1;

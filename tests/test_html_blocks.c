@@ -15,6 +15,9 @@
 #include "testhtml.h"
 #include "testutil.h"
 
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -149,23 +152,25 @@ static void test_classify_gaps(void)
 	CHECK_EQ_U64(hblocks_classify(g, 3), 1);
 }
 
+/* The listed chrome words. */
+static const char *const words[] = {
+	"ad", "ads", "adsense", "adslot", "adv", "advert", "advertisement", "advertising",
+	"adverts", "banner", "breadcrumb", "breadcrumbs", "byline", "comment", "comments",
+	"consent", "cookie", "cookies", "copyright", "disqus", "follow", "footer", "gdpr",
+	"header", "hidden", "masthead", "menu", "menubar", "menus", "modal", "nav", "navbar",
+	"navi", "navigation", "newsletter", "outbrain", "pager", "pagination", "popup",
+	"promo", "related", "rss", "share", "sharethis", "sharing", "sidebar", "sidenav",
+	"signup", "skiplink", "social", "sponsor", "sponsored", "sponsors", "submenu",
+	"subscribe", "subscription", "taboola", "tagcloud", "toolbar", "topbar", "widget",
+	"widgets",
+};
+#define NW (sizeof(words) / sizeof(words[0]))
+
 /* Every chrome word is found alone and as the tail of a compound; one
  * letter more or less is another word (found only if listed itself). */
 static void test_chrome_word_list(void)
 {
-	static const char *const words[] = {
-		"ad", "ads", "adsense", "adslot", "adv", "advert", "advertisement", "advertising",
-		"adverts", "banner", "breadcrumb", "breadcrumbs", "byline", "comment", "comments",
-		"consent", "cookie", "cookies", "copyright", "disqus", "follow", "footer", "gdpr",
-		"header", "hidden", "masthead", "menu", "menubar", "menus", "modal", "nav", "navbar",
-		"navi", "navigation", "newsletter", "outbrain", "pager", "pagination", "popup",
-		"promo", "related", "rss", "share", "sharethis", "sharing", "sidebar", "sidenav",
-		"signup", "skiplink", "social", "sponsor", "sponsored", "sponsors", "submenu",
-		"subscribe", "subscription", "taboola", "tagcloud", "toolbar", "topbar", "widget",
-		"widgets",
-	};
-	const size_t nw = sizeof(words) / sizeof(words[0]);
-	for (size_t i = 0; i < nw; i++) {
+	for (size_t i = 0; i < NW; i++) {
 		char v[64];
 		const size_t l = strlen(words[i]);
 		CHECK(html_class_is_chrome(words[i], l));
@@ -174,7 +179,7 @@ static void test_chrome_word_list(void)
 		snprintf(v, sizeof v, "%sq", words[i]);
 		CHECK(!html_class_is_chrome(v, strlen(v)));
 		int listed = 0; /* the word less its last letter */
-		for (size_t j = 0; j < nw; j++)
+		for (size_t j = 0; j < NW; j++)
 			listed |= strlen(words[j]) == l - 1 && !strncmp(words[j], words[i], l - 1);
 		CHECK(html_class_is_chrome(words[i], l - 1) == listed);
 	}
@@ -183,6 +188,114 @@ static void test_chrome_word_list(void)
 	CHECK(!html_class_is_chrome("without-sidebar", 15) && !html_class_is_chrome("no-ads", 6));
 	CHECK(!html_class_is_chrome("zebra", 5) && !html_class_is_chrome("9", 1));
 	CHECK(html_class_is_chrome("9-nav", 5) && html_class_is_chrome("WIDGET", 6));
+}
+
+/* html_class_is_chrome() as its header says, written plainly: the words
+ * of a blank-free part, lower-cased, copied out, each compared with every
+ * listed word. */
+static int ref_listed(const char *w, size_t n)
+{
+	for (size_t j = 0; j < NW; j++)
+		if (strlen(words[j]) == n && !memcmp(words[j], w, n))
+			return 1;
+	return 0;
+}
+
+static int ref_modifier(const char *w, size_t n)
+{
+	static const char *const mods[] = {"has", "no", "with", "without"};
+	for (size_t j = 0; j < 4; j++)
+		if (strlen(mods[j]) == n && !memcmp(mods[j], w, n))
+			return 1;
+	return 0;
+}
+
+static int ref_part(const char *s, size_t n)
+{
+	if ((n > 9 && !memcmp(s, "category-", 9)) || (n > 4 && !memcmp(s, "tag-", 4)))
+		return 0;
+	char prev[32], w[32];
+	size_t pl = 0, i = 0;
+	int skip = 0;
+	while (i < n) {
+		if (!isalnum((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		size_t wl = 0;
+		do {
+			if (wl < sizeof w)
+				w[wl] = (char)tolower((unsigned char)s[i]);
+			wl++, i++;
+		} while (i < n && isalnum((unsigned char)s[i]) &&
+			 !(isupper((unsigned char)s[i]) && islower((unsigned char)s[i - 1])));
+		if (wl >= 24) { /* too long to be a word: not looked up, no pair */
+			pl = 0;
+			continue;
+		}
+		char pair[64];
+		memcpy(pair, prev, pl);
+		memcpy(pair + pl, w, wl);
+		if (!skip && (ref_listed(w, wl) || (pl && ref_listed(pair, pl + wl))))
+			return 1;
+		skip = ref_modifier(w, wl);
+		memcpy(prev, w, wl);
+		pl = wl;
+	}
+	return 0;
+}
+
+static int ref_is_chrome(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && strchr(" \t\n\r\f", s[i]) && s[i])
+			i++;
+		const size_t start = i;
+		while (i < n && !(strchr(" \t\n\r\f", s[i]) && s[i]))
+			i++;
+		if (i > start && ref_part(s + start, i - start))
+			return 1;
+	}
+	return 0;
+}
+
+/* Random values made of listed words in any case, modifiers, taxonomy
+ * prefixes, camel humps, digits, separators and over-long words: the
+ * splitter answers as the plain reference does. */
+static void test_chrome_random(void)
+{
+	static const char *const bits[] = {
+		"has", "no", "With", "without", "category-", "tag-", "-", "_", " ", "\t", ".",
+		"9", "x", "Q", "top", "Bar", "side", "a", "Ds", "\xc3\xa9", "thisIsAVeryLongWordIndeed",
+		"abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwx",
+	};
+	const size_t nb = sizeof(bits) / sizeof(bits[0]);
+	uint32_t r = 12345;
+	int hits = 0;
+	for (int t = 0; t < 200000; t++) {
+		char v[256];
+		size_t n = 0;
+		const int parts = 1 + (int)(r % 6);
+		for (int k = 0; k < parts; k++) {
+			r = r * 1103515245u + 12345u;
+			const uint32_t x = r >> 8;
+			const char *b = x % 3 ? bits[x / 3 % nb] : words[x / 3 % NW];
+			const size_t l = strlen(b);
+			for (size_t j = 0; j < l && n < sizeof v; j++) {
+				const int up = (x >> (j % 16 + 8)) & (x % 5 == 0);
+				v[n++] = up ? (char)toupper((unsigned char)b[j]) : b[j];
+			}
+		}
+		const int want = ref_is_chrome(v, n);
+		hits += want;
+		if (html_class_is_chrome(v, n) != want) {
+			CHECK(!"class value answered as the reference does");
+			fprintf(stderr, "  value \"%.*s\": want %d\n", (int)n, v, want);
+			return;
+		}
+	}
+	CHECK(hits > 20000 && hits < 180000); /* both answers are tried */
 }
 
 int main(void)
@@ -195,6 +308,7 @@ int main(void)
 	test_boilerplate_still_dropped();
 	test_classify_gaps();
 	test_chrome_word_list();
+	test_chrome_random();
 	html_text_free(H);
 	return test_finish("test_html_blocks");
 }
