@@ -87,6 +87,8 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 	t->p = s ? s : "";
 	t->end = t->p + (s ? n : 0);
 	t->raw_tag = HTAG_UNKNOWN;
+	for (size_t i = 0; i < sizeof t->seen / sizeof t->seen[0]; i++)
+		t->seen[i] = (struct htok_seen){~0ull, 0, 0, 0};
 }
 
 /* The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
@@ -361,7 +363,8 @@ static inline uint64_t short_name(uint64_t key, size_t len)
  * one load finds its end and makes its key.
  */
 static inline __attribute__((always_inline)) void read_name(const char **pp, const char *end,
-							    struct htok_token *tok, int resolve)
+							    struct htok_token *tok, int resolve,
+							    struct htok_seen *seen)
 {
 	const char *const start = *pp;
 	tok->p = start;
@@ -385,6 +388,9 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 				if (!resolve)
 					return;
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
+				if (seen && i <= 7 && tag != HTAG_UNKNOWN)
+					*seen = (struct htok_seen){tok->raw8 & htok_name_mask[i][0],
+								   tok->name8, (uint8_t)i, (uint8_t)tag};
 			} else if (!resolve) {
 				return;
 			}
@@ -399,6 +405,32 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 	tok->n = (size_t)(p - start);
 	if (resolve)
 		tok->tag = name_tag(start, tok->n, (size_t)(end - start), &tok->hash);
+}
+
+/*
+ * Is the name at @s (a start tag's; 16 bytes readable) spelled as @e's,
+ * up to a byte that ends a name?  Then it is read into @tok, as
+ * read_name() would read it: most start tags repeat a name written the
+ * same way before (<a, <span, <li, <code), and one load and compare
+ * stands for the name's scan, lower-casing and lookup.
+ */
+static inline __attribute__((always_inline)) int seen_name(const char **pp, const struct htok_seen *e,
+							   struct htok_token *tok)
+{
+	const char *const s = *pp;
+	const unsigned len = e->len; /* 0..7; 0 (none yet): raw ~0 never matches */
+	uint64_t x;
+	memcpy(&x, s, 8);
+	if ((x & ((1ull << 8 * len) - 1)) != e->raw ||
+	    !(htok_cclass[(unsigned char)s[len]] & C_NAME_END))
+		return 0;
+	tok->p = s;
+	tok->n = len;
+	tok->tag = (enum htag)e->tag;
+	tok->name8 = e->name8;
+	tok->raw8 = e->raw | (uint64_t)'>' << 8 * len;
+	*pp = s + len;
+	return 1;
 }
 
 /* One attribute value after '='; NULL if a quote runs to EOF. */
@@ -534,7 +566,9 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, struct htok_token *tok,
 							  const char *p, int is_end, int resolve)
 {
-	read_name(&p, t->end, tok, resolve || !is_end);
+	struct htok_seen *const seen = is_end ? NULL : &t->seen[(unsigned char)*p & 31];
+	if (!seen || t->end - p < 16 || !seen_name(&p, seen, tok))
+		read_name(&p, t->end, tok, resolve || !is_end, seen);
 	if (p < t->end && *p == '>') /* no attributes: every end tag, many start tags */
 		p++;
 	else

@@ -634,6 +634,55 @@ static void test_end_of_top(void)
 	CHECK(bad == 0 && fast > 0);
 }
 
+/* Do two readings of a tag give the same token? */
+static int same_token(const struct htok_token *a, const struct htok_token *b)
+{
+	return a->type == b->type && a->tag == b->tag && a->p == b->p && a->n == b->n &&
+	       a->name8 == b->name8 && (a->type != HTOK_START || a->raw8 == b->raw8) &&
+	       a->hash == b->hash && a->self_closing == b->self_closing &&
+	       a->n_attrs == b->n_attrs && a->attr_kinds == b->attr_kinds;
+}
+
+/*
+ * A start tag whose name is spelled as an earlier start tag's (read by
+ * one compare against htok_pos.seen) is the token the plain reading
+ * gives: names of every length and case, known or not, with attributes
+ * or not, ended by any byte, near the end of the page or not.
+ */
+static void test_seen_start_name(void)
+{
+	static const char *const names[] = {"span", "SPAN", "Span", "b", "B", "bb", "spa", "spanx",
+		"section", "abcdefg", "fieldset", "sub", "s", "li", "LI", "code"};
+	static const char *const tails[] = {">", " >", "x>", "/>", " class=y>", "\x01>", "\v>",
+		"\f>", "-x>", ""};
+	const size_t nn = sizeof(names) / sizeof(names[0]), nt = sizeof(tails) / sizeof(tails[0]);
+	int bad = 0, fast = 0;
+	for (size_t s = 0; s < nn; s++)
+		for (size_t e = 0; e < nn; e++)
+			for (size_t k = 0; k < nt; k++)
+				for (int pad = 0; pad < 2; pad++) {
+					char page[128];
+					const int n = snprintf(page, sizeof(page), "<%s><%s%s%s", names[s],
+							       names[e], tails[k],
+							       pad ? " and some text after the tag" : "");
+					struct htok_pos a, b;
+					struct htok_token ta = {0}, tb = {0};
+					struct htok_attr aa[HTOK_MAX_ATTRS], ab[HTOK_MAX_ATTRS];
+					ta.attrs = aa, tb.attrs = ab;
+					htok_pos_init(&a, page, (size_t)n);
+					if (htok_scan(&a, &ta, 1, NULL) != HTOK_START)
+						bad++;
+					const int primed = a.seen[(unsigned char)names[s][0] & 31].len != 0;
+					htok_pos_init(&b, a.p, (size_t)(page + n - a.p));
+					htok_scan(&a, &ta, 1, NULL);
+					htok_scan(&b, &tb, 1, NULL);
+					if (!same_token(&ta, &tb) || a.p != b.p)
+						bad++;
+					fast += primed && !strcmp(names[s], names[e]) && pad;
+				}
+	CHECK(bad == 0 && fast > 0);
+}
+
 /*
  * The tokenizer's shortcuts keep its rules: a tag whose name ends at '>'
  * skips the attribute loop, an end tag is read without the other markup
@@ -895,6 +944,7 @@ int main(void)
 	test_link_words();
 	test_end_tags();
 	test_end_of_top();
+	test_seen_start_name();
 	test_deep_nesting();
 	test_throughput();
 	html_text_free(H);
