@@ -116,7 +116,8 @@ struct htok_open {
 /* Where the tokenizer is (html_text keeps one of its own: with no array
  * beside them, these stay in registers). */
 /* A known element's name of up to 7 bytes as last written in a start
- * tag, for the start tags after it that spell it alike (htok_scan()). */
+ * tag, for the start tags after it that spell it alike (htok_scan());
+ * or an attribute's name, for the attributes after it. */
 struct htok_seen {
 	uint64_t raw;   /* the name's bytes, zero-padded; ~0: none yet */
 	uint64_t name8; /* htok_token.name8 */
@@ -128,6 +129,7 @@ struct htok_pos {
 	const char *p, *end;
 	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element */
 	struct htok_seen seen[32]; /* by the name's first byte & 31 */
+	struct htok_seen seen_attr[32]; /* the same for attribute names; tag: enum hattr */
 };
 
 struct htok {

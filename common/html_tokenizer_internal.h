@@ -88,7 +88,7 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 	t->end = t->p + (s ? n : 0);
 	t->raw_tag = HTAG_UNKNOWN;
 	for (size_t i = 0; i < sizeof t->seen / sizeof t->seen[0]; i++)
-		t->seen[i] = (struct htok_seen){~0ull, 0, 0, 0};
+		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0};
 }
 
 /* The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
@@ -493,11 +493,23 @@ static inline enum hattr attr_kind_of(uint64_t key, uint64_t rest, size_t n)
  * for tag names, one load of 16 bytes nearly always suffices.
  */
 static inline __attribute__((always_inline)) const char *read_attr_name(const char *p, const char *end,
-									enum hattr *kind)
+									enum hattr *kind,
+									struct htok_seen *seen)
 {
 	*kind = HATTR_OTHER;
 #ifdef __SSE2__
 	if (end - p >= 16) {
+		/* Spelled as the last name of its first byte (class, href,
+		 * id...), up to a byte that ends it: one compare. */
+		struct htok_seen *const e = &seen[(unsigned char)*p & 31];
+		const unsigned len = e->len; /* 0..7; 0: raw ~0 never matches */
+		uint64_t x;
+		memcpy(&x, p, 8);
+		if ((x & ((1ull << 8 * len) - 1)) == e->raw &&
+		    (htok_cclass[(unsigned char)p[len]] & C_ATTR_END)) {
+			*kind = (enum hattr)e->tag;
+			return p + len;
+		}
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		const int i = delim_index(p, v, C_ATTR_END, 1u); /* a name may start with '=' */
 		if (i < 0)
@@ -507,8 +519,12 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 			const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
 			*kind = attr_kind_of(key, rest, (size_t)i);
 		}
+		if (i <= 7)
+			*e = (struct htok_seen){x & htok_name_mask[i][0], 0, (uint8_t)i, (uint8_t)*kind};
 		return p + i;
 	}
+#else
+	(void)seen;
 #endif
 	const char *const q = scan_to(p + 1, end, C_ATTR_END);
 	const size_t n = (size_t)(q - p);
@@ -527,7 +543,8 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
  * those html_text reads (kind != HATTR_OTHER) are stored: most are not
  * (title, src, rel...), and storing them cost more than telling them apart.
  */
-static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end, struct htok_token *tok)
+static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end, struct htok_token *tok,
+								    struct htok_seen *names)
 {
 	int seen = 0;
 	for (;;) {
@@ -545,7 +562,7 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 		}
 		struct htok_attr a = {"", 0, HATTR_OTHER};
 		enum hattr kind;
-		p = read_attr_name(p, end, &kind);
+		p = read_attr_name(p, end, &kind, names);
 		if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
 			p = skip_ws(p, end);
 		if (p < end && *p == '=') {
@@ -572,7 +589,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, st
 	if (p < t->end && *p == '>') /* no attributes: every end tag, many start tags */
 		p++;
 	else
-		p = read_attrs(p, t->end, tok);
+		p = read_attrs(p, t->end, tok, t->seen_attr);
 	if (!p) {
 		t->p = t->end;
 		return 0;

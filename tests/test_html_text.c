@@ -684,6 +684,48 @@ static void test_seen_start_name(void)
 }
 
 /*
+ * An attribute name spelled as an earlier one of the same first byte
+ * (read by one compare against htok_pos.seen_attr) gives the token the
+ * plain reading gives: names of every length and case, read by
+ * html_text or not, ended by any byte.
+ */
+static void test_seen_attr_name(void)
+{
+	static const char *const names[] = {"class", "CLASS", "Class", "id", "ID", "i", "href",
+		"hrefx", "hre", "=x", "role", "aria-hidden", "title", "data-x", "style", "hidden", "h"};
+	static const char *const tails[] = {"=v>", "='v w'>", " = v>", ">", "/>", " >", "\x01=v>",
+		"-y=v>", "\v=v>", " id=w>"};
+	const size_t nn = sizeof(names) / sizeof(names[0]), nt = sizeof(tails) / sizeof(tails[0]);
+	int bad = 0, fast = 0;
+	for (size_t s = 0; s < nn; s++)
+		for (size_t e = 0; e < nn; e++)
+			for (size_t k = 0; k < nt; k++) {
+				char page[160];
+				const int n = snprintf(page, sizeof(page),
+						       "<a %s=v><a %s%s and some text after the tag",
+						       names[s], names[e], tails[k]);
+				struct htok_pos a, b;
+				struct htok_token ta = {0}, tb = {0};
+				struct htok_attr aa[HTOK_MAX_ATTRS], ab[HTOK_MAX_ATTRS];
+				ta.attrs = aa, tb.attrs = ab;
+				htok_pos_init(&a, page, (size_t)n);
+				htok_scan(&a, &ta, 1, NULL);
+				ta.n_attrs = 0;
+				const int primed = a.seen_attr[(unsigned char)names[s][0] & 31].len != 0;
+				htok_pos_init(&b, a.p, (size_t)(page + n - a.p));
+				htok_scan(&a, &ta, 1, NULL);
+				htok_scan(&b, &tb, 1, NULL);
+				int same = same_token(&ta, &tb) && a.p == b.p;
+				for (int i = 0; same && i < ta.n_attrs; i++)
+					same = aa[i].kind == ab[i].kind && aa[i].value == ab[i].value &&
+					       aa[i].value_len == ab[i].value_len;
+				bad += !same;
+				fast += primed && !strcmp(names[s], names[e]);
+			}
+	CHECK(bad == 0 && fast > 0);
+}
+
+/*
  * The tokenizer's shortcuts keep its rules: a tag whose name ends at '>'
  * skips the attribute loop, an end tag is read without the other markup
  * tests, names end at white space but not at other control bytes, and
@@ -945,6 +987,7 @@ int main(void)
 	test_end_tags();
 	test_end_of_top();
 	test_seen_start_name();
+	test_seen_attr_name();
 	test_deep_nesting();
 	test_throughput();
 	html_text_free(H);
