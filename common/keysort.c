@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "design.h"
 #include "threads.h"
 
 static inline int rec_less(const struct table_rec *a, const struct table_rec *b)
@@ -38,7 +39,10 @@ static void insertion_sort(struct table_rec *a, size_t n)
 }
 
 /* Insertion by key alone, for records whose equal keys are already in
- * ascending idx order (what the stable radix passes leave): a record moves
+ * ascending idx order (what the stable radix passes leave from records
+ * made in index order: keysort_from_keys(), keysort_permuted()); keysort()
+ * takes the caller's records in any order and so uses insertion_sort().
+ * A record moves
  * only past larger keys, so equal ones keep that order, and each step
  * tests one key instead of a key and an index. */
 static void insertion_sort_keys(struct table_rec *a, size_t n)
@@ -118,20 +122,22 @@ static unsigned bucket_bits(size_t n)
 /*
  * Sort one bucket: @src[0..n) (their top @done bits are equal) into @dst by
  * a stable counting scatter on the next bits, leaving groups of a few
- * records, then one insertion pass over the whole bucket, which costs
- * little more than a read when the groups are that small.  Stability keeps
- * equal keys in index order, which is (key, idx) order since records enter
- * in index order.  If some group is large (many keys sharing those bits
+ * records, then one insertion pass (@ins) over the whole bucket, which
+ * costs little more than a read when the groups are that small.  Where
+ * records enter in index order, stability keeps equal keys in (key, idx)
+ * order and @ins may compare keys alone.  If some group is large (many keys sharing those bits
  * too: copies of one page), groups are sorted one by one and the large
  * ones by comparison sort, whose cost cannot blow up.
  */
+typedef void insertion_fn(struct table_rec *a, size_t n);
+
 static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
-			struct table_rec *dst, uint32_t *cnt)
+			struct table_rec *dst, uint32_t *cnt, insertion_fn *ins)
 {
 	if (n <= 32 || done >= 64) {
 		memcpy(dst, src, n * sizeof *dst);
 		if (n <= 32)
-			insertion_sort_keys(dst, n);
+			ins(dst, n);
 		else
 			keysort_small(dst, n);
 		return;
@@ -156,7 +162,7 @@ static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
 	for (size_t i = 0; i < n; i++)
 		dst[cnt[(src[i].key >> shift) & mask]++] = src[i];
 	if (largest <= 16) {
-		insertion_sort_keys(dst, n);
+		ins(dst, n);
 		return;
 	}
 	size_t lo = 0;
@@ -165,7 +171,7 @@ static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
 		if (hi - lo > 32)
 			keysort_small(dst + lo, hi - lo);
 		else
-			insertion_sort_keys(dst + lo, hi - lo);
+			ins(dst + lo, hi - lo);
 		lo = hi;
 	}
 }
@@ -216,7 +222,7 @@ static void sort_buckets(const struct plan *p, const struct table_rec *scratch,
 		for (size_t b = 0; b < p->nb; b++) {
 			const size_t lo = p->start[b], len = p->start[b + 1] - p->start[b];
 			if (cnt) {
-				sort_bucket(scratch + lo, len, p->bits, out + lo, cnt);
+				sort_bucket(scratch + lo, len, p->bits, out + lo, cnt, insertion_sort);
 			} else { /* no memory for the counters: slower, same order */
 				memcpy(out + lo, scratch + lo, len * sizeof *out);
 				keysort_small(out + lo, len);
@@ -305,7 +311,7 @@ static void sort_buckets_in_place(const struct plan *p, struct table_rec *recs,
 			const size_t lo = p->start[b], len = p->start[b + 1] - p->start[b];
 			if (cnt && buf && len <= cap) {
 				memcpy(buf, recs + lo, len * sizeof *buf);
-				sort_bucket(buf, len, p->bits, recs + lo, cnt);
+				sort_bucket(buf, len, p->bits, recs + lo, cnt, insertion_sort_keys);
 			} else { /* huge bucket, or no memory: slower, same order */
 				keysort_small(recs + lo, len);
 			}

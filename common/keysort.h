@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "design.h"
+struct design_lut; /* design.h */
 
 /* 12 bytes, packed: the sort's two arrays are most of permute-sort's
  * memory (2.4 GB for 100M fingerprints instead of 3.2 with padding), and

@@ -223,6 +223,18 @@ static void test_keysort(uint64_t *rng)
 			CHECK(vis2.records == n && !vis2.bad);
 			CHECK(n == 0 || memcmp(e, c, n * sizeof *e) == 0);
 			CHECK(n == 0 || memcmp(fps, keys, n * sizeof *fps) == 0);
+			/* keysort takes records in any order: keys in twos (or
+			 * in many, for kind 1) with their indices descending still
+			 * end in (key, idx) order */
+			for (size_t i = 0; i < n; i++) {
+				uint64_t key = i % 2 ? a[i - 1].key : test_rand(rng);
+				if (kind == 1)
+					key = (key % 5) << 50;
+				b[i] = a[i] = (struct table_rec){key, (uint32_t)(n - 1 - i)};
+			}
+			keysort(a, scratch, n);
+			qsort(b, n, sizeof *b, cmp_rec);
+			CHECK(n == 0 || memcmp(a, b, n * sizeof *a) == 0);
 			free(fps);
 			free(e);
 			design_free(&d);
