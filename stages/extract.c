@@ -451,15 +451,18 @@ static int run_serial(struct run *r)
 }
 
 #ifdef _OPENMP
-/* Under the lock: @b back to @p (emptied) if @keep, else freed (one huge
- * page must not pin its size). */
-static void pool_put(struct pool *p, struct bytes *b, int keep)
+/* Under the lock: @b back to @p (emptied) if @keep and there is room;
+ * @return what the caller frees once it has let go of the lock (a large
+ * buffer's free is an munmap; one huge page must not pin its size). */
+static void *pool_put(struct pool *p, struct bytes *b, int keep)
 {
+	void *drop = NULL;
 	if (!keep || p->n == p->cap)
-		free(b->p);
+		drop = b->p;
 	else if (b->p)
 		p->b[p->n++] = *b;
 	*b = (struct bytes){0};
+	return drop;
 }
 
 /* Under the lock: @b (empty) gets the buffer given back last, if any. */
@@ -477,25 +480,29 @@ static void pool_free(struct pool *p)
 	free(p->b);
 }
 
+/* Items written by one ring_drain() before their buffers go back. */
+#define DRAIN_BATCH 16
+
 /* The written items' output buffers back to the spares (the main lock
- * taken under the write lock, never the other way).  @return 0. */
-static int outs_put(struct ring *g, struct bytes *outs, int n)
+ * taken under the write lock, never the other way). */
+static void outs_put(struct ring *g, struct bytes *outs, int n)
 {
+	void *drop[DRAIN_BATCH];
 	if (!n)
-		return 0;
+		return;
 	pthread_mutex_lock(&g->lock);
 	for (int i = 0; i < n; i++)
-		pool_put(&g->outs, &outs[i], outs[i].cap <= SHRINK_ABOVE);
+		drop[i] = pool_put(&g->outs, &outs[i], outs[i].cap <= SHRINK_ABOVE);
 	pthread_mutex_unlock(&g->lock);
-	return 0;
+	for (int i = 0; i < n; i++)
+		free(drop[i]);
 }
 
 /* Write the items that are extracted and come next in input order, if no
  * other thread is writing (it will see them, or the next caller will). */
 static void ring_drain(struct run *r, struct ring *g)
 {
-	enum { BATCH = 16 };
-	struct bytes written[BATCH];
+	struct bytes written[DRAIN_BATCH];
 	int n = 0;
 	if (pthread_mutex_trylock(&g->write_lock))
 		return;
@@ -509,8 +516,10 @@ static void ring_drain(struct run *r, struct ring *g)
 		/* out of the slot before it is free (the reader refills it) */
 		written[n++] = it->out;
 		it->out = (struct bytes){0};
-		if (n == BATCH)
-			n = outs_put(g, written, n);
+		if (n == DRAIN_BATCH) {
+			outs_put(g, written, n);
+			n = 0;
+		}
 		atomic_store_explicit(&g->done[k % g->n], 0, memory_order_relaxed);
 		atomic_store_explicit(&g->next_write, k + 1, memory_order_release);
 	}
@@ -634,7 +643,12 @@ static int run_ring(struct run *r)
 			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
 			pthread_mutex_lock(&g->lock);
-			pool_put(&g->wins, &win, keep);
+			void *drop = pool_put(&g->wins, &win, keep);
+			if (drop) { /* freed without the lock, then taken again */
+				pthread_mutex_unlock(&g->lock);
+				free(drop);
+				pthread_mutex_lock(&g->lock);
+			}
 		}
 		pthread_mutex_unlock(&g->lock);
 	}
