@@ -159,7 +159,8 @@ static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
 /*
  * The component of node @x, after components(): the root's tagged
  * number, found by path halving as uf_find() does (threads may halve the
- * same paths at once: each stores an ancestor, or the number itself).
+ * same paths at once: each stores only an untagged ancestor, so a path
+ * always still ends at its root's number).
  */
 static uint32_t comp_of(uint32_t *parent, uint32_t x)
 {

@@ -61,11 +61,11 @@ static void derive_moves(struct design_table *t)
 }
 
 /*
- * A table from its key order: @order[0..64) are fingerprint bit numbers
- * counted from the top (0 = most significant), leading bits first.
+ * Table @t from its key order: @order[0..64) are fingerprint bit numbers
+ * counted from the top (0 = most significant), leading bits first.  With
+ * @leads_only (the cost model's candidates, which need nothing else) only
+ * its leading bit count is set.
  */
-/* Table @t from the bit order; with @leads_only (the cost model's
- * candidates, which need nothing else) only its leading bit count. */
 static void fill_table(struct design_table *t, const uint8_t *order, uint32_t lead_bits,
 		       int leads_only)
 {

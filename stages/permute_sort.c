@@ -61,9 +61,19 @@ struct opts {
 
 /* What building a table takes whatever its size: the pack area and a
  * block buffer (tout_open()), and the sort's buffers per thread. */
+/* A record in memory is the raw record of the file, byte for byte, where
+ * the CPU is little-endian (struct table_rec is packed): blocks are then
+ * written straight from the sorted array, with no packing. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RECS_ARE_RAW 1
+_Static_assert(sizeof(struct table_rec) == TABLE_RAW_RECORD, "a record is a raw record");
+#else
+#define RECS_ARE_RAW 0
+#endif
+
 static uint64_t fixed_bytes(void)
 {
-	return (uint64_t)(PACK_BLOCKS + 1) * RAW_BLOCK_BYTES +
+	return (uint64_t)((RECS_ARE_RAW ? 0 : PACK_BLOCKS) + 1) * RAW_BLOCK_BYTES +
 	       (uint64_t)threads_max() * KEYSORT_THREAD_BYTES;
 }
 
@@ -328,38 +338,34 @@ static int tout_code(struct table_out *to, const uint64_t hist[CODEC_SYMBOLS])
 	return ndf_write_block(to->w, 0, NDF_CODEC_CODE, 0, bytes, codec_serialized_size()) ? -1 : 0;
 }
 
-/* A record in memory is the raw record of the file, byte for byte, where
- * the CPU is little-endian (struct table_rec is packed): blocks are then
- * written straight from the sorted array, with no packing. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define RECS_ARE_RAW 1
-_Static_assert(sizeof(struct table_rec) == TABLE_RAW_RECORD, "a record is a raw record");
-#else
-#define RECS_ARE_RAW 0
-#endif
+/* @nb whole blocks of raw records at @bytes, whose first keys are those
+ * of @recs' blocks. */
+static int write_raw_blocks(struct table_out *to, const struct table_rec *recs,
+			    const uint8_t *bytes, size_t nb)
+{
+	const size_t per = TABLE_RAW_BLOCK_RECORDS;
+	for (size_t b = 0; b < nb; b++)
+		if (ndf_write_block(to->w, (uint32_t)per, NDF_CODEC_RAW, recs[b * per].key,
+				    bytes + b * RAW_BLOCK_BYTES, RAW_BLOCK_BYTES))
+			return -1;
+	return 0;
+}
 
 /* Whole blocks from a sorted array: packed by all threads, PACK_BLOCKS
  * at a time (unless RECS_ARE_RAW), then written in order. */
 static int tout_blocks(struct table_out *to, const struct table_rec *recs, size_t n_blocks)
 {
 	const size_t per = TABLE_RAW_BLOCK_RECORDS;
-	if (RECS_ARE_RAW) {
-		for (size_t b = 0; b < n_blocks; b++)
-			if (ndf_write_block(to->w, (uint32_t)per, NDF_CODEC_RAW, recs[b * per].key,
-					    (const uint8_t *)(recs + b * per), RAW_BLOCK_BYTES))
-				return -1;
-		return 0;
-	}
+	if (RECS_ARE_RAW)
+		return write_raw_blocks(to, recs, (const uint8_t *)recs, n_blocks);
 	for (size_t b0 = 0; b0 < n_blocks; b0 += PACK_BLOCKS) {
 		const size_t nb = n_blocks - b0 < PACK_BLOCKS ? n_blocks - b0 : PACK_BLOCKS;
 		const struct table_rec *r = recs + b0 * per;
 #pragma omp parallel for schedule(static)
 		for (size_t i = 0; i < nb * per; i++)
 			tablefile_put_raw(to->pack + i * TABLE_RAW_RECORD, r[i].key, (uint32_t)r[i].idx);
-		for (size_t b = 0; b < nb; b++)
-			if (ndf_write_block(to->w, (uint32_t)per, NDF_CODEC_RAW, r[b * per].key,
-					    to->pack + b * RAW_BLOCK_BYTES, RAW_BLOCK_BYTES))
-				return -1;
+		if (write_raw_blocks(to, r, to->pack, nb))
+			return -1;
 	}
 	return 0;
 }

@@ -229,8 +229,10 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 /* ---- the catalog, for the documents in pairs ---- */
 
 /*
- * The pair graph's memory (cluster.h: its numbering and regrouping take
- * about GRAPH_BYTES_PER_PAIR at their peak), warmed like the block above
+ * The pair graph's memory (cluster.c: 4 bytes per paired document and 12
+ * per pair, with the regrouping's counts; GRAPH_BYTES_PER_PAIR is the
+ * bound of an older, larger layout, kept until it is re-measured), warmed
+ * like the block above
  * while the catalog is read: one thread reads it and the others decode
  * what it read, so a core is partly idle, and the block, freed before the
  * graph is built, is where the graph's arrays are then placed.
