@@ -114,15 +114,15 @@ done
 cmp -s "$tmp/t-mem.ndf" "$tmp/t-spill.ndf" || bad "--memory 1M: tables differ from the in-memory sort"
 runs=$(sed -n 's/.*, \([0-9]*\) spilled runs.*/\1/p' "$tmp/err")
 [ "${runs:-0}" -ge 8 ] || bad "--memory 1M spilled only '${runs:-0}' runs"
-# At 6M the fingerprints stay in memory (permuted in place from one table's
+# At 3M the fingerprints stay in memory (permuted in place from one table's
 # keys to the next's) while each table is still sorted in spilled runs.
-"$BIN/ndd-permute-sort" -k 3 -m 6M -T "$tmp" -o "$tmp/t-spill6.ndf" "$tmp/fps100k.ndf" 2> "$tmp/err" ||
-	bad "permute-sort --memory 6M"
-cmp -s "$tmp/t-mem.ndf" "$tmp/t-spill6.ndf" || bad "--memory 6M: tables differ from the in-memory sort"
+"$BIN/ndd-permute-sort" -k 3 -m 3M -T "$tmp" -o "$tmp/t-spill3.ndf" "$tmp/fps100k.ndf" 2> "$tmp/err" ||
+	bad "permute-sort --memory 3M"
+cmp -s "$tmp/t-mem.ndf" "$tmp/t-spill3.ndf" || bad "--memory 3M: tables differ from the in-memory sort"
 runs=$(sed -n 's/.*, \([0-9]*\) spilled runs.*/\1/p' "$tmp/err")
-[ "${runs:-0}" -ge 8 ] || bad "--memory 6M spilled only '${runs:-0}' runs"
+[ "${runs:-0}" -ge 8 ] || bad "--memory 3M spilled only '${runs:-0}' runs"
 ls "$tmp" | grep -q ndd-spill && bad "spill files left behind"
-rm -f "$tmp/t-mem.ndf" "$tmp/t-spill.ndf" "$tmp/t-spill6.ndf"
+rm -f "$tmp/t-mem.ndf" "$tmp/t-spill.ndf" "$tmp/t-spill3.ndf"
 "$BIN/ndd-permute-sort" --plan -m 1M -k 3 "$tmp/fps100k.ndf" | grep -q "spilled" || bad "--plan does not say it will spill"
 
 # Every member within k of its representative; one representative each.
