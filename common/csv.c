@@ -61,28 +61,27 @@ int csv_reserve_slow(struct csv_writer *w, size_t n)
 }
 
 #ifdef __SSE2__
-static inline int special16(const char *s)
+/* Whether any byte of @v is one that makes a field need quotes. */
+static inline int special_in(__m128i v)
 {
-	const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"'),
-		      cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	const __m128i hit = _mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, quote)),
-		_mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
-	return _mm_movemask_epi8(hit) != 0;
-}
-
-/* Whether any of the 8 to 16 bytes in @a and @b is special; zero bytes
- * (a short field's padding) are not. */
-static inline int special8x2(uint64_t a, uint64_t b)
-{
-	const __m128i v = _mm_set_epi64x((long long)b, (long long)a);
 	const __m128i hit = _mm_or_si128(
 		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
 			     _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
 		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
 			     _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
 	return _mm_movemask_epi8(hit) != 0;
+}
+
+static inline int special16(const char *s)
+{
+	return special_in(_mm_loadu_si128((const __m128i *)(const void *)s));
+}
+
+/* Whether any of the 8 to 16 bytes in @a and @b is special; zero bytes
+ * (a short field's padding) are not. */
+static inline int special8x2(uint64_t a, uint64_t b)
+{
+	return special_in(_mm_set_epi64x((long long)b, (long long)a));
 }
 
 static inline uint64_t load64(const char *s)
