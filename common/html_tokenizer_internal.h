@@ -303,6 +303,15 @@ static inline __attribute__((always_inline)) const char *scan_to(const char *p, 
 	return p;
 }
 
+#ifdef __SSE2__
+/* A bit for each of the 16 bytes at @p equal to the byte in every lane of @cv. */
+static inline unsigned eq_mask16(const char *p, __m128i cv)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv));
+}
+#endif
+
 /* The first byte @c in [p, end), or NULL.  Text between tags and
  * attribute values are short (a URL is some 40 bytes): up to 64 bytes are
  * tested inline, 16 at a time, before memchr() is called. */
@@ -310,21 +319,16 @@ static inline const char *find_byte(const char *p, const char *end, char c)
 {
 #ifdef __SSE2__
 	const __m128i cv = _mm_set1_epi8(c);
+	unsigned m;
 	if (end - p >= 64) { /* nearly always: one bounds test for the four */
-		for (int k = 0; k < 4; k++, p += 16) {
-			const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-			const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv));
-			if (m)
+		for (int k = 0; k < 4; k++, p += 16)
+			if ((m = eq_mask16(p, cv)) != 0)
 				return p + __builtin_ctz(m);
-		}
 		return memchr(p, c, (size_t)(end - p));
 	}
-	for (; end - p >= 16; p += 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv));
-		if (m)
+	for (; end - p >= 16; p += 16)
+		if ((m = eq_mask16(p, cv)) != 0)
 			return p + __builtin_ctz(m);
-	}
 #endif
 	return memchr(p, c, (size_t)(end - p));
 }
