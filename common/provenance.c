@@ -150,11 +150,11 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 		return -1;
 	const struct catalog_visitor v = {.record = note, .ctx = p, .want = wanted};
 	int rc = catalog_scan(paths, n, &v, info);
-	if (!rc && info->n_records < marked_end(p)) {
+	const uint64_t end = rc ? 0 : marked_end(p);
+	if (!rc && info->n_records < end) {
 		/* slots past the catalog's end were never filled (nor cleared) */
 		log_error("the catalog has %llu records; document %llu was asked for",
-			  (unsigned long long)info->n_records,
-			  (unsigned long long)marked_end(p) - 1);
+			  (unsigned long long)info->n_records, (unsigned long long)end - 1);
 		rc = -1;
 	}
 	return rc;
