@@ -67,10 +67,24 @@ int tablefile_design(const struct ndf_header *h, const char *name, struct design
 	return 0;
 }
 
-void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx)
+int tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx,
+			 uint32_t *max_idx)
 {
-	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD)
-		tablefile_get_raw(p, &keys[i], &idx[i]);
+	uint64_t prev = n ? get_le64(p) : 0;
+	uint32_t m = 0;
+	int bad = 0;
+	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD) {
+		uint64_t k;
+		uint32_t x;
+		tablefile_get_raw(p, &k, &x);
+		bad |= k < prev;
+		prev = k;
+		m = x > m ? x : m;
+		keys[i] = k;
+		idx[i] = x;
+	}
+	*max_idx = m;
+	return bad;
 }
 
 /* glibc ignores the size asked for when setvbuf() gets no buffer, so the

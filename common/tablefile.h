@@ -63,7 +63,12 @@ static inline void tablefile_get_raw(const uint8_t *p, uint64_t *key, uint32_t *
 	*idx = get_le32(p + 8);
 }
 
-/** Decode @n raw records from @p into @keys/@idx. */
-void tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx);
+/**
+ * Decode @n raw records from @p into @keys/@idx, checking them on the way
+ * (the check costs next to nothing in the same pass): *@max_idx is the
+ * largest index; @return non-zero if a key is below its predecessor.
+ */
+int tablefile_decode_raw(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx,
+			 uint32_t *max_idx);
 
 #endif

@@ -169,7 +169,8 @@ static int decode_block(const struct tableread_ctx *c, const struct ndf_block *b
 	if (b->codec == NDF_CODEC_RAW) {
 		if (b->len != (size_t)b->n_records * TABLE_RAW_RECORD)
 			return -1;
-		tablefile_decode_raw(b->data, b->n_records, keys, idx);
+		uint32_t max_idx; /* the caller checks every codec's records alike */
+		tablefile_decode_raw(b->data, b->n_records, keys, idx, &max_idx);
 		return 0;
 	}
 	if (b->codec != NDF_CODEC_PREFIX || !c->have_code)

@@ -184,32 +184,6 @@ static int check_order(const struct loader *L, size_t from, int bad)
 	return NDF_ERR_FORMAT;
 }
 
-/*
- * Decode a raw block's @n records into @keys/@idx and check them on the
- * way, while they are in registers (checked apart, on the reading thread,
- * that was a third of its work): @return non-zero if a key is below the
- * one before it in the block; *@max is the largest index.
- */
-static int decode_raw_checked(const uint8_t *p, size_t n, uint64_t *keys, uint32_t *idx,
-			      uint32_t *max)
-{
-	uint64_t prev = n ? get_le64(p) : 0;
-	uint32_t m = 0;
-	int bad = 0;
-	for (size_t i = 0; i < n; i++, p += TABLE_RAW_RECORD) {
-		uint64_t k;
-		uint32_t x;
-		tablefile_get_raw(p, &k, &x);
-		bad |= k < prev;
-		prev = k;
-		m = x > m ? x : m;
-		keys[i] = k;
-		idx[i] = x;
-	}
-	*max = m;
-	return bad;
-}
-
 /* Append the records of the next blocks, up to about @max_bytes, to
  * keys/idx (decoded by all threads).  @return records appended, 0 at the
  * end of the section, or an ndf_err. */
@@ -229,8 +203,8 @@ static long long load_batch(struct loader *L, size_t max_bytes)
 #pragma omp parallel for schedule(dynamic, 1) reduction(| : bad) reduction(max : max)
 	for (int i = 0; i < nb; i++) {
 		uint32_t bmax;
-		bad |= decode_raw_checked(L->blk[i].data, L->blk[i].n_records, L->keys + at[i],
-					  L->idx + at[i], &bmax);
+		bad |= tablefile_decode_raw(L->blk[i].data, L->blk[i].n_records, L->keys + at[i],
+					    L->idx + at[i], &bmax);
 		max = bmax > max ? bmax : max;
 	}
 	for (int i = 1; i < nb; i++) /* across the block edges */
