@@ -438,6 +438,14 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		h->block_link += 10 * (uint32_t)__builtin_popcount(words & ~sp & (sp << 1 | 1u << first));
 	return 1;
 }
+#define HAVE_SHORT_TEXT 1
+#else
+#define HAVE_SHORT_TEXT 0
+static inline int add_short_text(struct html_text *h, const char *s, size_t n, size_t avail)
+{
+	(void)h, (void)s, (void)n, (void)avail;
+	return 0; /* never called: text goes the general way */
+}
 #endif
 
 /* Inline: it runs for every text token, most of them a few bytes, where
@@ -453,14 +461,10 @@ static inline __attribute__((always_inline)) void add_text(struct html_text *h, 
 		h->block_flags = f;
 	}
 	const size_t avail = (size_t)(h->doc_end - s);
-#ifdef __SSE2__
-	const int is_short = n <= PLAIN_MAX && avail >= PLAIN_MAX;
+	const int is_short = HAVE_SHORT_TEXT && n <= PLAIN_MAX && avail >= PLAIN_MAX;
 	if (is_short && add_short_text(h, s, n, avail))
 		return;
 	if (!is_short && all_blank(s, n, avail)) {
-#else
-	if (all_blank(s, n, avail)) {
-#endif
 		h->pending_space |= n > 0;
 		return;
 	}

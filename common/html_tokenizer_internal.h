@@ -374,6 +374,7 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 	tok->p = start;
 	tok->name8 = 0;
 	tok->raw8 = '>';
+	(void)seen; /* only the 16-byte reading remembers names */
 #ifdef __SSE2__
 	if (end - start >= 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
