@@ -224,10 +224,10 @@ int crawl_reader_next(struct crawl_reader *cr, struct crawl_record *out)
 	}
 }
 
-int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap)
+int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap, size_t *written)
 {
 	if (cr->wr)
-		return warc_swap_window(cr->wr, buf, cap);
+		return warc_swap_window(cr->wr, buf, cap, written);
 	if (!cr->page) /* no record of a loose page in hand */
 		return 0;
 	/* a loose page: its buffer is the reader's own, refilled per page */
@@ -238,6 +238,7 @@ int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap)
 	cr->page_len = 0;
 	*buf = old;
 	*cap = old_cap;
+	*written = old_cap; /* grown to fit the pages it held, each written whole */
 	return 1;
 }
 

@@ -74,10 +74,12 @@ int crawl_reader_next(struct crawl_reader *cr, struct crawl_record *out)
 /**
  * Take the buffer holding the block of the record crawl_reader_next()
  * just returned, giving @*buf (@*cap bytes, or NULL) in exchange: the
- * block then stays valid, without a copy, until the caller frees *buf.
+ * block then stays valid, without a copy, until the caller frees *buf;
+ * *written says how far into it the reader wrote (warc_swap_window()).
  * @return 1 swapped, 0 not possible (warc_swap_window(); nothing changed).
  */
-int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap);
+int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap,
+			    size_t *written);
 
 /** Counters so far (bytes_in includes the member being read). */
 void crawl_reader_get_stats(const struct crawl_reader *cr, struct crawl_reader_stats *out);

@@ -361,7 +361,7 @@ struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
 	return warc_open_read(file_read, fp, name, max_record, size);
 }
 
-int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap)
+int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap, size_t *written)
 {
 	/* Only a finished member whose window is consumed: the bytes of the
 	 * next record must not leave with this one. */
@@ -369,9 +369,11 @@ int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap)
 		return 0;
 	uint8_t *const old = r->win;
 	const size_t old_cap = r->win_cap;
+	*written = r->win_high > r->win_len ? r->win_high : r->win_len;
 	warc_win_drop(r);
 	r->win = *buf;
 	r->win_cap = *buf ? *cap : 0;
+	r->win_high = 0; /* what the new buffer held before is its giver's to know */
 	*buf = old;
 	*cap = old_cap;
 	return 1;

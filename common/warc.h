@@ -118,9 +118,13 @@ int warc_next(struct warc_reader *r, struct warc_record *rec)
  * Possible only when nothing past the record is buffered: a record that
  * filled its gzip member (the norm).  @return 1 swapped (*buf and *cap
  * are now the old buffer, which the record's block points into; the
- * caller frees it), or 0 (nothing changed: copy the block).
+ * caller frees it; *written is how far into it the reader may have
+ * written while it held it, records before this one of the same member
+ * and a failed whole-member inflate included: its pages touched, which
+ * a caller keeping buffers for reuse must weigh, not the block's length),
+ * or 0 (nothing changed: copy the block).
  */
-int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap);
+int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap, size_t *written);
 
 /** Counters so far. */
 const struct warc_stats *warc_reader_stats(const struct warc_reader *r);

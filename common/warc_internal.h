@@ -46,6 +46,7 @@ struct warc_reader {
 
 	uint8_t *win;
 	size_t win_pos, win_len, win_cap;
+	size_t win_high;    /* win[0, win_high) may have been written since win came in */
 	uint64_t win_u_off; /* stream offset of win[0] */
 
 	int resyncing;      /* the next garbage run follows a counted fault */
@@ -56,6 +57,13 @@ struct warc_reader {
 	struct warc_hdrbuf hb;
 	struct warc_stats st;
 };
+
+/** The window was written up to @end (its pages there are touched). */
+static inline void warc_win_wrote(struct warc_reader *r, size_t end)
+{
+	if (end > r->win_high)
+		r->win_high = end;
+}
 
 /** Bytes of stream available at win_pos. */
 static inline size_t warc_avail(const struct warc_reader *r)

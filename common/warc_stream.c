@@ -216,10 +216,14 @@ static int gz_fast_member(struct warc_reader *r)
 		return NEED_FATAL;
 	if (libdeflate_gzip_decompress_ex(r->ld, r->in + r->in_pos, r->in_len - r->in_pos,
 					  r->win + r->win_len, r->win_cap - r->win_len, &used,
-					  &out) != LIBDEFLATE_SUCCESS)
+					  &out) != LIBDEFLATE_SUCCESS) {
+		/* a member too big for the room may have been written to its end */
+		warc_win_wrote(r, r->win_cap);
 		return 0;
+	}
 	r->in_pos += used;
 	r->win_len += out;
+	warc_win_wrote(r, r->win_len);
 	member_done(r);
 	return 1;
 #else
@@ -260,6 +264,7 @@ static int gz_inflate_some(struct warc_reader *r)
 	const int zrc = inflate(&r->zs, Z_NO_FLUSH);
 	r->in_pos = (size_t)(r->zs.next_in - r->in);
 	r->win_len = (size_t)(r->zs.next_out - r->win);
+	warc_win_wrote(r, r->win_len);
 	if (zrc == Z_STREAM_END) {
 		member_done(r);
 		return 1;
@@ -298,6 +303,7 @@ static int plain_read_some(struct warc_reader *r)
 		n = r->win_cap - r->win_len;
 	memcpy(r->win + r->win_len, r->in + r->in_pos, n);
 	r->win_len += n;
+	warc_win_wrote(r, r->win_len);
 	r->in_pos += n;
 	return 1;
 }

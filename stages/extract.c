@@ -53,7 +53,7 @@
 #define BLOCK_TARGET (1u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
-#define WIN_KEEP_MAX (4u << 20) /* nor swapped read buffers that held a bigger record */
+#define WIN_KEEP_MAX (4u << 20) /* nor swapped read buffers written further than this */
 #define EXTRACT_CONFIG_VERSION 1
 
 struct opts {
@@ -83,7 +83,8 @@ struct item {
 	struct doc_record d;       /* string fields point into raw or the worker */
 	struct webdoc_in in;       /* block and type strings point into raw */
 	struct bytes raw;          /* NUL-terminated strings, then the block if copied */
-	struct bytes win;          /* the reader's buffer holding the block, if swapped */
+	struct bytes win;          /* the reader's buffer holding the block, if swapped;
+				    * win.len: how far the reader wrote into it */
 	enum webdoc_outcome outcome;
 	struct bytes out;          /* the encoded record or JSON line */
 };
@@ -535,7 +536,7 @@ static void ring_drain(struct run *r, struct ring *g)
 static int take_block(struct crawl_reader *cr, struct ring *g, struct item *it)
 {
 	struct bytes b = g->rspare;
-	if (!crawl_reader_swap_block(cr, &b.p, &b.cap))
+	if (!crawl_reader_swap_block(cr, &b.p, &b.cap, &b.len))
 		return 0;
 	it->win = b;
 	g->rspare = (struct bytes){0};
@@ -634,11 +635,13 @@ static int run_ring(struct run *r)
 			pthread_mutex_unlock(&g->lock);
 			struct item *const it = &g->items[k % g->n];
 			item_compute(w, it, r->o, 1);
-			/* out of the slot before it may be written and refilled;
-			 * its pages are touched as far as its record went (its
-			 * size is address space) */
+			/* out of the slot before it may be written and refilled.
+			 * Kept by how far it was written (its size is address
+			 * space), not by its record's length: a member of many
+			 * records, or one a first inflate filled to the end,
+			 * leaves more pages resident than its last block. */
 			struct bytes win = it->win;
-			const int keep = it->in.len <= WIN_KEEP_MAX;
+			const int keep = win.len <= WIN_KEEP_MAX;
 			it->win = (struct bytes){0};
 			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);

@@ -446,12 +446,12 @@ static void test_swap_window(void)
 	struct warc_record rec;
 	uint8_t *kept[5] = {0}, *spare = NULL;
 	const uint8_t *block[5] = {0};
-	size_t cap = 0;
+	size_t cap = 0, written[5] = {0};
 	int n = 0, swaps = 0;
 	while (n < 5 && warc_next(r, &rec) == 1) {
 		CHECK_EQ_U64(rec.block_len, strlen(names[n]));
 		block[n] = rec.block;
-		if (warc_swap_window(r, &spare, &cap)) {
+		if (warc_swap_window(r, &spare, &cap, &written[n])) {
 			kept[n] = spare; /* the record's buffer is ours now */
 			spare = NULL;
 			cap = 0;
@@ -467,6 +467,16 @@ static void test_swap_window(void)
 	for (int i = 0; i < 5; i++)
 		if (kept[i])
 			CHECK(!memcmp(block[i], names[i], strlen(names[i])));
+	/* how far each buffer was written: its whole member, so delta's
+	 * counts gamma's record too, not its own block's few bytes */
+	CHECK_EQ_U64(written[3], plain.n);
+	static const char *const uris[5] = {"http://a/", "http://b/", "", "", "http://d/"};
+	for (int i = 0; i < 5; i += i == 1 ? 3 : 1) {
+		struct buf one = {0};
+		add_record(&one, uris[i], names[i], 0);
+		CHECK_EQ_U64(written[i], one.n);
+		free(one.p);
+	}
 	for (int i = 0; i < 5; i++)
 		free(kept[i]);
 	warc_close(r);
@@ -475,7 +485,7 @@ static void test_swap_window(void)
 	fp = fmemopen(plain.p, plain.n, "rb");
 	r = warc_open(fp, "mem.warc", 0);
 	CHECK(warc_next(r, &rec) == 1);
-	CHECK(!warc_swap_window(r, &spare, &cap));
+	CHECK(!warc_swap_window(r, &spare, &cap, &written[0]));
 	warc_close(r);
 	fclose(fp);
 	free(plain.p);
