@@ -541,17 +541,52 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 	return q;
 }
 
-/*
- * The attributes of a tag, up to and past its '>'.  Returns the position
- * after the tag, or NULL if the input ends inside the tag (a browser drops
- * such a tag, and so do we).  Of the first HTOK_MAX_ATTRS attributes,
- * those html_text reads (kind != HATTR_OTHER) are stored: most are not
- * (title, src, rel...), and storing them cost more than telling them apart.
- */
-static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end, struct htok_token *tok,
-								    struct htok_seen *names)
+/* Keep attribute @a of kind @kind if it is among the first HTOK_MAX_ATTRS
+ * (*seen counts them) and html_text reads it. */
+static inline __attribute__((always_inline)) void keep_attr(struct htok_token *tok, struct htok_attr a,
+							    enum hattr kind, int *seen)
 {
-	int seen = 0;
+	if ((*seen)++ < HTOK_MAX_ATTRS && kind != HATTR_OTHER) {
+		a.kind = kind;
+		tok->attrs[tok->n_attrs++] = a;
+		tok->attr_kinds |= HATTR_BIT(kind);
+	}
+}
+
+/* One attribute at @p (its first byte is none of white space, '/', '>'),
+ * kept by keep_attr(); returns its end, or NULL if its quoted value runs
+ * to EOF. */
+static inline __attribute__((always_inline)) const char *read_attr(const char *p, const char *end,
+								    struct htok_token *tok,
+								    struct htok_seen *names, int *seen)
+{
+	struct htok_attr a = {"", 0, HATTR_OTHER};
+	enum hattr kind;
+	p = read_attr_name(p, end, &kind, names);
+	if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
+		p = skip_ws(p, end);
+	if (p < end && *p == '=') {
+		p = read_value(skip_ws(p + 1, end), end, &a);
+		if (!p)
+			return NULL;
+	}
+	keep_attr(tok, a, kind, seen);
+	return p;
+}
+
+/*
+ * The attributes of a tag from @p (after its name, a value, or a name),
+ * up to and past its '>', byte by byte; @seen attributes came before.
+ * Returns the position after the tag, or NULL if the input ends inside
+ * the tag (a browser drops such a tag, and so do we).  Of the first
+ * HTOK_MAX_ATTRS attributes, those html_text reads (kind != HATTR_OTHER)
+ * are stored: most are not (title, src, rel...), and storing them cost
+ * more than telling them apart.
+ */
+static inline __attribute__((always_inline)) const char *read_attrs_plain(const char *p, const char *end,
+								       struct htok_token *tok,
+								       struct htok_seen *names, int seen)
+{
 	for (;;) {
 		p = skip_ws(p, end);
 		if (p >= end)
@@ -565,22 +600,47 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 			}
 			continue;
 		}
-		struct htok_attr a = {"", 0, HATTR_OTHER};
-		enum hattr kind;
-		p = read_attr_name(p, end, &kind, names);
-		if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
-			p = skip_ws(p, end);
-		if (p < end && *p == '=') {
-			p = read_value(skip_ws(p + 1, end), end, &a);
-			if (!p)
-				return NULL;
-		}
-		if (seen++ < HTOK_MAX_ATTRS && kind != HATTR_OTHER) {
-			a.kind = kind;
-			tok->attrs[tok->n_attrs++] = a;
-			tok->attr_kinds |= HATTR_BIT(kind);
-		}
+		p = read_attr(p, end, tok, names, &seen);
+		if (!p)
+			return NULL;
 	}
+}
+
+/*
+ * The attributes of a tag, as read_attrs_plain() reads them.  Nearly
+ * every attribute is written ` name="value"` (one space, a name, '=', a
+ * quote) with a name written so before (class, href, id...): then one
+ * compare against htok_pos.seen_attr finds the name and its kind, and
+ * the value is the run up to the closing quote.  Any other attribute
+ * (other blanks, '/', a value without quotes, a name not yet seen, the
+ * page's last 32 bytes) takes one step of read_attrs_plain()'s loop.
+ */
+static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end,
+								     struct htok_token *tok,
+								     struct htok_seen *names)
+{
+	int seen = 0;
+	while (end - p >= 32) {
+		if (*p == '>')
+			return p + 1;
+		const char *const s = p + 1;
+		const struct htok_seen *const e = &names[(unsigned char)*s & 31];
+		const unsigned len = e->len; /* 0..7; 0: raw ~0 never matches */
+		uint64_t x;
+		memcpy(&x, s, 8);
+		/* the name's bytes hold no blank, '/', '>' (read_attr_name()) */
+		if (*p != ' ' || (x & ((1ull << 8 * len) - 1)) != e->raw || s[len] != '=' ||
+		    (s[len + 1] != '"' && s[len + 1] != '\''))
+			break;
+		const char *const value = s + len + 2;
+		const char *const q = find_byte(value, end, s[len + 1]);
+		if (!q)
+			return NULL;
+		keep_attr(tok, (struct htok_attr){value, (uint32_t)(q - value), HATTR_OTHER},
+			  (enum hattr)e->tag, &seen);
+		p = q + 1;
+	}
+	return read_attrs_plain(p, end, tok, names, seen);
 }
 
 /* A start or end tag; @p after "<" or "</".  Returns 1 if a token was

@@ -1,0 +1,138 @@
+/*
+ * test_html_tokenizer.c - the tokenizer's shortcuts against its plain
+ * reading.
+ *
+ * Each shortcut of html_tokenizer_internal.h must give what the plain
+ * byte-by-byte reading gives, on inputs that reach both: the same tokens
+ * are read with the shortcut's conditions met (a remembered name, room
+ * before the end) and not met (a fresh tokenizer, the input's end close
+ * by), at every length.  Inputs sit in buffers of their exact size, so
+ * the sanitizer build catches a read past the end.
+ */
+#include "html_tokenizer.h"
+#include "html_tokenizer_internal.h"
+#include "testutil.h"
+
+#include <string.h>
+
+/* What read_attrs() leaves in a token, and where it stops. */
+struct attrs_result {
+	const char *end; /* NULL: the input ended inside the tag */
+	struct htok_attr attrs[HTOK_MAX_ATTRS];
+	int n_attrs, self_closing;
+	unsigned attr_kinds;
+};
+
+static int same_attrs(const struct attrs_result *a, const struct attrs_result *b)
+{
+	if (a->end != b->end || a->n_attrs != b->n_attrs || a->attr_kinds != b->attr_kinds ||
+	    a->self_closing != b->self_closing)
+		return 0;
+	for (int i = 0; i < a->n_attrs; i++)
+		if (a->attrs[i].value != b->attrs[i].value ||
+		    a->attrs[i].value_len != b->attrs[i].value_len || a->attrs[i].kind != b->attrs[i].kind)
+			return 0;
+	return 1;
+}
+
+/* The attributes at [p, end) read by read_attrs() (@plain 0) or by
+ * read_attrs_plain() alone, with the attribute names of @names. */
+static void read_with(const char *p, const char *end, struct htok_seen *names, int plain,
+		      struct attrs_result *r)
+{
+	struct htok_token tok = {0};
+	tok.attrs = r->attrs;
+	r->end = plain ? read_attrs_plain(p, end, &tok, names, 0) : read_attrs(p, end, &tok, names);
+	r->n_attrs = tok.n_attrs;
+	r->self_closing = tok.self_closing;
+	r->attr_kinds = tok.attr_kinds;
+}
+
+/* One attribute section of @k random attributes, from the pieces that
+ * make the shortcut's edge cases, into @out (NUL-terminated). */
+static void random_attrs(uint64_t *st, int k, char *out, size_t cap)
+{
+	static const char *const blanks[] = {" ", " ", " ", "  ", "\n", "\t ", " \f", "", "/", " /"};
+	static const char *const names[] = {"class", "CLASS", "Class", "id", "ID", "href", "hReF",
+		"role", "style", "hidden", "aria-hidden", "title", "data-x", "x", "c", "clas",
+		"classy", "abcdefg", "abcdefgh", "abcdefghijklmnop", "=x", "i\x01", "h-"};
+	static const char *const eqs[] = {"=", "=", "=", "=", " = ", "= ", " =", "", "=\n"};
+	static const char *const values[] = {"\"pre\"", "\"reference internal\"", "'a b'", "\"\"",
+		"''", "\"a>b\"", "'x\"y'", "\"x'y\"", "unquoted", "u/", "\"a/>b\"",
+		"\"https://docs.example.org/en/latest/library/functions.html#len\"",
+		"\"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789\""};
+	static const char *const ends[] = {">", ">", "/>", " >", " />", "", "\"", " /x>", "\n>"};
+#define PICK(a) a[test_rand(st) % (sizeof(a) / sizeof(a[0]))]
+	size_t n = 0;
+	out[0] = 0;
+	for (int i = 0; i < k; i++) {
+		n += (size_t)snprintf(out + n, cap - n, "%s%s", PICK(blanks), PICK(names));
+		if (test_rand(st) % 8)
+			n += (size_t)snprintf(out + n, cap - n, "%s%s", PICK(eqs), PICK(values));
+	}
+	n += (size_t)snprintf(out + n, cap - n, "%s", PICK(ends));
+	if (test_rand(st) % 2)
+		snprintf(out + n, cap - n, "%.*s", (int)(test_rand(st) % 48),
+			 "text after the tag, and more text after that one");
+#undef PICK
+}
+
+/* Does read_attrs() take its shortcut for the first attribute at @s
+ * (@n bytes), with the names of @names: one space, a name read before,
+ * '=', a quote, 32 bytes before the end? */
+static int takes_shortcut(const char *s, size_t n, const struct htok_seen *names)
+{
+	if (n < 32 || s[0] != ' ')
+		return 0;
+	const struct htok_seen *const e = &names[(unsigned char)s[1] & 31];
+	uint64_t raw = 0;
+	memcpy(&raw, s + 1, e->len);
+	return e->len && raw == e->raw && s[1 + e->len] == '=' &&
+	       (s[2 + e->len] == '"' || s[2 + e->len] == '\'');
+}
+
+/*
+ * read_attrs() against read_attrs_plain(): random attribute sections cut
+ * at every length, read with the names remembered from every section
+ * before (the shortcut's condition) and with none.
+ */
+static void test_attrs_shortcut(void)
+{
+	uint64_t st = test_seed(31);
+	struct htok_pos remembered, fresh;
+	htok_pos_init(&remembered, NULL, 0);
+	int bad = 0;
+	long fast = 0, slow = 0;
+	for (int round = 0; round < 20000; round++) {
+		char text[1024];
+		random_attrs(&st, 1 + (int)(test_rand(&st) % 5), text, sizeof(text));
+		const size_t len = strlen(text);
+		for (size_t n = 0; n <= len; n++) {
+			char *const buf = malloc(n ? n : 1);
+			if (!buf)
+				abort();
+			memcpy(buf, text, n);
+			struct attrs_result a, b;
+			const int shape = takes_shortcut(buf, n, remembered.seen_attr);
+			htok_pos_init(&fresh, NULL, 0);
+			read_with(buf, buf + n, remembered.seen_attr, 0, &a);
+			read_with(buf, buf + n, fresh.seen_attr, 1, &b);
+			if (!same_attrs(&a, &b)) {
+				if (bad++ < 5)
+					printf("  attrs differ: \"%.*s\"\n", (int)n, buf);
+			}
+			fast += shape;
+			slow += !shape;
+			free(buf);
+		}
+	}
+	CHECK(bad == 0);
+	printf("attribute sections: %ld through the shortcut, %ld not\n", fast, slow);
+	CHECK(fast > 1000 && slow > 1000);
+}
+
+int main(void)
+{
+	test_attrs_shortcut();
+	return test_finish("test_html_tokenizer");
+}
