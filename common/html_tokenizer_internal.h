@@ -88,7 +88,7 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 	t->end = t->p + (s ? n : 0);
 	t->raw_tag = HTAG_UNKNOWN;
 	for (size_t i = 0; i < sizeof t->seen / sizeof t->seen[0]; i++)
-		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0};
+		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0, 0};
 }
 
 /* The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
@@ -395,7 +395,8 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
 				if (seen && i <= 7 && tag != HTAG_UNKNOWN)
 					*seen = (struct htok_seen){tok->raw8 & htok_name_mask[i][0],
-								   tok->name8, (uint8_t)i, (uint8_t)tag};
+								   htok_name_mask[i][0], tok->name8,
+								   (uint8_t)i, (uint8_t)tag};
 			} else if (!resolve) {
 				return;
 			}
@@ -423,11 +424,10 @@ static inline __attribute__((always_inline)) int seen_name(const char **pp, cons
 							   struct htok_token *tok)
 {
 	const char *const s = *pp;
-	const unsigned len = e->len; /* 0..7; 0 (none yet): raw ~0 never matches */
+	const unsigned len = e->len; /* 0..7 */
 	uint64_t x;
 	memcpy(&x, s, 8);
-	if ((x & ((1ull << 8 * len) - 1)) != e->raw ||
-	    !(htok_cclass[(unsigned char)s[len]] & C_NAME_END))
+	if ((x & e->mask) != e->raw || !(htok_cclass[(unsigned char)s[len]] & C_NAME_END))
 		return 0;
 	tok->p = s;
 	tok->n = len;
@@ -495,7 +495,9 @@ static inline enum hattr attr_kind_of(uint64_t key, uint64_t rest, size_t n)
 /*
  * Read an attribute name at @p (its first byte is none of white space,
  * '/', '>'; it may be '='); *kind gets what it is.  Returns its end.  As
- * for tag names, one load of 16 bytes nearly always suffices.
+ * for tag names, one load of 16 bytes nearly always suffices.  A name of
+ * up to 7 bytes followed by '=' is remembered in @seen, with the '=',
+ * for read_attrs().
  */
 static inline __attribute__((always_inline)) const char *read_attr_name(const char *p, const char *end,
 									enum hattr *kind,
@@ -504,17 +506,6 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 	*kind = HATTR_OTHER;
 #ifdef __SSE2__
 	if (end - p >= 16) {
-		/* Spelled as the last name of its first byte (class, href,
-		 * id...), up to a byte that ends it: one compare. */
-		struct htok_seen *const e = &seen[(unsigned char)*p & 31];
-		const unsigned len = e->len; /* 0..7; 0: raw ~0 never matches */
-		uint64_t x;
-		memcpy(&x, p, 8);
-		if ((x & ((1ull << 8 * len) - 1)) == e->raw &&
-		    (htok_cclass[(unsigned char)p[len]] & C_ATTR_END)) {
-			*kind = (enum hattr)e->tag;
-			return p + len;
-		}
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		const int i = delim_index(p, v, C_ATTR_END, 1u); /* a name may start with '=' */
 		if (i < 0)
@@ -524,8 +515,13 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 			const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
 			*kind = attr_kind_of(key, rest, (size_t)i);
 		}
-		if (i <= 7)
-			*e = (struct htok_seen){x & htok_name_mask[i][0], 0, (uint8_t)i, (uint8_t)*kind};
+		if (i <= 7 && p[i] == '=') {
+			uint64_t x;
+			memcpy(&x, p, 8);
+			const uint64_t mask = htok_name_mask[i + 1][0];
+			seen[(unsigned char)*p & 31] =
+				(struct htok_seen){x & mask, mask, 0, (uint8_t)i, (uint8_t)*kind};
+		}
 		return p + i;
 	}
 #else
@@ -625,12 +621,11 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 			return p + 1;
 		const char *const s = p + 1;
 		const struct htok_seen *const e = &names[(unsigned char)*s & 31];
-		const unsigned len = e->len; /* 0..7; 0: raw ~0 never matches */
+		const unsigned len = e->len;
 		uint64_t x;
 		memcpy(&x, s, 8);
-		/* the name's bytes hold no blank, '/', '>' (read_attr_name()) */
-		if (*p != ' ' || (x & ((1ull << 8 * len) - 1)) != e->raw || s[len] != '=' ||
-		    (s[len + 1] != '"' && s[len + 1] != '\''))
+		/* "name=": the name's bytes hold no blank, '/', '>' (read_attr_name()) */
+		if (*p != ' ' || (x & e->mask) != e->raw || (s[len + 1] != '"' && s[len + 1] != '\''))
 			break;
 		const char *const value = s + len + 2;
 		const char *const q = find_byte(value, end, s[len + 1]);

@@ -78,16 +78,15 @@ static void random_attrs(uint64_t *st, int k, char *out, size_t cap)
 }
 
 /* Does read_attrs() take its shortcut for the first attribute at @s
- * (@n bytes), with the names of @names: one space, a name read before,
- * '=', a quote, 32 bytes before the end? */
+ * (@n bytes), with the names of @names: one space, a name remembered
+ * with its '=', a quote, 32 bytes before the end? */
 static int takes_shortcut(const char *s, size_t n, const struct htok_seen *names)
 {
 	if (n < 32 || s[0] != ' ')
 		return 0;
 	const struct htok_seen *const e = &names[(unsigned char)s[1] & 31];
-	uint64_t raw = 0;
-	memcpy(&raw, s + 1, e->len);
-	return e->len && raw == e->raw && s[1 + e->len] == '=' &&
+	const char *const name = (const char *)&e->raw; /* little-endian */
+	return e->mask && !memcmp(s + 1, name, e->len + 1u) && name[e->len] == '=' &&
 	       (s[2 + e->len] == '"' || s[2 + e->len] == '\'');
 }
 
