@@ -129,7 +129,9 @@ struct htok_seen {
 
 struct htok_pos {
 	const char *p, *end;
-	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element */
+	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element,
+			    * and @end is where it starts (the input's end is in @raw_end) */
+	const char *raw_end;
 	struct htok_seen seen[32]; /* by the name's first byte & 31 */
 	struct htok_seen seen_attr[32]; /* the same for attribute names; tag: enum hattr */
 };

@@ -87,6 +87,7 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 	t->p = s ? s : "";
 	t->end = t->p + (s ? n : 0);
 	t->raw_tag = HTAG_UNKNOWN;
+	t->raw_end = t->end;
 	for (size_t i = 0; i < sizeof t->seen / sizeof t->seen[0]; i++)
 		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0, 0};
 }
@@ -638,6 +639,16 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 	return read_attrs_plain(p, end, tok, names, seen);
 }
 
+/* The raw text of @tag comes next (read_raw()): the scan's end is put
+ * where it starts, so that htok_scan() tests for it only where its loop
+ * ends, not before every token. */
+static inline void raw_next(struct htok_pos *t, enum htag tag)
+{
+	t->raw_tag = tag;
+	t->raw_end = t->end;
+	t->end = t->p;
+}
+
 /* A start or end tag; @p after "<" or "</".  Returns 1 if a token was
  * made.  @resolve: see read_name(); a start tag's is always resolved. */
 static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, struct htok_token *tok,
@@ -659,7 +670,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, st
 	if (is_end)
 		tok->n_attrs = 0, tok->attr_kinds = 0;
 	else if (htok_props(tok->tag) & HP_RAW)
-		t->raw_tag = tok->tag;
+		raw_next(t, tok->tag);
 	return 1;
 }
 
@@ -692,6 +703,7 @@ static inline int is_end_tag_of(const char *p, const char *end, const char *name
 /* The content of raw-text element t->raw_tag, up to its end tag or EOF. */
 static inline void read_raw(struct htok_pos *t, struct htok_token *tok)
 {
+	t->end = t->raw_end;
 	const char *const name = htok_tags[t->raw_tag - 1].name;
 	const size_t m = htok_tags[t->raw_tag - 1].len;
 	const char *q = t->p;
@@ -774,10 +786,6 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 	tok->n_attrs = 0;
 	tok->attr_kinds = 0;
 	tok->hash = 0;
-	if (t->raw_tag != HTAG_UNKNOWN) {
-		read_raw(t, tok);
-		return HTOK_TEXT;
-	}
 	while (t->p < t->end) {
 		const char *const p = t->p;
 		if (*p == '<' && t->end - p >= 2) {
@@ -800,6 +808,10 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 			}
 		}
 		read_text(t, tok);
+		return HTOK_TEXT;
+	}
+	if (t->raw_tag != HTAG_UNKNOWN) {
+		read_raw(t, tok);
 		return HTOK_TEXT;
 	}
 	tok->type = HTOK_EOF;

@@ -130,8 +130,67 @@ static void test_attrs_shortcut(void)
 	CHECK(fast > 1000 && slow > 1000);
 }
 
+/* The tokens of @in, each as "type:tag:text|" (type S, E, T, R for raw
+ * text), into @out. */
+static void tokens_of(const char *in, size_t n, char *out, size_t cap)
+{
+	struct htok t;
+	struct htok_token tok;
+	size_t len = 0;
+	out[0] = 0;
+	htok_init(&t, in, n);
+	for (int k = 0; k < 64 && len < cap; k++) {
+		const enum htok_type y = htok_next(&t, &tok);
+		if (y == HTOK_EOF)
+			break;
+		const char c = y == HTOK_START ? 'S' : y == HTOK_END ? 'E' : tok.raw ? 'R' : 'T';
+		len += (size_t)snprintf(out + len, cap - len, "%c:%s:%.*s|", c,
+					y == HTOK_TEXT && !tok.raw ? "" : htag_name(tok.tag), (int)tok.n,
+					tok.p);
+	}
+	CHECK(htok_next(&t, &tok) == HTOK_EOF && htok_next(&t, &tok) == HTOK_EOF);
+}
+
+/*
+ * Raw text comes after its start tag wherever that tag stands: before
+ * other tags, at the input's very end, cut short, or empty (htok_scan()
+ * meets it only where its loop ends).
+ */
+static void test_raw_text(void)
+{
+	static const struct {
+		const char *in, *tokens;
+	} cases[] = {
+		{"<title>T</title>x", "S:title:title|R:title:T|E:title:title|T::x|"},
+		{"<script>", "S:script:script|R:script:|"},
+		{"<script>a<b", "S:script:script|R:script:a<b|"},
+		{"<p><style>s</style><style>", "S:p:p|S:style:style|R:style:s|E:style:style|"
+					       "S:style:style|R:style:|"},
+		{"<plaintext>a</plaintext>b", "S:plaintext:plaintext|R:plaintext:a</plaintext>b|"},
+		{"<TEXTAREA a=\">\">a<b>c</textarea >d", "S:textarea:TEXTAREA|R:textarea:a<b>c|"
+							  "E:textarea:textarea|T::d|"},
+		{"<xmp>1</xmp><xmp>2</xmpx></xmp>", "S:xmp:xmp|R:xmp:1|E:xmp:xmp|S:xmp:xmp|"
+						   "R:xmp:2</xmpx>|E:xmp:xmp|"},
+		{"<script", ""},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char got[512];
+		const size_t n = strlen(cases[k].in);
+		char *const buf = malloc(n);
+		if (!buf)
+			abort();
+		memcpy(buf, cases[k].in, n);
+		tokens_of(buf, n, got, sizeof(got));
+		CHECK(!strcmp(got, cases[k].tokens));
+		if (strcmp(got, cases[k].tokens))
+			printf("  raw text case %zu: %s\n", k, got);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	test_attrs_shortcut();
+	test_raw_text();
 	return test_finish("test_html_tokenizer");
 }
