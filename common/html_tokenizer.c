@@ -140,9 +140,10 @@
 	X(3, 'x', 'm', 'p', 0, 0, 0, 0, 0, 0, 0, HTAG_XMP, HP_BLOCK | HP_RAW)
 
 #define INFO(len, a, b, c, d, e, f, g, h, i, j, tag, props)                                    \
-	[(tag) - 1] = {{a, b, c, d, e, f, g, h, i, j}, len, tag, props},
+	[tag] = {{a, b, c, d, e, f, g, h, i, j}, len, tag, props},
 
-const struct htok_tag_info htok_tags[HTAG_COUNT - 1] = {HTAG_TABLE(INFO)};
+/* [HTAG_UNKNOWN] is all zero: no name, no properties. */
+const struct htok_tag_info htok_tags[HTAG_COUNT] = {HTAG_TABLE(INFO)};
 
 #undef INFO
 
@@ -188,7 +189,7 @@ const uint64_t htok_name_mask[17][2] = {
 
 const char *htag_name(enum htag tag)
 {
-	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? htok_tags[tag - 1].name : "";
+	return tag < HTAG_COUNT ? htok_tags[tag].name : "";
 }
 
 void htok_init(struct htok *t, const char *s, size_t n)

@@ -14,6 +14,7 @@
 
 #include "html_tokenizer.h"
 
+#include <assert.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -30,7 +31,7 @@ struct htok_tag_info {
 	uint16_t props;
 };
 
-extern const struct htok_tag_info htok_tags[HTAG_COUNT - 1];
+extern const struct htok_tag_info htok_tags[HTAG_COUNT]; /* by element */
 
 #define MAX_KNOWN_NAME 10 /* blockquote, figcaption */
 
@@ -92,10 +93,12 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0, 0};
 }
 
-/* The HP_* properties of @tag (0 for HTAG_UNKNOWN). */
+/* The HP_* properties of @tag (0 for HTAG_UNKNOWN): one load, for every
+ * start tag. */
 static inline unsigned htok_props(enum htag tag)
 {
-	return tag > HTAG_UNKNOWN && tag < HTAG_COUNT ? htok_tags[tag - 1].props : 0;
+	assert(tag < HTAG_COUNT);
+	return htok_tags[tag].props;
 }
 
 static inline int is_ws(int c)
@@ -704,8 +707,8 @@ static inline int is_end_tag_of(const char *p, const char *end, const char *name
 static inline void read_raw(struct htok_pos *t, struct htok_token *tok)
 {
 	t->end = t->raw_end;
-	const char *const name = htok_tags[t->raw_tag - 1].name;
-	const size_t m = htok_tags[t->raw_tag - 1].len;
+	const char *const name = htok_tags[t->raw_tag].name;
+	const size_t m = htok_tags[t->raw_tag].len;
 	const char *q = t->p;
 	if (t->raw_tag != HTAG_PLAINTEXT) {
 		while ((q = memchr(q, '<', (size_t)(t->end - q))) != NULL && !is_end_tag_of(q, t->end, name, m))
