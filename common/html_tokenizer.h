@@ -116,12 +116,13 @@ struct htok_open {
 /* Where the tokenizer is (html_text keeps one of its own: with no array
  * beside them, these stay in registers). */
 /* A known element's name of up to 7 bytes as last written in a start
- * tag, for the start tags after it that spell it alike (htok_scan());
- * or an attribute's name and the '=' after it (raw and mask cover
- * len + 1 bytes), for the attributes after it. */
+ * tag, for the start tags after it that spell it alike (htok_scan()):
+ * raw is then its htok_token.raw8, of which mask covers the name; or an
+ * attribute's name and the '=' after it (raw and mask cover len + 1
+ * bytes), for the attributes after it. */
 struct htok_seen {
-	uint64_t raw;   /* the name's bytes, zero-padded; ~0: none yet */
-	uint64_t mask;  /* ~0ull >> the bits past them (0: none yet) */
+	uint64_t raw;   /* the bytes, zero-padded; ~0: none yet */
+	uint64_t mask;  /* ~0ull >> the bits past those compared (0: none yet) */
 	uint64_t name8; /* htok_token.name8 */
 	uint8_t len;
 	uint8_t tag;    /* enum htag */

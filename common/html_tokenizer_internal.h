@@ -398,9 +398,8 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 					return;
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
 				if (seen && i <= 7 && tag != HTAG_UNKNOWN)
-					*seen = (struct htok_seen){tok->raw8 & htok_name_mask[i][0],
-								   htok_name_mask[i][0], tok->name8,
-								   (uint8_t)i, (uint8_t)tag};
+					*seen = (struct htok_seen){tok->raw8, htok_name_mask[i][0],
+								   tok->name8, (uint8_t)i, (uint8_t)tag};
 			} else if (!resolve) {
 				return;
 			}
@@ -431,13 +430,14 @@ static inline __attribute__((always_inline)) int seen_name(const char **pp, cons
 	const unsigned len = e->len; /* 0..7 */
 	uint64_t x;
 	memcpy(&x, s, 8);
-	if ((x & e->mask) != e->raw || !(htok_cclass[(unsigned char)s[len]] & C_NAME_END))
+	/* none yet: mask and len 0, and s[0] is a letter */
+	if (((x ^ e->raw) & e->mask) || !(htok_cclass[(unsigned char)s[len]] & C_NAME_END))
 		return 0;
 	tok->p = s;
 	tok->n = len;
 	tok->tag = (enum htag)e->tag;
 	tok->name8 = e->name8;
-	tok->raw8 = e->raw | (uint64_t)'>' << 8 * len;
+	tok->raw8 = e->raw;
 	*pp = s + len;
 	return 1;
 }
