@@ -541,51 +541,38 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 	return q;
 }
 
-/* Keep attribute @a of kind @kind if it is among the first HTOK_MAX_ATTRS
- * (*seen counts them) and html_text reads it. */
-static inline __attribute__((always_inline)) void keep_attr(struct htok_token *tok, struct htok_attr a,
-							    enum hattr kind, int *seen)
-{
-	if ((*seen)++ < HTOK_MAX_ATTRS && kind != HATTR_OTHER) {
-		a.kind = kind;
-		tok->attrs[tok->n_attrs++] = a;
-		tok->attr_kinds |= HATTR_BIT(kind);
-	}
-}
+/* The attributes of a tag as they are read: where they go, how many
+ * were read, how many and which kinds were kept (htok_token's n_attrs,
+ * attr_kinds), "/>".  In locals, not in the token, while they change. */
+struct attr_acc {
+	struct htok_attr *attrs;
+	int seen, n;
+	unsigned kinds;
+	int self_closing;
+};
 
-/* One attribute at @p (its first byte is none of white space, '/', '>'),
- * kept by keep_attr(); returns its end, or NULL if its quoted value runs
- * to EOF. */
-static inline __attribute__((always_inline)) const char *read_attr(const char *p, const char *end,
-								    struct htok_token *tok,
-								    struct htok_seen *names, int *seen)
+/* Keep an attribute of kind @kind if it is among the first
+ * HTOK_MAX_ATTRS and html_text reads it. */
+static inline __attribute__((always_inline)) void keep_attr(struct attr_acc *acc, const char *value,
+							    size_t value_len, enum hattr kind)
 {
-	struct htok_attr a = {"", 0, HATTR_OTHER};
-	enum hattr kind;
-	p = read_attr_name(p, end, &kind, names);
-	if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
-		p = skip_ws(p, end);
-	if (p < end && *p == '=') {
-		p = read_value(skip_ws(p + 1, end), end, &a);
-		if (!p)
-			return NULL;
+	if (acc->seen++ < HTOK_MAX_ATTRS && kind != HATTR_OTHER) {
+		acc->attrs[acc->n++] = (struct htok_attr){value, (uint32_t)value_len, kind};
+		acc->kinds |= HATTR_BIT(kind);
 	}
-	keep_attr(tok, a, kind, seen);
-	return p;
 }
 
 /*
  * The attributes of a tag from @p (after its name, a value, or a name),
- * up to and past its '>', byte by byte; @seen attributes came before.
- * Returns the position after the tag, or NULL if the input ends inside
- * the tag (a browser drops such a tag, and so do we).  Of the first
- * HTOK_MAX_ATTRS attributes, those html_text reads (kind != HATTR_OTHER)
- * are stored: most are not (title, src, rel...), and storing them cost
- * more than telling them apart.
+ * up to and past its '>', byte by byte.  Returns the position after the
+ * tag, or NULL if the input ends inside the tag (a browser drops such a
+ * tag, and so do we).  Of the first HTOK_MAX_ATTRS attributes, those
+ * html_text reads (kind != HATTR_OTHER) are stored: most are not (title,
+ * src, rel...), and storing them cost more than telling them apart.
  */
-static inline __attribute__((always_inline)) const char *read_attrs_plain(const char *p, const char *end,
-								       struct htok_token *tok,
-								       struct htok_seen *names, int seen)
+static inline __attribute__((always_inline)) const char *attrs_plain(const char *p, const char *end,
+								      struct attr_acc *acc,
+								      struct htok_seen *names)
 {
 	for (;;) {
 		p = skip_ws(p, end);
@@ -595,31 +582,39 @@ static inline __attribute__((always_inline)) const char *read_attrs_plain(const 
 			return p + 1;
 		if (*p == '/') {
 			if (++p < end && *p == '>') {
-				tok->self_closing = 1;
+				acc->self_closing = 1;
 				return p + 1;
 			}
 			continue;
 		}
-		p = read_attr(p, end, tok, names, &seen);
-		if (!p)
-			return NULL;
+		struct htok_attr a = {"", 0, HATTR_OTHER};
+		enum hattr kind;
+		p = read_attr_name(p, end, &kind, names);
+		if (p < end && *p != '=') /* name="value" is the rule, name = value rare */
+			p = skip_ws(p, end);
+		if (p < end && *p == '=') {
+			p = read_value(skip_ws(p + 1, end), end, &a);
+			if (!p)
+				return NULL;
+		}
+		keep_attr(acc, a.value, a.value_len, kind);
 	}
 }
 
 /*
- * The attributes of a tag, as read_attrs_plain() reads them.  Nearly
- * every attribute is written ` name="value"` (one space, a name, '=', a
- * quote) with a name written so before (class, href, id...): then one
- * compare against htok_pos.seen_attr finds the name and its kind, and
- * the value is the run up to the closing quote.  Any other attribute
- * (other blanks, '/', a value without quotes, a name not yet seen, the
- * page's last 32 bytes) takes one step of read_attrs_plain()'s loop.
+ * The attributes of a tag, as attrs_plain() reads them.  Nearly every
+ * attribute is written ` name="value"` (one space, a name, '=', a quote)
+ * with a name written so before (class, href, id...): then one compare
+ * against htok_pos.seen_attr finds the name, '=' and the name's kind,
+ * and the value is the run up to the closing quote (mostly within the
+ * next 16 bytes).  At anything else (other blanks, '/', a value without
+ * quotes, a name not yet seen, the page's last 32 bytes) attrs_plain()
+ * goes on from where it stands, up to the tag's end.
  */
-static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end,
-								     struct htok_token *tok,
+static inline __attribute__((always_inline)) const char *attrs_fast(const char *p, const char *end,
+								     struct attr_acc *acc,
 								     struct htok_seen *names)
 {
-	int seen = 0;
 	while (end - p >= 32) {
 		if (*p == '>')
 			return p + 1;
@@ -631,15 +626,46 @@ static inline __attribute__((always_inline)) const char *read_attrs(const char *
 		/* "name=": the name's bytes hold no blank, '/', '>' (read_attr_name()) */
 		if (*p != ' ' || (x & e->mask) != e->raw || (s[len + 1] != '"' && s[len + 1] != '\''))
 			break;
-		const char *const value = s + len + 2;
-		const char *const q = find_byte(value, end, s[len + 1]);
+		const char *const value = s + len + 2; /* 16 bytes readable: p + 10 + 16 < end */
+		const char *q;
+#ifdef __SSE2__
+		const unsigned m = eq_mask16(value, _mm_set1_epi8(s[len + 1]));
+		q = m ? value + __builtin_ctz(m) : find_byte(value + 16, end, s[len + 1]);
+#else
+		q = find_byte(value, end, s[len + 1]);
+#endif
 		if (!q)
 			return NULL;
-		keep_attr(tok, (struct htok_attr){value, (uint32_t)(q - value), HATTR_OTHER},
-			  (enum hattr)e->tag, &seen);
+		keep_attr(acc, value, (size_t)(q - value), (enum hattr)e->tag);
 		p = q + 1;
 	}
-	return read_attrs_plain(p, end, tok, names, seen);
+	return attrs_plain(p, end, acc, names);
+}
+
+/* The attributes of a tag into @tok, as attrs_plain() reads them. */
+static inline __attribute__((always_inline)) const char *read_attrs_plain(const char *p, const char *end,
+									   struct htok_token *tok,
+									   struct htok_seen *names)
+{
+	struct attr_acc acc = {tok->attrs, 0, 0, 0, 0};
+	p = attrs_plain(p, end, &acc, names);
+	tok->n_attrs = acc.n;
+	tok->attr_kinds = acc.kinds;
+	tok->self_closing = acc.self_closing;
+	return p;
+}
+
+/* The attributes of a tag into @tok (attrs_fast()). */
+static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end,
+								     struct htok_token *tok,
+								     struct htok_seen *names)
+{
+	struct attr_acc acc = {tok->attrs, 0, 0, 0, 0};
+	p = attrs_fast(p, end, &acc, names);
+	tok->n_attrs = acc.n;
+	tok->attr_kinds = acc.kinds;
+	tok->self_closing = acc.self_closing;
+	return p;
 }
 
 /* The raw text of @tag comes next (read_raw()): the scan's end is put

@@ -42,7 +42,7 @@ static void read_with(const char *p, const char *end, struct htok_seen *names, i
 {
 	struct htok_token tok = {0};
 	tok.attrs = r->attrs;
-	r->end = plain ? read_attrs_plain(p, end, &tok, names, 0) : read_attrs(p, end, &tok, names);
+	r->end = plain ? read_attrs_plain(p, end, &tok, names) : read_attrs(p, end, &tok, names);
 	r->n_attrs = tok.n_attrs;
 	r->self_closing = tok.self_closing;
 	r->attr_kinds = tok.attr_kinds;
