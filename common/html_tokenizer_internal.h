@@ -817,7 +817,7 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 	tok->hash = 0;
 	while (t->p < t->end) {
 		const char *const p = t->p;
-		if (*p == '<' && t->end - p >= 2) {
+		if (*p == '<' && p + 1 < t->end) {
 			const int c = (unsigned char)p[1];
 			if (is_alpha(c)) { /* the common case first: a start tag */
 				if (read_tag(t, tok, p + 1, 0, 1))

@@ -6,8 +6,9 @@
  * byte-by-byte reading gives, on inputs that reach both: the same tokens
  * are read with the shortcut's conditions met (a remembered name, room
  * before the end) and not met (a fresh tokenizer, the input's end close
- * by), at every length.  Inputs sit in buffers of their exact size, so
- * the sanitizer build catches a read past the end.
+ * by), at every length.  Raw text, which the scan meets only where its
+ * loop ends, is checked token by token.  Inputs sit in buffers of their
+ * exact size, so the sanitizer build catches a read past the end.
  */
 #include "html_tokenizer.h"
 #include "html_tokenizer_internal.h"
