@@ -365,47 +365,52 @@ static uint8_t hidden_at(int tier)
  * A link line, unlike a link list, sits between text blocks: it is part
  * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
  * function name in an API table) and only SHORT.  A list is 3 or more
- * link-dense blocks in a row, or link blocks next to chrome (@hide) or an
- * edge.  b[i] is a BAD block; the others are judged by their flags, so
- * the initial classes can be set in one pass.
+ * link-dense blocks in a row, or link blocks next to chrome or an edge.
+ * So the link-dense blocks b[s..e) (all BAD), a run between two visible
+ * blocks that are not link-dense, are SHORT, but for legal lines, if
+ * they are at most two and all short.
  */
-static int lone_link_line(const struct hblock *b, size_t n, size_t i, uint8_t hide)
+static void lone_link_run(struct hblock *b, size_t s, size_t e)
 {
-	const struct hblock *const x = &b[i];
-	if ((x->flags & HB_COPYRIGHT) || x->words10 >= SHORT_WORDS10)
-		return 0;
-	size_t lo = i, hi = i, links = 1;
-	for (;;) { /* widen [lo, hi] over link-dense short blocks */
-		if (lo == 0 || (b[lo - 1].flags & hide))
-			return 0;
-		if (!link_dense(&b[lo - 1]))
-			break;
-		if (++links > 2 || b[--lo].words10 >= SHORT_WORDS10)
-			return 0;
-	}
-	for (;;) {
-		if (hi + 1 == n || (b[hi + 1].flags & hide))
-			return 0;
-		if (!link_dense(&b[hi + 1]))
-			return 1;
-		if (++links > 2 || b[++hi].words10 >= SHORT_WORDS10)
-			return 0;
-	}
+	if (e - s > 2)
+		return;
+	for (size_t i = s; i < e; i++)
+		if (b[i].words10 >= SHORT_WORDS10)
+			return;
+	for (size_t i = s; i < e; i++)
+		if (!(b[i].flags & HB_COPYRIGHT))
+			b[i].cls = HB_SHORT;
 }
 
-/* Initial classes at @tier; @return whether declared main content has text. */
+/* Initial classes at @tier; @return whether declared main content has
+ * text.  Runs of link-dense blocks are judged as they end (a block's
+ * neighbours used to be walked from every one of them). */
 static int classify_initial(struct hblock *b, size_t n, int tier)
 {
 	const uint8_t hide = hidden_at(tier);
 	int main_has_content = 0;
+	/* The run of link-dense blocks at b[run..i) is open; it may be link
+	 * lines if a visible block that is not link-dense stands before it. */
+	size_t run = 0;
+	int in_run = 0, run_after_text = 0, after_text = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint8_t c = HB_CHROME;
-		if (!(b[i].flags & hide)) {
-			c = (uint8_t)classify_block(&b[i]);
-			if (c == HB_BAD && lone_link_line(b, n, i, hide))
-				c = HB_SHORT;
+		if (b[i].flags & hide) {
+			b[i].cls = HB_CHROME;
+			after_text = in_run = 0;
+			continue;
 		}
+		const uint8_t c = (uint8_t)classify_block(&b[i]);
 		b[i].cls = c;
+		if (link_dense(&b[i])) {
+			if (!in_run)
+				run = i, in_run = 1, run_after_text = after_text;
+			after_text = 0;
+			continue;
+		}
+		if (in_run && run_after_text)
+			lone_link_run(b, run, i);
+		in_run = 0;
+		after_text = 1;
 		main_has_content |= (b[i].flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
 	}
 	return main_has_content;
@@ -423,9 +428,12 @@ static void classify_main(struct hblock *b, size_t n)
 	}
 }
 
+/* The classes the context rules stop at, as a bit per class. */
+#define EDGE_CLASSES (1u << HB_GOOD | 1u << HB_BAD | 1u << HB_CHROME)
+
 static int is_edge(uint8_t c)
 {
-	return c == HB_GOOD || c == HB_BAD || c == HB_CHROME;
+	return EDGE_CLASSES >> c & 1;
 }
 
 /*

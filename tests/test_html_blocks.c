@@ -12,6 +12,7 @@
 #include "html_blocks.h"
 #include "html_classwords.h"
 #include "html_text.h"
+#include "ref_html_blocks.h"
 #include "testhtml.h"
 #include "testutil.h"
 
@@ -150,6 +151,68 @@ static void test_classify_gaps(void)
 	CHECK(f[0].cls == HB_BAD && f[2].cls == HB_GOOD && f[3].cls == HB_GOOD && f[4].cls == HB_BAD);
 	struct hblock g[] = {blk(4, 0), blk(50, 2), blk(4, 2)};
 	CHECK_EQ_U64(hblocks_classify(g, 3), 1);
+}
+
+/* A random block: link lists, short lines, near-good and good text, legal
+ * lines, marks; flags as likely as @mode says (0: no soft blocks or
+ * forms, so tiers repeat; 1: some; 2: many, so later tiers and the
+ * fallback are reached). */
+static struct hblock random_block(uint64_t *rs, int mode)
+{
+	static const uint16_t words10[] = {0, 10, 30, 60, 90, 100, 140, 150, 200, 390, 400, 800, 1200};
+	const uint64_t r = test_rand(rs);
+	struct hblock b;
+	memset(&b, 0, sizeof(b));
+	b.words10 = words10[r % 13];
+	switch (r >> 4 & 7) { /* links: none, a few, a third, all */
+	case 0: case 1: case 2: break;
+	case 3: b.link_words10 = b.words10 / 5; break;
+	case 4: b.link_words10 = b.words10 / 3 + (r >> 7 & 1); break;
+	default: b.link_words10 = b.words10; break;
+	}
+	const unsigned soft = mode == 0 ? 0 : mode == 1 ? 12 : 3;
+	b.flags = (uint8_t)((r >> 8 & 3) == 0 ? HB_SENTENCE : 0);
+	b.flags |= (uint8_t)(soft && (r >> 10) % soft == 0 ? HB_SOFT : 0);
+	b.flags |= (uint8_t)(soft && (r >> 16) % (soft + 2) == 0 ? HB_FORM : 0);
+	b.flags |= (uint8_t)((r >> 20 & 7) == 0 ? HB_HEADING : 0);
+	b.flags |= (uint8_t)((r >> 23 & 15) == 0 ? HB_COPYRIGHT : 0);
+	b.flags |= (uint8_t)((r >> 27 & 15) == 0 ? HB_MARK : 0);
+	b.gap_depth = (uint16_t)(r >> 31 & 3);
+	return b;
+}
+
+/* Random pages of blocks classify as the plain reference (the classifier
+ * as it was before its passes were merged) classifies them. */
+static void test_classify_random(void)
+{
+	uint64_t rs = test_seed(20261121);
+	struct hblock b[80], ref[80];
+	size_t goods = 0, nones = 0;
+	for (int t = 0; t < 300000; t++) {
+		const uint64_t r = test_rand(&rs);
+		const size_t n = (size_t)(r % 80);
+		const int mode = (int)((r >> 8) % 3), main_pages = (r >> 12 & 3) == 0;
+		for (size_t i = 0; i < n; i++) {
+			b[i] = random_block(&rs, mode);
+			if (!main_pages)
+				b[i].flags &= (uint8_t)~HB_MAIN;
+			else if ((test_rand(&rs) & 3) == 0)
+				b[i].flags |= HB_MAIN;
+			ref[i] = b[i];
+		}
+		const size_t want = ref_hblocks_classify(ref, n), got = hblocks_classify(b, n);
+		goods += want == n && n;
+		nones += want == 0;
+		int same = got == want;
+		for (size_t i = 0; i < n; i++)
+			same &= b[i].cls == ref[i].cls;
+		if (!same) {
+			CHECK(!"blocks classed as the reference classes them");
+			fprintf(stderr, "  page %d of %zu blocks: %zu GOOD, want %zu\n", t, n, got, want);
+			return;
+		}
+	}
+	CHECK(goods > 1000 && nones > 1000); /* pages all content, and none */
 }
 
 /* The listed chrome words. */
@@ -307,6 +370,7 @@ int main(void)
 	test_edges_any_template();
 	test_boilerplate_still_dropped();
 	test_classify_gaps();
+	test_classify_random();
 	test_chrome_word_list();
 	test_chrome_random();
 	html_text_free(H);

@@ -1,0 +1,309 @@
+/*
+ * ref_html_blocks.h - hblocks_classify() as it was written plainly
+ * (commit c325db4), for tests that compare the classifier's faster passes
+ * with it: every pass over all blocks, each link-dense block's
+ * neighbours walked from it.  Test-only; include once.
+ */
+#ifndef NDD_REF_HTML_BLOCKS_H
+#define NDD_REF_HTML_BLOCKS_H
+
+#include "html_blocks.h"
+
+#define REF_CHROME 5
+#define REF_SHORT_WORDS10 100
+#define REF_GOOD_WORDS10 400
+#define REF_SENTENCE_WORDS10 150
+#define REF_FALLBACK_WORDS10 150
+
+
+static int ref_link_dense(const struct hblock *b)
+{
+	return (uint64_t)b->link_words10 * 3 > b->words10;
+}
+
+/* Class of a block from its own evidence. */
+static enum hb_cls ref_classify_block(const struct hblock *b)
+{
+	if ((b->flags & HB_COPYRIGHT) || ref_link_dense(b))
+		return HB_BAD;
+	if (b->words10 < REF_SHORT_WORDS10)
+		return HB_SHORT;
+	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
+	    (b->words10 >= REF_GOOD_WORDS10 || (b->words10 >= REF_SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
+		return HB_GOOD;
+	return HB_NEARGOOD;
+}
+
+/* The flags that hide a block at @tier (0 = no soft-dropped, 1 = forms
+ * too, 2 = all): a mark (dropped chrome) has no text at any tier. */
+static uint8_t ref_hidden_at(int tier)
+{
+	return (uint8_t)(HB_MARK | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
+}
+
+/*
+ * A link line, unlike a link list, sits between text blocks: it is part
+ * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
+ * function name in an API table) and only SHORT.  A list is 3 or more
+ * link-dense blocks in a row, or link blocks next to chrome (@hide) or an
+ * edge.  b[i] is a BAD block; the others are judged by their flags, so
+ * the initial classes can be set in one pass.
+ */
+static int ref_lone_link_line(const struct hblock *b, size_t n, size_t i, uint8_t hide)
+{
+	const struct hblock *const x = &b[i];
+	if ((x->flags & HB_COPYRIGHT) || x->words10 >= REF_SHORT_WORDS10)
+		return 0;
+	size_t lo = i, hi = i, links = 1;
+	for (;;) { /* widen [lo, hi] over link-dense short blocks */
+		if (lo == 0 || (b[lo - 1].flags & hide))
+			return 0;
+		if (!ref_link_dense(&b[lo - 1]))
+			break;
+		if (++links > 2 || b[--lo].words10 >= REF_SHORT_WORDS10)
+			return 0;
+	}
+	for (;;) {
+		if (hi + 1 == n || (b[hi + 1].flags & hide))
+			return 0;
+		if (!ref_link_dense(&b[hi + 1]))
+			return 1;
+		if (++links > 2 || b[++hi].words10 >= REF_SHORT_WORDS10)
+			return 0;
+	}
+}
+
+/* Initial classes at @tier; @return whether declared main content has text. */
+static int ref_classify_initial(struct hblock *b, size_t n, int tier)
+{
+	const uint8_t hide = ref_hidden_at(tier);
+	int main_has_content = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t c = REF_CHROME;
+		if (!(b[i].flags & hide)) {
+			c = (uint8_t)ref_classify_block(&b[i]);
+			if (c == HB_BAD && ref_lone_link_line(b, n, i, hide))
+				c = HB_SHORT;
+		}
+		b[i].cls = c;
+		main_has_content |= (b[i].flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
+	}
+	return main_has_content;
+}
+
+/* Only declared main content counts, and in it all but link lists and
+ * legal lines is content. */
+static void ref_classify_main(struct hblock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(b[i].flags & HB_MAIN))
+			b[i].cls = HB_HIDDEN;
+		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD)
+			b[i].cls = HB_GOOD;
+	}
+}
+
+static int ref_is_edge(uint8_t c)
+{
+	return c == HB_GOOD || c == HB_BAD || c == REF_CHROME;
+}
+
+/*
+ * The context rules: a NEARGOOD block becomes GOOD if its nearest GOOD or
+ * BAD neighbour on either side is GOOD, else BAD; then a SHORT block
+ * becomes GOOD if those on both sides are GOOD (hidden blocks are
+ * skipped; chrome and the document's edges count as BAD).  Each rule
+ * judges neighbours by their class before it.  Three sweeps for the two:
+ * back (each block's next edge for the first rule), forth (the first
+ * rule, and each block's previous edge after it), back (the second).
+ */
+static void ref_classify_context(struct hblock *b, size_t n)
+{
+	uint8_t next = HB_BAD;
+	for (size_t i = n; i-- > 0;) {
+		b[i].ctx = next;
+		if (ref_is_edge(b[i].cls))
+			next = b[i].cls;
+	}
+	uint8_t prev = HB_BAD, prev2 = HB_BAD;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t c = b[i].cls;
+		if (c == HB_NEARGOOD)
+			b[i].cls = prev == HB_GOOD || b[i].ctx == HB_GOOD ? HB_GOOD : HB_BAD;
+		if (ref_is_edge(c))
+			prev = c;
+		b[i].ctx = prev2;
+		if (ref_is_edge(b[i].cls))
+			prev2 = b[i].cls;
+	}
+	next = HB_BAD;
+	for (size_t i = n; i-- > 0;) {
+		const uint8_t c = b[i].cls;
+		if (c == HB_SHORT && b[i].ctx == HB_GOOD && next == HB_GOOD)
+			b[i].cls = HB_GOOD;
+		if (ref_is_edge(c))
+			next = c;
+	}
+}
+
+/*
+ * The depth of the element that holds the content run b[s..e]: the least
+ * gap inside it.  A run of one block has no inside: if it shares a deeper
+ * element with one neighbour than with the other, that element holds it
+ * and that neighbour's side; if both sides are alike, the block may be
+ * alone in an element of its own (<div class=article><p>...</p></div>
+ * between template lines), and UINT16_MAX lets nothing in.
+ */
+static uint16_t ref_run_holder(const struct hblock *b, size_t n, size_t s, size_t e)
+{
+	if (s == e) {
+		const uint16_t before = b[s].gap_depth, after = s + 1 < n ? b[s + 1].gap_depth : 0;
+		return before == after ? UINT16_MAX : before > after ? before : after;
+	}
+	uint16_t holder = UINT16_MAX;
+	for (size_t i = s + 1; i <= e; i++)
+		holder = b[i].gap_depth < holder ? b[i].gap_depth : holder;
+	return holder;
+}
+
+/* From b[from] away from the run (@step 1 or -1), make SHORT blocks GOOD
+ * (hidden ones passed over) while they and the run lie inside the element
+ * of depth @holder; stop at any other block. */
+static void ref_extend_side(struct hblock *b, size_t n, size_t from, int step, uint16_t holder)
+{
+	uint16_t reach = UINT16_MAX; /* b[i] and the run lie within an element this deep */
+	for (size_t i = from; i < n; i += (size_t)step) { /* step -1 wraps below 0 */
+		const uint16_t gap = step > 0 ? b[i].gap_depth : b[i + 1].gap_depth;
+		reach = gap < reach ? gap : reach;
+		if (reach < holder || (b[i].cls != HB_SHORT && b[i].cls != HB_HIDDEN))
+			return;
+		if (b[i].cls == HB_SHORT)
+			b[i].cls = HB_GOOD;
+	}
+}
+
+/*
+ * SHORT blocks left at the edges of content runs.  The first or last line
+ * of an article is content however short, and whether it is kept must not
+ * depend on what the template puts beside it: so a run of GOOD blocks
+ * (hidden ones between them passed over) takes in the SHORT blocks next
+ * to it that lie inside the element holding the run.  A template's own
+ * short lines (a byline, a "Posted in" line, a pager) sit outside that
+ * element, and a BAD block or chrome ends the run's reach anyway.  The
+ * SHORT blocks left become BAD in ref_classify_headings().
+ */
+static void ref_classify_edges(struct hblock *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (b[i].cls != HB_GOOD) {
+			i++;
+			continue;
+		}
+		size_t e = i, j = i + 1;
+		for (; j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_HIDDEN); j++)
+			if (b[j].cls == HB_GOOD)
+				e = j;
+		const uint16_t holder = ref_run_holder(b, n, i, e);
+		if (i > 0)
+			ref_extend_side(b, n, i - 1, -1, holder);
+		ref_extend_side(b, n, e + 1, 1, holder);
+		/* What it took in is no run of its own. */
+		for (i = e + 1; i < n && (b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
+			;
+	}
+}
+
+/*
+ * The SHORT blocks left are BAD; a heading (not a link list) right before
+ * content introduces it.  Back to front, so a heading before a heading
+ * that introduces content is content too.  @return the GOOD blocks.
+ */
+static size_t ref_classify_headings(struct hblock *b, size_t n)
+{
+	size_t good = 0;
+	for (size_t i = n; i-- > 0;) {
+		if (b[i].cls == HB_SHORT)
+			b[i].cls = HB_BAD;
+		if ((b[i].flags & HB_HEADING) && b[i].cls == HB_BAD && !ref_link_dense(&b[i]) &&
+		    !(b[i].flags & HB_COPYRIGHT)) {
+			size_t j = i + 1;
+			while (j < n && b[j].cls == HB_HIDDEN)
+				j++;
+			if (j < n && b[j].cls == HB_GOOD)
+				b[i].cls = HB_GOOD;
+		}
+		good += b[i].cls == HB_GOOD;
+	}
+	return good;
+}
+
+static size_t ref_count_good(const struct hblock *b, size_t n)
+{
+	size_t good = 0;
+	for (size_t i = 0; i < n; i++)
+		good += b[i].cls == HB_GOOD;
+	return good;
+}
+
+/* Classify at @tier; @return the number of GOOD blocks. */
+static size_t ref_classify_tier(struct hblock *b, size_t n, int tier)
+{
+	if (ref_classify_initial(b, n, tier))
+		ref_classify_main(b, n);
+	ref_classify_context(b, n);
+	ref_classify_edges(b, n);
+	return ref_classify_headings(b, n);
+}
+
+/*
+ * No prose anywhere (an API reference, a table): the largest run of
+ * SHORT/NEARGOOD blocks between BAD ones or chrome is the content, if
+ * it has REF_FALLBACK_WORDS10.  @return the number of GOOD blocks.
+ */
+static size_t ref_classify_fallback(struct hblock *b, size_t n, int tier)
+{
+	size_t best_start = 0, best_end = 0, start = 0;
+	uint64_t best = 0, run = 0;
+	ref_classify_initial(b, n, tier);
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || b[i].cls == HB_BAD || b[i].cls == REF_CHROME) {
+			if (run > best)
+				best = run, best_start = start, best_end = i;
+			run = 0;
+			start = i + 1;
+		} else if (b[i].cls != HB_HIDDEN) {
+			run += b[i].words10;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const int in = best >= REF_FALLBACK_WORDS10 && i >= best_start && i < best_end;
+		b[i].cls = in && b[i].cls != HB_HIDDEN ? HB_GOOD : HB_BAD;
+	}
+	return ref_count_good(b, n);
+}
+
+/* Does @tier show the same blocks as the tier before it?  (A page with no
+ * form shows the same at tiers 0 and 1: classifying again would find
+ * nothing new.) */
+static int ref_same_as_before(uint8_t flags_seen, int tier)
+{
+	return tier > 0 && (ref_hidden_at(tier) & flags_seen) == (ref_hidden_at(tier - 1) & flags_seen);
+}
+
+static size_t ref_hblocks_classify(struct hblock *b, size_t n)
+{
+	uint8_t seen = 0;
+	for (size_t i = 0; i < n; i++)
+		seen |= b[i].flags;
+	size_t good = 0;
+	for (int tier = 0; tier < 3 && !good; tier++)
+		if (!ref_same_as_before(seen, tier))
+			good = ref_classify_tier(b, n, tier);
+	for (int tier = 0; tier < 3 && !good; tier++)
+		if (!ref_same_as_before(seen, tier))
+			good = ref_classify_fallback(b, n, tier);
+	return good;
+}
+
+#endif
