@@ -436,41 +436,57 @@ static int is_edge(uint8_t c)
 	return EDGE_CLASSES >> c & 1;
 }
 
+/* The class of the first block from b[i] on (up to n) that is an edge of
+ * the context rules, BAD past the end; its index in *@at. */
+static uint8_t next_edge(const struct hblock *b, size_t n, size_t i, size_t *at)
+{
+	while (i < n && !is_edge(b[i].cls))
+		i++;
+	*at = i;
+	return i < n ? b[i].cls : HB_BAD;
+}
+
 /*
  * The context rules: a NEARGOOD block becomes GOOD if its nearest GOOD or
  * BAD neighbour on either side is GOOD, else BAD; then a SHORT block
  * becomes GOOD if those on both sides are GOOD (hidden blocks are
  * skipped; chrome and the document's edges count as BAD).  Each rule
- * judges neighbours by their class before it.  Three sweeps for the two:
- * back (each block's next edge for the first rule), forth (the first
- * rule, and each block's previous edge after it), back (the second).
+ * judges neighbours by their class before it.
+ *
+ * One pass forth: a block's neighbours before it are remembered, those
+ * after it looked up when a NEARGOOD block, or a SHORT one after GOOD,
+ * needs them, and kept for the blocks up to them (most blocks are BAD
+ * link lists and need nothing).  old_* are edges by the classes before
+ * the first rule; mid_* by those after it, where a NEARGOOD block is an
+ * edge too, of the class the first rule gives it.
  */
 static void classify_context(struct hblock *b, size_t n)
 {
-	uint8_t next = HB_BAD;
-	for (size_t i = n; i-- > 0;) {
-		b[i].ctx = next;
-		if (is_edge(b[i].cls))
-			next = b[i].cls;
-	}
-	uint8_t prev = HB_BAD, prev2 = HB_BAD;
+	uint8_t prev_old = HB_BAD, prev_mid = HB_BAD, next_old = HB_BAD, next_mid = HB_BAD;
+	size_t old_at = 0, mid_at = 0; /* where next_old, next_mid stand */
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t c = b[i].cls;
-		if (c == HB_NEARGOOD)
-			b[i].cls = prev == HB_GOOD || b[i].ctx == HB_GOOD ? HB_GOOD : HB_BAD;
-		if (is_edge(c))
-			prev = c;
-		b[i].ctx = prev2;
-		if (is_edge(b[i].cls))
-			prev2 = b[i].cls;
-	}
-	next = HB_BAD;
-	for (size_t i = n; i-- > 0;) {
-		const uint8_t c = b[i].cls;
-		if (c == HB_SHORT && b[i].ctx == HB_GOOD && next == HB_GOOD)
-			b[i].cls = HB_GOOD;
-		if (is_edge(c))
-			next = c;
+		if (is_edge(c)) {
+			prev_old = prev_mid = c;
+		} else if (c == HB_NEARGOOD) {
+			if (old_at <= i)
+				next_old = next_edge(b, n, i + 1, &old_at);
+			prev_mid = prev_old == HB_GOOD || next_old == HB_GOOD ? HB_GOOD : HB_BAD;
+			b[i].cls = prev_mid;
+		} else if (c == HB_SHORT && prev_mid == HB_GOOD) {
+			if (mid_at <= i) {
+				size_t j = i + 1;
+				while (j < n && (b[j].cls == HB_SHORT || b[j].cls == HB_HIDDEN))
+					j++;
+				mid_at = j;
+				/* After GOOD, a NEARGOOD block will be GOOD: GOOD is
+				 * one of its nearest neighbours then, or that GOOD
+				 * block's verdict came from a neighbour they share. */
+				next_mid = j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_NEARGOOD) ? HB_GOOD : HB_BAD;
+			}
+			if (next_mid == HB_GOOD)
+				b[i].cls = HB_GOOD;
+		}
 	}
 }
 
