@@ -5,6 +5,7 @@
  */
 #include "html_classwords.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /*
@@ -21,9 +22,11 @@ struct word {
 struct wlist {
 	const struct word *w;
 	size_t n;
+	uint32_t lens; /* bit k set if a word here is k bytes long */
 };
 #define W(s) {s, sizeof(s) - 1}
-#define L(a) {a, sizeof(a) / sizeof(a[0])}
+#define L(a, lens) {a, sizeof(a) / sizeof(a[0]), lens}
+#define B(k) (1u << (k)) /* by hand: test_html_blocks looks up every word */
 static const struct word bw_a[] = {W("ad"), W("ads"), W("adsense"), W("adslot"), W("adv"),
 	W("advert"), W("advertisement"), W("advertising"), W("adverts")};
 static const struct word bw_b[] = {W("banner"), W("breadcrumb"), W("breadcrumbs"),
@@ -46,11 +49,23 @@ static const struct word bw_s[] = {W("share"), W("sharethis"), W("sharing"), W("
 	W("sponsors"), W("submenu"), W("subscribe"), W("subscription")};
 static const struct word bw_t[] = {W("taboola"), W("tagcloud"), W("toolbar"), W("topbar")};
 static const struct word bw_w[] = {W("widget"), W("widgets")};
-#define AT(c, a) [(c) - 'a'] = L(a)
+#define AT(c, a, lens) [(c) - 'a'] = L(a, lens)
 static const struct wlist boiler_words[26] = {
-	AT('a', bw_a), AT('b', bw_b), AT('c', bw_c), AT('d', bw_d), AT('f', bw_f),
-	AT('g', bw_g), AT('h', bw_h), AT('m', bw_m), AT('n', bw_n), AT('o', bw_o),
-	AT('p', bw_p), AT('r', bw_r), AT('s', bw_s), AT('t', bw_t), AT('w', bw_w),
+	AT('a', bw_a, B(2) | B(3) | B(6) | B(7) | B(11) | B(13)),
+	AT('b', bw_b, B(6) | B(10) | B(11)),
+	AT('c', bw_c, B(6) | B(7) | B(8) | B(9)),
+	AT('d', bw_d, B(6)),
+	AT('f', bw_f, B(6)),
+	AT('g', bw_g, B(4)),
+	AT('h', bw_h, B(6)),
+	AT('m', bw_m, B(4) | B(5) | B(7) | B(8)),
+	AT('n', bw_n, B(3) | B(4) | B(6) | B(10)),
+	AT('o', bw_o, B(8)),
+	AT('p', bw_p, B(5) | B(10)),
+	AT('r', bw_r, B(3) | B(7)),
+	AT('s', bw_s, B(5) | B(6) | B(7) | B(8) | B(9) | B(12)),
+	AT('t', bw_t, B(6) | B(7) | B(8)),
+	AT('w', bw_w, B(6) | B(7)),
 };
 
 /* A word after these describes the page, not this element: "has-sidebar". */
@@ -58,10 +73,13 @@ static const struct word mw_h[] = {W("has")};
 static const struct word mw_n[] = {W("no")};
 static const struct word mw_w[] = {W("with"), W("without")};
 static const struct wlist modifier_words[26] = {
-	AT('h', mw_h), AT('n', mw_n), AT('w', mw_w),
+	AT('h', mw_h, B(3)),
+	AT('n', mw_n, B(2)),
+	AT('w', mw_w, B(4) | B(7)),
 };
 #undef W
 #undef L
+#undef B
 #undef AT
 
 /* Byte kinds for the word splitter: one table load a byte. */
@@ -88,23 +106,29 @@ static int spells(const char *w, const char *s, size_t n)
 	return 1;
 }
 
-/*
- * Is the word [a, a+na) followed by [b, b+nb) (letters and digits, any
- * case, na >= 1, nb may be 0) one of @tab?  The word is compared where it
- * lies, not copied and lower-cased first: nearly every word is ruled out
- * by its first letter or its length.
- */
-static int word_in(const char *a, size_t na, const char *b, size_t nb, const struct wlist *tab)
+/* Is [a, a+na) followed by [b, b+nb) one of the words of @l, all
+ * na + nb bytes long? */
+static __attribute__((noinline)) int listed(const struct wlist *l, const char *a, size_t na,
+					     const char *b, size_t nb)
 {
-	const unsigned c0 = ((unsigned char)a[0] | 0x20) - 'a'; /* a digit: >= 26 */
-	if (c0 >= 26)
-		return 0;
-	const struct wlist *const l = &tab[c0];
 	const size_t n = na + nb;
 	for (size_t i = 0; i < l->n; i++)
 		if (l->w[i].n == n && spells(l->w[i].w, a, na) && spells(l->w[i].w + na, b, nb))
 			return 1;
 	return 0;
+}
+
+/*
+ * Is the word [a, a+na) followed by [b, b+nb) (letters and digits, any
+ * case, na >= 1, nb may be 0) one of @tab?  The word is compared where it
+ * lies, not copied and lower-cased first: nearly every word is ruled out
+ * by its first letter and its length, here, inline.
+ */
+static inline int word_in(const char *a, size_t na, const char *b, size_t nb, const struct wlist *tab)
+{
+	const unsigned c0 = ((unsigned char)a[0] | 0x20) - 'a'; /* a digit: >= 26 */
+	const size_t n = na + nb;
+	return c0 < 26 && n < 32 && (tab[c0].lens >> n & 1) && listed(&tab[c0], a, na, b, nb);
 }
 
 /* The end of the word (letters and digits) that starts at @i: its first
