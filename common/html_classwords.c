@@ -147,21 +147,39 @@ static size_t word_end(const char *s, size_t i, size_t n)
 
 #define LONG_WORD 24 /* a word this long is no word: not looked up */
 
-/* Does one class word (blank-free, e.g. "top-ad_slot", "mainNav") name chrome? */
-static int class_word_is_boiler(const char *s, size_t n)
+/* Does a WordPress taxonomy slug ("category-social", "tag-ads": not
+ * the element's role) start at @s, @m bytes left, a blank-free part? */
+static int taxonomy(const char *s, size_t m)
 {
-	/* WordPress puts taxonomy slugs in classes: "category-social", "tag-ads". */
-	if ((n > 9 && s[0] == 'c' && !memcmp(s, "category-", 9)) ||
-	    (n > 4 && s[0] == 't' && !memcmp(s, "tag-", 4)))
+	return (m > 9 && s[0] == 'c' && !memcmp(s, "category-", 9) && !(kind[(unsigned char)s[9]] & K_WS)) ||
+	       (m > 4 && s[0] == 't' && !memcmp(s, "tag-", 4) && !(kind[(unsigned char)s[4]] & K_WS));
+}
+
+/*
+ * Does the blank-free part of the value (one class word, e.g.
+ * "top-ad_slot", "mainNav") that starts at s[*at] name chrome?  *at is
+ * left at its end, a blank or @n: the part is split into words as it is
+ * read, not found first.
+ */
+static int part_is_boiler(const char *s, size_t n, size_t *at)
+{
+	size_t i = *at;
+	if (taxonomy(s + i, n - i)) {
+		while (i < n && !(kind[(unsigned char)s[i]] & K_WS))
+			i++;
+		*at = i;
 		return 0;
+	}
 	const char *prev = s;
-	size_t pl = 0, i = 0;
+	size_t pl = 0;
 	int skip_next = 0;
 	for (;;) {
-		while (i < n && !(kind[(unsigned char)s[i]] & K_ALNUM))
+		while (i < n && !(kind[(unsigned char)s[i]] & (K_ALNUM | K_WS)))
 			i++;
-		if (i >= n)
+		if (i >= n || (kind[(unsigned char)s[i]] & K_WS)) {
+			*at = i;
 			return 0;
+		}
 		const size_t start = i;
 		i = word_end(s, i, n);
 		const char *const w = s + start;
@@ -185,12 +203,9 @@ int html_class_is_chrome(const char *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
-		while (i < n && (kind[(unsigned char)s[i]] & K_WS))
+		if (kind[(unsigned char)s[i]] & K_WS)
 			i++;
-		const size_t start = i;
-		while (i < n && !(kind[(unsigned char)s[i]] & K_WS))
-			i++;
-		if (i > start && class_word_is_boiler(s + start, i - start))
+		else if (part_is_boiler(s, n, &i))
 			return 1;
 	}
 	return 0;
