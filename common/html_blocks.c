@@ -512,18 +512,45 @@ static uint16_t run_holder(const struct hblock *b, size_t n, size_t s, size_t e)
 
 /* From b[from] away from the run (@step 1 or -1), make SHORT blocks GOOD
  * (hidden ones passed over) while they and the run lie inside the element
- * of depth @holder; stop at any other block. */
-static void extend_side(struct hblock *b, size_t n, size_t from, int step, uint16_t holder)
+ * of depth @holder; stop at any other block.  @return the last block it
+ * made GOOD, @from - @step if none. */
+static size_t extend_side(struct hblock *b, size_t n, size_t from, int step, uint16_t holder)
 {
+	size_t last = from - (size_t)step;
 	uint16_t reach = UINT16_MAX; /* b[i] and the run lie within an element this deep */
 	for (size_t i = from; i < n; i += (size_t)step) { /* step -1 wraps below 0 */
 		const uint16_t gap = step > 0 ? b[i].gap_depth : b[i + 1].gap_depth;
 		reach = gap < reach ? gap : reach;
 		if (reach < holder || (b[i].cls != HB_SHORT && b[i].cls != HB_HIDDEN))
-			return;
-		if (b[i].cls == HB_SHORT)
+			return last;
+		if (b[i].cls == HB_SHORT) {
 			b[i].cls = HB_GOOD;
+			last = i;
+		}
 	}
+	return last;
+}
+
+/*
+ * A heading (not a link list, not a legal line) right before content
+ * introduces it: from the GOOD block b[first] back, hidden blocks passed
+ * over, make such headings GOOD (a heading before a heading that
+ * introduces content is content too).  @return how many.
+ */
+static size_t take_headings(struct hblock *b, size_t first)
+{
+	size_t made = 0;
+	for (size_t k = first; k-- > 0;) {
+		const struct hblock *const x = &b[k];
+		if (x->cls == HB_HIDDEN)
+			continue;
+		if (!(x->flags & HB_HEADING) || (x->cls != HB_SHORT && x->cls != HB_BAD) ||
+		    link_dense(x) || (x->flags & HB_COPYRIGHT))
+			break;
+		b[k].cls = HB_GOOD;
+		made++;
+	}
+	return made;
 }
 
 /*
@@ -534,50 +561,30 @@ static void extend_side(struct hblock *b, size_t n, size_t from, int step, uint1
  * to it that lie inside the element holding the run.  A template's own
  * short lines (a byline, a "Posted in" line, a pager) sit outside that
  * element, and a BAD block or chrome ends the run's reach anyway.  The
- * SHORT blocks left become BAD in classify_headings().
+ * SHORT blocks left are no content.  Then the headings before each run:
+ * the blocks before it are final by then (a later run reaches back no
+ * further than this one).  @return the GOOD blocks.
  */
-static void classify_edges(struct hblock *b, size_t n)
+static size_t classify_edges(struct hblock *b, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, good = 0;
 	while (i < n) {
 		if (b[i].cls != HB_GOOD) {
 			i++;
 			continue;
 		}
-		size_t e = i, j = i + 1;
+		size_t e = i, j = i + 1, first = i;
 		for (; j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_HIDDEN); j++)
 			if (b[j].cls == HB_GOOD)
 				e = j;
 		const uint16_t holder = run_holder(b, n, i, e);
 		if (i > 0)
-			extend_side(b, n, i - 1, -1, holder);
+			first = extend_side(b, n, i - 1, -1, holder);
+		good += take_headings(b, first);
 		extend_side(b, n, e + 1, 1, holder);
-		/* What it took in is no run of its own. */
-		for (i = e + 1; i < n && (b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
-			;
-	}
-}
-
-/*
- * The SHORT blocks left are BAD; a heading (not a link list) right before
- * content introduces it.  Back to front, so a heading before a heading
- * that introduces content is content too.  @return the GOOD blocks.
- */
-static size_t classify_headings(struct hblock *b, size_t n)
-{
-	size_t good = 0;
-	for (size_t i = n; i-- > 0;) {
-		if (b[i].cls == HB_SHORT)
-			b[i].cls = HB_BAD;
-		if ((b[i].flags & HB_HEADING) && b[i].cls == HB_BAD && !link_dense(&b[i]) &&
-		    !(b[i].flags & HB_COPYRIGHT)) {
-			size_t j = i + 1;
-			while (j < n && b[j].cls == HB_HIDDEN)
-				j++;
-			if (j < n && b[j].cls == HB_GOOD)
-				b[i].cls = HB_GOOD;
-		}
-		good += b[i].cls == HB_GOOD;
+		/* What it took in is no run of its own; counted here. */
+		for (i = first; i < n && (i <= e || b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
+			good += b[i].cls == HB_GOOD;
 	}
 	return good;
 }
@@ -596,8 +603,7 @@ static size_t classify_tier(struct hblock *b, size_t n, int tier)
 	if (classify_initial(b, n, tier))
 		classify_main(b, n);
 	classify_context(b, n);
-	classify_edges(b, n);
-	return classify_headings(b, n);
+	return classify_edges(b, n);
 }
 
 /*

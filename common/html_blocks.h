@@ -97,8 +97,9 @@ void hblock_measure(struct hblock *b, const char *s);
 uint32_t hblock_words10(const char *s, size_t n);
 
 /**
- * Classify @n blocks in place (cls = HB_GOOD for main content) and
- * @return the number of GOOD blocks.  Blocks marked HB_SOFT or HB_FORM
+ * Classify @n blocks in place (cls = HB_GOOD for main content; any other
+ * value, not always HB_BAD, for the rest) and @return the number of GOOD
+ * blocks.  Blocks marked HB_SOFT or HB_FORM
  * count only if the page has no content without them: forms are let back
  * in first (an ASP.NET page lives in one big form), then everything soft.
  */
