@@ -312,20 +312,12 @@ static unsigned special16(__m128i v)
 }
 #endif
 
-#ifdef __SSE2__
-/* Is @c a byte special16() marks? */
-static int special_byte(unsigned char c)
-{
-	return c <= ' ' || c == '&' || c == 0xC2;
-}
-#endif
-
 static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int *whole)
 {
 	size_t i = 0;
 	*whole = 0;
 #ifdef __SSE2__
-	for (; i < n && i + 17 <= avail; i += 16) {
+	while (i < n && i + 17 <= avail) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
 		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
 		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
@@ -333,10 +325,14 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 		const size_t left = n - i;
 		unsigned m;
 		if (left > 16) {
-			/* a space is plain if the byte after it is: the next
-			 * chunk's first byte for the last one */
-			const unsigned next = spec >> 1 | (unsigned)special_byte((unsigned char)s[i + 16]) << 15;
-			m = spec & ~(sp & ~next);
+			/* a space is plain if the byte after it is; a space
+			 * that ends the chunk is left to the next one, which
+			 * starts with it */
+			m = spec & ~(sp & ~(spec >> 1));
+			if (!m) {
+				i += 16 - (sp >> 15);
+				continue;
+			}
 		} else {
 			/* the text ends here: a space that ends it is owed, not
 			 * written; shifts of a 64-bit ~0 by at most 32 */
@@ -349,6 +345,7 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 			*whole = 1;
 			return i + (size_t)__builtin_ctz(m);
 		}
+		i += 16;
 	}
 #else
 	(void)s, (void)avail, (void)out;

@@ -865,6 +865,66 @@ static void test_measure_reference(void)
 	CHECK(bad == 0);
 }
 
+/* html_collapse() as its header says, byte by byte: blanks, U+00A0 and
+ * references that decode to white space owe one space, written before the
+ * next other byte if there is text before it. */
+static size_t ref_collapse(char *out, const char *s, size_t n, int has_text, int *pending, int decode)
+{
+	size_t o = 0, i = 0;
+	while (i < n) {
+		const unsigned char c = (unsigned char)s[i];
+		char d[HTML_ENTITY_MAX_UTF8];
+		size_t nd = 1, used = 1;
+		d[0] = (char)c;
+		if (c == '&' && decode && (used = html_entity_decode(s + i, n - i, d, &nd)) == 0)
+			used = nd = 1, d[0] = '&';
+		const int blank = c <= ' ' || (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xA0) ||
+				  (c == '&' && nd == 1 && (unsigned char)d[0] <= ' ') ||
+				  (c == '&' && nd == 2 && (unsigned char)d[0] == 0xC2 && (unsigned char)d[1] == 0xA0);
+		if (blank) {
+			*pending = 1;
+			i += c == 0xC2 ? 2 : used;
+			continue;
+		}
+		if (*pending && (has_text || o))
+			out[o++] = ' ';
+		*pending = 0;
+		memcpy(out + o, d, nd);
+		o += nd;
+		i += used;
+	}
+	return o;
+}
+
+/* Long runs of words and single spaces, where html_collapse() copies 16
+ * bytes at a time and a space may end a chunk, collapse as the byte-by-
+ * byte reference says, wherever the text starts and ends. */
+static void test_collapse_reference(void)
+{
+	static const char *const atoms[] = {"a", "bc", "defghij", " ", " ", " ", "  ", "\n",
+					    "&amp;", "&nbsp;", "\xC2\xA0", "\xE4\xB8\xAD", "&", ".\t"};
+	uint64_t st = test_seed(29);
+	int bad = 0;
+	for (int it = 0; it < 30000; it++) {
+		char in[400], out[400 + HTML_COLLAPSE_SLACK], want[400];
+		size_t n = 0;
+		const int words = (int)(test_rand(&st) % 60);
+		for (int k = 0; k < words && n < 300; k++) {
+			const char *a = atoms[test_rand(&st) % (sizeof(atoms) / sizeof(atoms[0]))];
+			memcpy(in + n, a, strlen(a));
+			n += strlen(a);
+		}
+		memset(in + n, 'q', sizeof(in) - n); /* readable, not the text's */
+		int p1 = (int)(it & 1), p2 = p1;
+		const int has = (int)(it >> 1 & 1), dec = (int)(it >> 2 & 1);
+		const size_t l1 = html_collapse(out, in, n, sizeof(in), has, &p1, dec);
+		const size_t l2 = ref_collapse(want, in, n, has, &p2, dec);
+		if (l1 != l2 || memcmp(out, want, l1) || p1 != p2)
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
 /* html_collapse() must not depend on what lies past its text (it may read
  * up to @avail), and the block measure not on the slack after it. */
 static void test_vector_tails(void)
@@ -1014,6 +1074,7 @@ int main(void)
 	test_tag_names();
 	test_tag_shortcuts();
 	test_vector_tails();
+	test_collapse_reference();
 	test_measure_reference();
 	test_text_pieces();
 	test_link_words();
