@@ -296,7 +296,10 @@ static int measure_short(struct hblock *b, const char *s)
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
 		const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
 		space |= eq16(v, ' ') << k;
-		punct |= (eq16(v, '.') | eq16(v, '!') | eq16(v, '?')) << k;
+		const __m128i p = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+					       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
+							    _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
+		punct |= (uint64_t)(unsigned)_mm_movemask_epi8(p) << k;
 		g |= eq16(lower, 'g') << k;
 		h |= eq16(lower, 'h') << k;
 		high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;
