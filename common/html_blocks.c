@@ -176,12 +176,16 @@ static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
  * rest are masked off by @valid = (1 << k) - 1), on from @t, if they are
  * all ASCII: spaces, word starts (a non-space byte after a space, or
  * first with !in_word), sentence punctuation (of a whole chunk, or'd into
- * *@punct_seen) and "gh".  @return 0
+ * @seen->punct) and "gh".  @return 0
  * without counting if one of them is not ASCII.  Inlined twice: for
  * whole chunks, where @valid is a constant, and for a text's last chunk.
  */
+struct tally_seen {
+	__m128i punct;
+};
+
 static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
-							 __m128i *punct_seen,
+							 struct tally_seen *seen,
 							 const unsigned char *p, unsigned k,
 							 unsigned valid)
 {
@@ -193,7 +197,7 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
 					   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
 							_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
 	if (valid == 0xFFFFu) /* whole chunks: one test at the end of the run */
-		*punct_seen = _mm_or_si128(*punct_seen, punct);
+		seen->punct = _mm_or_si128(seen->punct, punct);
 	else
 		t->sentence |= ((unsigned)_mm_movemask_epi8(punct) & valid) != 0;
 	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
@@ -209,41 +213,56 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
 }
 #endif
 
-/* The bytes [p, stop) character by character (a chunk with a non-ASCII
- * byte; a character may run past stop, never past end).  Out of line:
- * the ASCII loop around it keeps its registers. */
-static __attribute__((noinline)) const unsigned char *tally_chars(struct hblock_tally *t, const unsigned char *p,
-					const unsigned char *stop, const unsigned char *end)
+#ifdef __SSE2__
+/*
+ * At @p, the text's bytes up to its first non-ASCII one by masks, then
+ * the run of non-ASCII characters there one by one; @return where the
+ * next byte (ASCII, or the end) is.  A non-ASCII byte must lie within
+ * the first min(16, end - p).  Most such chunks are English with one
+ * curly quote: the ASCII around it was tallied byte by byte before.  Out
+ * of line: the ASCII loop around it keeps its registers.
+ */
+static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_tally *t,
+								  const unsigned char *p,
+								  const unsigned char *end)
 {
-	while (p < stop)
+	const unsigned k = (unsigned)__builtin_ctz(
+		(unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)p)));
+	if (k) {
+		struct tally_seen unused;
+		tally16(t, &unused, p, k, (1u << k) - 1);
+	}
+	p += k;
+	while (p < end && *p >= 0x80)
 		tally_char(t, &p, end);
 	return p;
 }
+#endif
 
 /* Measure [s, s+n) on from @t.  ASCII goes 16 bytes at a time (the tail
- * too: HBLOCK_SLACK); a chunk with another byte is decoded character by
- * character.  The tally lives in locals here: @t is written back once. */
+ * too: HBLOCK_SLACK); a chunk with another byte goes through
+ * tally_mixed().  The tally lives in locals here: @t is written back once. */
 static inline __attribute__((always_inline)) void tally_run(struct hblock_tally *t,
 							   const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
 	struct hblock_tally l = *t;
 #ifdef __SSE2__
-	__m128i punct = _mm_setzero_si128();
-	while (end - p >= 16) {
-		if (tally16(&l, &punct, p, 16, 0xFFFFu))
+	struct tally_seen seen = {_mm_setzero_si128()};
+	while (p < end) {
+		const size_t left = (size_t)(end - p);
+		if (left >= 16 && tally16(&l, &seen, p, 16, 0xFFFFu)) {
 			p += 16;
-		else
-			p = tally_chars(&l, p, p + 16, end);
+			continue;
+		}
+		if (left < 16 && tally16(&l, &seen, p, (unsigned)left, (1u << left) - 1))
+			break;
+		p = tally_mixed(&l, p, end);
 	}
-	if (p < end) {
-		const unsigned k = (unsigned)(end - p);
-		if (!tally16(&l, &punct, p, k, (1u << k) - 1))
-			tally_chars(&l, p, end, end);
-	}
-	l.sentence |= _mm_movemask_epi8(punct) != 0;
+	l.sentence |= _mm_movemask_epi8(seen.punct) != 0;
 #else
-	tally_chars(&l, p, end, end);
+	while (p < end)
+		tally_char(&l, &p, end);
 #endif
 	*t = l;
 }

@@ -813,32 +813,51 @@ static void test_tag_shortcuts(void)
  * sign U+00A9: words, non-space bytes, sentence end, legal line. */
 static void ref_measure(const char *s, size_t n, struct hblock *b)
 {
-	uint32_t words = 0, spaces = 0;
-	int sentence = 0;
-	for (size_t i = 0; i < n; i++) {
-		spaces += s[i] == ' ';
-		words += s[i] != ' ' && (i == 0 || s[i - 1] == ' ');
-		sentence |= s[i] == '.' || s[i] == '!' || s[i] == '?';
+	uint32_t words10 = 0, spaces = 0;
+	int sentence = 0, in_word = 0;
+	for (size_t i = 0; i < n;) {
+		/* one character; a stray or cut-short byte counts as what it holds */
+		const unsigned char c = (unsigned char)s[i++];
+		const int more = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+		uint32_t cp = more ? c & (0x3Fu >> more) : c;
+		for (int k = 0; k < more && i < n && ((unsigned char)s[i] & 0xC0) == 0x80; k++)
+			cp = cp << 6 | ((unsigned char)s[i++] & 0x3Fu);
+		const int cjk = (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+				(cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+				(cp >= 0x20000 && cp <= 0x2FFFF);
+		if (cp == ' ')
+			spaces++;
+		else if (cjk)
+			words10 += 6;
+		else
+			words10 += in_word ? 0 : 10;
+		in_word = cp != ' ' && !cjk;
+		sentence |= cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 ||
+			    cp == 0xFF1F || cp == 0x2026;
 	}
 	char low[128];
 	for (size_t i = 0; i < n; i++)
 		low[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
 	low[n] = 0;
 	const int legal = strstr(low, "copyright") || strstr(low, "all rights reserved") ||
-			  strstr(low, "\xC2\xA9");
-	b->words10 = 10 * words;
+			  strstr(low, "\xC2\xA9") || strstr(low, "\xE7\x89\x88\xE6\x9D\x83\xE6\x89\x80\xE6\x9C\x89") ||
+			  strstr(low, "\xE7\x89\x88\xE6\xAC\x8A\xE6\x89\x80\xE6\x9C\x89");
+	b->words10 = words10;
 	b->ns_bytes = (uint32_t)n - spaces;
 	b->flags = (uint8_t)((sentence ? HB_SENTENCE : 0) |
-			     (legal && words < 100 ? HB_COPYRIGHT : 0));
+			     (legal && words10 < 1000 ? HB_COPYRIGHT : 0));
 }
 
 /* Blocks of 1..90 bytes (the short ones measured 64 bytes at once, the
- * longer by 16-byte chunks) measure as ref_measure() says, whatever
- * bytes follow them. */
+ * longer by 16-byte chunks, a chunk with a non-ASCII byte by its ASCII
+ * prefix and then character by character) measure as ref_measure() says,
+ * whatever bytes follow them. */
 static void test_measure_reference(void)
 {
 	static const char *const pieces[] = {" ", "a", "g", "H", "gh", ".", "!", "?", "x y",
-		"copyright", "All Rights Reserved", "\xC2\xA9", "right", "GH"};
+		"copyright", "All Rights Reserved", "\xC2\xA9", "right", "GH", "a", "bc ", "defg",
+		"\xE4\xB8\xAD", "\xE2\x80\x99", "\xE3\x80\x82", "\xC3\xA9", "\x80", "\xE4",
+		"\xE7\x89\x88\xE6\x9D\x83\xE6\x89\x80\xE6\x9C\x89", "\xF0\xA0\x80\x80"};
 	uint64_t st = test_seed(12);
 	int bad = 0;
 	for (int it = 0; it < 50000; it++) {
