@@ -19,6 +19,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#ifdef __SSSE3__
+#include <tmmintrin.h>
+#endif
 
 /* Class used only during classification: never content, a BAD boundary. */
 #define HB_CHROME 5
@@ -171,6 +174,24 @@ static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
 }
 
 #ifdef __SSE2__
+/* 0xFF where a byte of @v is '.', '!' or '?'.  With SSSE3, one lookup by
+ * the low half of each byte: the table holds the one mark that half
+ * allows, or 0x80, which no byte the lookup reaches equals (a byte with
+ * its top bit set looks up 0). */
+static inline __m128i punct16(__m128i v)
+{
+#ifdef __SSSE3__
+	const __m128i marks = _mm_setr_epi8((char)0x80, '!', (char)0x80, (char)0x80, (char)0x80,
+					    (char)0x80, (char)0x80, (char)0x80, (char)0x80, (char)0x80,
+					    (char)0x80, (char)0x80, (char)0x80, (char)0x80, '.', '?');
+	return _mm_cmpeq_epi8(_mm_shuffle_epi8(marks, v), v);
+#else
+	return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+			    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
+					 _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
+#endif
+}
+
 /*
  * Measure the 16 bytes at @p, of which the first @k are the text's (the
  * rest are masked off by @valid = (1 << k) - 1), on from @t, if they are
@@ -193,9 +214,7 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
 	if ((unsigned)_mm_movemask_epi8(v) & valid)
 		return 0;
 	const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) & valid;
-	const __m128i punct = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-					   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
-							_mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
+	const __m128i punct = punct16(v);
 	if (valid == 0xFFFFu) /* whole chunks: one test at the end of the run */
 		seen->punct = _mm_or_si128(seen->punct, punct);
 	else
@@ -315,10 +334,7 @@ static int measure_short(struct hblock *b, const char *s)
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
 		const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
 		space |= eq16(v, ' ') << k;
-		const __m128i p = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-					       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
-							    _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
-		punct |= (uint64_t)(unsigned)_mm_movemask_epi8(p) << k;
+		punct |= (uint64_t)(unsigned)_mm_movemask_epi8(punct16(v)) << k;
 		g |= eq16(lower, 'g') << k;
 		h |= eq16(lower, 'h') << k;
 		high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;

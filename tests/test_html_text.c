@@ -882,6 +882,27 @@ static void test_measure_reference(void)
 			bad++;
 	}
 	CHECK(bad == 0);
+	/* Every byte at every place of a short and a long block: only '.',
+	 * '!' and '?' of the ASCII bytes end a sentence (the marks are
+	 * looked up by the low half of a byte). */
+	bad = 0;
+	for (size_t len = 20; len <= 70; len += 50) {
+		for (unsigned c = 1; c < 256; c++) {
+			for (size_t at = 0; at < len; at++) {
+				char s[80 + HBLOCK_SLACK];
+				memset(s, 'a', sizeof(s));
+				s[len / 2 + 1] = ' ';
+				s[at] = (char)c;
+				struct hblock got = {0}, ref = {0};
+				got.len = (uint32_t)len;
+				hblock_measure(&got, s);
+				ref_measure(s, len, &ref);
+				bad += got.words10 != ref.words10 || got.ns_bytes != ref.ns_bytes ||
+				       got.flags != ref.flags;
+			}
+		}
+	}
+	CHECK(bad == 0);
 }
 
 /* html_collapse() as its header says, byte by byte: blanks, U+00A0 and
