@@ -201,53 +201,8 @@ static size_t decode_numeric(const char *s, size_t n, char *out, size_t *olen)
 	return i;
 }
 
-/*
- * &amp; &lt; &gt; &quot; &nbsp; (most of the references pages hold) at @s
- * by a few byte compares, where @n >= 7: shorter input, and any other
- * reference, takes the table's way, which answers the same.  @return the
- * bytes used, 0 if @s starts none of them.
- */
-static size_t common_ref(const char *s, size_t n, char *out, size_t *olen)
-{
-	if (n < 7)
-		return 0;
-	switch (s[1]) {
-	case 'a':
-		if (memcmp(s + 2, "mp;", 3))
-			return 0;
-		out[0] = '&';
-		*olen = 1;
-		return 5;
-	case 'l':
-	case 'g':
-		if (s[2] != 't' || s[3] != ';')
-			return 0;
-		out[0] = s[1] == 'l' ? '<' : '>';
-		*olen = 1;
-		return 4;
-	case 'q':
-		if (memcmp(s + 2, "uot;", 4))
-			return 0;
-		out[0] = '"';
-		*olen = 1;
-		return 6;
-	case 'n':
-		if (memcmp(s + 2, "bsp;", 4))
-			return 0;
-		out[0] = (char)0xC2;
-		out[1] = (char)0xA0;
-		*olen = 2;
-		return 6;
-	default:
-		return 0;
-	}
-}
-
 size_t html_entity_decode(const char *s, size_t n, char *out, size_t *olen)
 {
-	const size_t common = common_ref(s, n, out, olen);
-	if (common)
-		return common;
 	*olen = 0;
 	if (n < 2)
 		return 0;
@@ -354,6 +309,48 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 	return i < n ? i : n;
 }
 
+/*
+ * &amp; &lt; &gt; &quot; &nbsp; (most of the references pages hold) at @s,
+ * @n bytes left, by a few byte compares; html_entity_decode() reads them
+ * (and any other reference) by its name scan and table lookup, to the
+ * same end.  @return the bytes used, 0 if @s starts none of them.
+ */
+static size_t common_ref(const char *s, size_t n, char *out, size_t *nb)
+{
+	if (n < 4)
+		return 0;
+	switch (s[1]) {
+	case 'a':
+		if (n < 5 || memcmp(s + 2, "mp;", 3))
+			return 0;
+		out[0] = '&';
+		*nb = 1;
+		return 5;
+	case 'l':
+	case 'g':
+		if (s[2] != 't' || s[3] != ';')
+			return 0;
+		out[0] = s[1] == 'l' ? '<' : '>';
+		*nb = 1;
+		return 4;
+	case 'q':
+		if (n < 6 || memcmp(s + 2, "uot;", 4))
+			return 0;
+		out[0] = '"';
+		*nb = 1;
+		return 6;
+	case 'n':
+		if (n < 6 || memcmp(s + 2, "bsp;", 4))
+			return 0;
+		out[0] = (char)0xC2;
+		out[1] = (char)0xA0;
+		*nb = 2;
+		return 6;
+	default:
+		return 0;
+	}
+}
+
 size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_text, int *pending,
 		     int decode)
 {
@@ -383,7 +380,9 @@ size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 			s += c == 0xC2 ? 2 : 1;
 			continue;
 		}
-		if (c == '&' && decode && (used = html_entity_decode(s, (size_t)(end - s), tmp, &nb)) > 0) {
+		if (c == '&' && decode &&
+		    ((used = common_ref(s, (size_t)(end - s), tmp, &nb)) > 0 ||
+		     (used = html_entity_decode(s, (size_t)(end - s), tmp, &nb)) > 0)) {
 			bytes = tmp;
 			if (decoded_blank(tmp, nb)) {
 				*pending = 1;
