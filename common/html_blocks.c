@@ -420,26 +420,45 @@ static void lone_link_run(struct hblock *b, size_t s, size_t e)
 			b[i].cls = HB_SHORT;
 }
 
-/* Initial classes at @tier; @return whether declared main content has
+/* hblock.ctx as classify_initial() keeps it: a block's class by its own
+ * evidence, and this bit if it is link-dense (the same at every tier). */
+#define CTX_LINKS 8
+
+/*
+ * Initial classes at @tier; @return whether declared main content has
  * text.  Runs of link-dense blocks are judged as they end (a block's
- * neighbours used to be walked from every one of them). */
-static int classify_initial(struct hblock *b, size_t n, int tier)
+ * neighbours used to be walked from every one of them).  The first call
+ * (@first, tier 0) judges each block and keeps the verdict in ctx for
+ * the later tiers and the fallback, and ors all flags into *@seen.
+ */
+static inline __attribute__((always_inline)) int initial_pass(struct hblock *b, size_t n, int tier,
+							      int first, uint8_t *seen)
 {
 	const uint8_t hide = hidden_at(tier);
 	int main_has_content = 0;
+	uint8_t all = 0;
 	/* The run of link-dense blocks at b[run..i) is open; it may be link
 	 * lines if a visible block that is not link-dense stands before it. */
 	size_t run = 0;
 	int in_run = 0, run_after_text = 0, after_text = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (b[i].flags & hide) {
+		const uint8_t flags = b[i].flags;
+		uint8_t base;
+		if (first) {
+			base = (uint8_t)(classify_block(&b[i]) | (link_dense(&b[i]) ? CTX_LINKS : 0));
+			b[i].ctx = base;
+			all |= flags;
+		} else {
+			base = b[i].ctx;
+		}
+		if (flags & hide) {
 			b[i].cls = HB_CHROME;
 			after_text = in_run = 0;
 			continue;
 		}
-		const uint8_t c = (uint8_t)classify_block(&b[i]);
+		const uint8_t c = base & (CTX_LINKS - 1);
 		b[i].cls = c;
-		if (link_dense(&b[i])) {
+		if (base & CTX_LINKS) {
 			if (!in_run)
 				run = i, in_run = 1, run_after_text = after_text;
 			after_text = 0;
@@ -449,9 +468,16 @@ static int classify_initial(struct hblock *b, size_t n, int tier)
 			lone_link_run(b, run, i);
 		in_run = 0;
 		after_text = 1;
-		main_has_content |= (b[i].flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
+		main_has_content |= (flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
 	}
+	if (first)
+		*seen = all;
 	return main_has_content;
+}
+
+static int classify_initial(struct hblock *b, size_t n, int tier, uint8_t *seen)
+{
+	return seen ? initial_pass(b, n, tier, 1, seen) : initial_pass(b, n, tier, 0, NULL);
 }
 
 /* Only declared main content counts, and in it all but link lists and
@@ -635,10 +661,11 @@ static size_t count_good(const struct hblock *b, size_t n)
 	return good;
 }
 
-/* Classify at @tier; @return the number of GOOD blocks. */
-static size_t classify_tier(struct hblock *b, size_t n, int tier)
+/* Classify at @tier; @return the number of GOOD blocks.  @seen: as
+ * classify_initial() says, for the first call. */
+static size_t classify_tier(struct hblock *b, size_t n, int tier, uint8_t *seen)
 {
-	if (classify_initial(b, n, tier))
+	if (classify_initial(b, n, tier, seen))
 		classify_main(b, n);
 	classify_context(b, n);
 	return classify_edges(b, n);
@@ -653,7 +680,7 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 {
 	size_t best_start = 0, best_end = 0, start = 0;
 	uint64_t best = 0, run = 0;
-	classify_initial(b, n, tier);
+	classify_initial(b, n, tier, NULL);
 	for (size_t i = 0; i <= n; i++) {
 		if (i == n || b[i].cls == HB_BAD || b[i].cls == HB_CHROME) {
 			if (run > best)
@@ -682,12 +709,10 @@ static int same_as_before(uint8_t flags_seen, int tier)
 size_t hblocks_classify(struct hblock *b, size_t n)
 {
 	uint8_t seen = 0;
-	for (size_t i = 0; i < n; i++)
-		seen |= b[i].flags;
-	size_t good = 0;
-	for (int tier = 0; tier < 3 && !good; tier++)
+	size_t good = classify_tier(b, n, 0, &seen);
+	for (int tier = 1; tier < 3 && !good; tier++)
 		if (!same_as_before(seen, tier))
-			good = classify_tier(b, n, tier);
+			good = classify_tier(b, n, tier, NULL);
 	for (int tier = 0; tier < 3 && !good; tier++)
 		if (!same_as_before(seen, tier))
 			good = classify_fallback(b, n, tier);

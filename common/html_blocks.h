@@ -64,7 +64,7 @@ struct hblock {
 	uint32_t link_words10; /* words x 10 inside <a href> */
 	uint32_t words10;   /* words x 10 */
 	uint8_t flags, cls;
-	uint8_t ctx;        /* scratch of the context passes */
+	uint8_t ctx;        /* scratch of the classifier */
 	/*
 	 * How many elements stayed open from the end of the block before
 	 * this one to the end of this one (0 for the first block): the
