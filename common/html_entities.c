@@ -356,13 +356,15 @@ size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 {
 	char *const out0 = out;
 	const char *const s0 = s, *const end = s + n;
+	int owed = *pending, after_text = has_text; /* in locals: *pending is written once */
 	while (s < end) {
 		const unsigned char c = (unsigned char)*s;
 		if (c > ' ' && c != '&' && c != 0xC2) {
 			/* Fast path: a run of plain bytes, most of any text. */
-			if (*pending && (has_text || out > out0))
+			if (owed && after_text)
 				*out++ = ' ';
-			*pending = 0;
+			owed = 0;
+			after_text = 1;
 			int whole;
 			const size_t fast = plain_run16(s, (size_t)(end - s), avail - (size_t)(s - s0), out, &whole);
 			s += fast;
@@ -376,7 +378,7 @@ size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 		const char *bytes = s;
 		size_t used = 1, nb = 1;
 		if (is_blank(c) || (c == 0xC2 && end - s > 1 && (unsigned char)s[1] == 0xA0)) {
-			*pending = 1;
+			owed = 1;
 			s += c == 0xC2 ? 2 : 1;
 			continue;
 		}
@@ -385,20 +387,22 @@ size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 		     (used = html_entity_decode(s, (size_t)(end - s), tmp, &nb)) > 0)) {
 			bytes = tmp;
 			if (decoded_blank(tmp, nb)) {
-				*pending = 1;
+				owed = 1;
 				s += used;
 				continue;
 			}
 		} else {
 			used = nb = 1;
 		}
-		if (*pending && (has_text || out > out0))
+		if (owed && after_text)
 			*out++ = ' ';
-		*pending = 0;
+		owed = 0;
+		after_text = 1;
 		for (size_t k = 0; k < nb; k++) /* a byte or one character: no call */
 			out[k] = bytes[k];
 		out += nb;
 		s += used;
 	}
+	*pending = owed;
 	return (size_t)(out - out0);
 }
