@@ -326,19 +326,43 @@ static inline uint64_t eq16(__m128i v, char c)
  * a non-space after a space or first; "gh" inside the block.  @return 0,
  * having set nothing, if a byte is not ASCII.
  */
+struct short_masks {
+	uint64_t space, punct, g, h, high;
+};
+
+/* The masks of the 16 bytes at s + @k, at bit @k (a constant where
+ * inlined: measure_short() takes its chunks by a switch, not a loop). */
+static inline __attribute__((always_inline)) void short_chunk(struct short_masks *m, const char *s,
+							      unsigned k)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k)); /* see HBLOCK_SLACK */
+	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	m->space |= eq16(v, ' ') << k;
+	m->punct |= (uint64_t)(unsigned)_mm_movemask_epi8(punct16(v)) << k;
+	m->g |= eq16(lower, 'g') << k;
+	m->h |= eq16(lower, 'h') << k;
+	m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;
+}
+
 static int measure_short(struct hblock *b, const char *s)
 {
 	const unsigned n = b->len;
-	uint64_t space = 0, punct = 0, g = 0, h = 0, high = 0;
-	for (unsigned k = 0; k < n; k += 16) { /* see HBLOCK_SLACK */
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k));
-		const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-		space |= eq16(v, ' ') << k;
-		punct |= (uint64_t)(unsigned)_mm_movemask_epi8(punct16(v)) << k;
-		g |= eq16(lower, 'g') << k;
-		h |= eq16(lower, 'h') << k;
-		high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;
+	struct short_masks m = {0, 0, 0, 0, 0};
+	switch ((n - 1) >> 4) {
+	case 3:
+		short_chunk(&m, s, 48);
+		/* fall through */
+	case 2:
+		short_chunk(&m, s, 32);
+		/* fall through */
+	case 1:
+		short_chunk(&m, s, 16);
+		/* fall through */
+	default:
+		short_chunk(&m, s, 0);
 	}
+	uint64_t space = m.space;
+	const uint64_t punct = m.punct, g = m.g, h = m.h, high = m.high;
 	const uint64_t valid = ~0ull >> (64 - n);
 	if (high & valid)
 		return 0;
