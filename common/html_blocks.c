@@ -656,11 +656,11 @@ static size_t take_headings(struct hblock *b, size_t first)
 static size_t classify_edges(struct hblock *b, size_t n)
 {
 	size_t i = 0, good = 0;
-	while (i < n) {
-		if (b[i].cls != HB_GOOD) {
+	for (;;) {
+		while (i < n && b[i].cls != HB_GOOD)
 			i++;
-			continue;
-		}
+		if (i == n)
+			return good;
 		size_t e = i, j = i + 1, first = i;
 		for (; j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_HIDDEN); j++)
 			if (b[j].cls == HB_GOOD)
@@ -674,7 +674,6 @@ static size_t classify_edges(struct hblock *b, size_t n)
 		for (i = first; i < n && (i <= e || b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
 			good += b[i].cls == HB_GOOD;
 	}
-	return good;
 }
 
 static size_t count_good(const struct hblock *b, size_t n)
