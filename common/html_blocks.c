@@ -248,7 +248,7 @@ static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_
 	const unsigned k = (unsigned)__builtin_ctz(
 		(unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)p)));
 	if (k) {
-		struct tally_seen unused;
+		struct tally_seen unused = {_mm_setzero_si128()};
 		tally16(t, &unused, p, k, (1u << k) - 1);
 	}
 	p += k;
