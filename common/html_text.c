@@ -40,7 +40,8 @@
 /* Flags of an open element.  h->in has those of all open elements or-ed:
  * each element keeps the value from before it was opened, so a pop
  * restores it with one store (counters per flag cost a loop per push and
- * per pop).  The first four are the block flags of the same name. */
+ * per pop).  The first four are the block flags of the same name.  Above
+ * them h->in holds the open bits (open_bit()) the same way. */
 enum {
 	E_SOFT, E_FORM, E_MAIN, E_HEADING, E_DROP, E_LINK, E_HEAD, E_FOREIGN, E_BLOCK, E_CODE,
 	E_NFLAGS
@@ -54,17 +55,49 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 /* How far an end tag or an implicit close looks down the stack. */
 #define END_TAG_SEARCH 1024
 #define IMPLICIT_SEARCH 64
-/* Unknown elements are counted in HASH_SLOTS buckets after the known ones. */
-#define HASH_SLOTS 64
 
+/*
+ * "Is any <x> open?" is asked by every end tag that does not close the
+ * innermost element and by start tags that close a <p> or an <a>: each
+ * element sets a bit of h->in above its flags, <p> and <a> one of their
+ * own, the others one shared by a few tags (or unknown names): a clear
+ * bit answers no at once, a set one sends to the search that tells.
+ * Counters per tag cost a store at every push and pop, for the few end
+ * tags (one in 5,000) that need them.
+ */
+#define OPEN_SHIFT 16
+#define OPEN_SHARED 46 /* bits shared by the other tags; then <p>'s, <a>'s */
+#define OPEN_P (1ull << (OPEN_SHIFT + OPEN_SHARED))
+#define OPEN_A (1ull << (OPEN_SHIFT + OPEN_SHARED + 1))
+_Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_SHARED + 2 == 64, "open bits fit");
+
+/*
+ * The open elements are h->stack[1..depth]; stack[0] is a sentinel that
+ * matches no key and no end tag, so the innermost element is always
+ * there to be read (as h->top) and pop() needs no test.
+ */
 struct elem {
-	struct htok_open open; /* its start tag's name, for htok_scan() */
+	struct htok_open open; /* its start tag's name, for htok_scan(); first */
+	uint64_t in_before; /* h->in before this element was opened */
 	uint32_t key; /* enum htag, or UNKNOWN_KEY | hash for unknown names */
 	uint16_t flags;
-	uint16_t in_before; /* h->in before this element was opened */
-	uint16_t slot;
 };
 #define UNKNOWN_KEY 0x80000000u
+#define SENTINEL_KEY ((uint32_t)HTAG_COUNT) /* no key_of() */
+
+/* The siblings a start tag closes (implicit_closes()), by its tag. */
+enum { SIB_NONE, SIB_LI, SIB_DL, SIB_CELL, SIB_TR, SIB_HEADING, SIB_A };
+
+/* What a start tag needs of its tag, in one place (html_text_new() fills
+ * a table): one lookup where htok_props(), tag_flags(), the sibling
+ * kind and the open bit were four. */
+struct tag_info {
+	uint64_t open;  /* open_bit() */
+	uint16_t props; /* htok_props() */
+	uint16_t flags; /* tag_flags() */
+	uint8_t sib;    /* sibling_kind[] */
+	uint8_t plain;  /* tag_is_plain() */
+};
 
 struct buf {
 	char *p;
@@ -89,15 +122,13 @@ struct html_text {
 	struct buf text, title, main;
 	struct hblock *blocks;
 	size_t n_blocks, cap_blocks;
-	struct elem *stack;
+	struct elem *stack; /* the sentinel, then the open elements */
 	size_t depth, cap_stack;
 	size_t low; /* fewest open elements since the last block: see hblock.gap_depth */
-	/* &stack[depth - 1].open, or &no_open: what htok_scan() reads only at
-	 * an end tag, kept up to date by push() and pop() */
+	/* &stack[depth].open: what htok_scan() reads only at an end tag, kept
+	 * up to date by push() and pop(); top_elem() is its element */
 	const struct htok_open *top;
-	struct htok_open no_open; /* matches no end tag (htok_open_none()) */
-	uint16_t in; /* EF() flags of the open elements, or-ed */
-	uint32_t slot_cnt[HTAG_COUNT + HASH_SLOTS];
+	uint64_t in; /* EF() flags and open bits of the open elements, or-ed */
 	size_t block_start;       /* offset of the current block in text */
 	uint32_t block_link;      /* its words x 10 inside links so far */
 	uint8_t block_flags;
@@ -105,7 +136,7 @@ struct html_text {
 	const char *doc_end;      /* end of the page being read: text may be read up to it */
 	struct class_memo memo[CLASS_MEMO_SLOTS];
 	struct htok_attr attrs[HTOK_MAX_ATTRS]; /* those of the start tag being read */
-	uint16_t tag_flags[HTAG_COUNT]; /* tag_flags() of each element */
+	struct tag_info tag_info[HTAG_COUNT];
 };
 
 /* ---- buffers ---- */
@@ -157,13 +188,13 @@ static inline int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return need <= *cap ? 0 : grow_array(arr, cap, need, size);
 }
 
-static uint16_t tag_flags(enum htag tag);
+static struct tag_info tag_info(enum htag tag);
 
 struct html_text *html_text_new(void)
 {
 	struct html_text *const h = calloc(1, sizeof(struct html_text));
 	for (int t = 0; h && t < HTAG_COUNT; t++)
-		h->tag_flags[t] = tag_flags((enum htag)t);
+		h->tag_info[t] = tag_info((enum htag)t);
 	return h;
 }
 
@@ -492,9 +523,26 @@ static void add_title(struct html_text *h, const char *s, size_t n)
 
 /* ---- the element stack ---- */
 
-static uint16_t slot_of(enum htag tag, uint32_t hash)
+/* The open bit of a known element (see OPEN_SHIFT); tag_info() keeps it. */
+static uint64_t known_open_bit(enum htag tag)
 {
-	return (uint16_t)(tag != HTAG_UNKNOWN ? tag : HTAG_COUNT + hash % HASH_SLOTS);
+	if (tag == HTAG_P)
+		return OPEN_P;
+	if (tag == HTAG_A)
+		return OPEN_A;
+	return 1ull << (OPEN_SHIFT + tag % OPEN_SHARED);
+}
+
+/* The open bit of any element. */
+static inline uint64_t open_bit(const struct html_text *h, enum htag tag, uint32_t hash)
+{
+	return tag != HTAG_UNKNOWN ? h->tag_info[tag].open : 1ull << (OPEN_SHIFT + hash % OPEN_SHARED);
+}
+
+/* The innermost open element, or the sentinel. */
+static inline const struct elem *top_elem(const struct html_text *h)
+{
+	return (const struct elem *)(const void *)h->top; /* open is elem's first member */
 }
 
 static uint32_t key_of(enum htag tag, uint32_t hash)
@@ -502,31 +550,30 @@ static uint32_t key_of(enum htag tag, uint32_t hash)
 	return tag != HTAG_UNKNOWN ? (uint32_t)tag : (UNKNOWN_KEY | hash);
 }
 
-static inline __attribute__((always_inline)) void push(struct html_text *h, enum htag tag, uint32_t hash,
+/* Open an element of @key, with @flags and open bit @open. */
+static inline __attribute__((always_inline)) void push(struct html_text *h, uint32_t key, uint64_t open,
 							 const struct htok_token *tok, uint16_t flags)
 {
-	if (grow((void **)&h->stack, &h->cap_stack, h->depth + 1, sizeof(struct elem))) {
+	if (grow((void **)&h->stack, &h->cap_stack, h->depth + 2, sizeof(struct elem))) {
 		h->oom = 1;
 		return;
 	}
-	struct elem *const e = &h->stack[h->depth++];
-	e->key = key_of(tag, hash);
+	struct elem *const e = &h->stack[++h->depth];
+	e->key = key;
 	e->open.name8 = tok->name8;
 	e->open.raw8 = tok->raw8;
 	h->top = &e->open;
 	e->flags = flags;
-	e->slot = slot_of(tag, hash);
 	e->in_before = h->in;
-	h->in |= flags;
-	h->slot_cnt[e->slot]++;
+	h->in |= flags | open;
 }
 
 /* Inline: it runs for nearly every end tag. */
 static inline __attribute__((always_inline)) void pop(struct html_text *h)
 {
-	const struct elem *const e = &h->stack[--h->depth];
-	h->top = h->depth ? &e[-1].open : &h->no_open;
-	h->slot_cnt[e->slot]--;
+	const struct elem *const e = top_elem(h);
+	h->depth--;
+	h->top = &e[-1].open;
 	h->in = e->in_before;
 	if (e->flags & EF(E_BLOCK))
 		flush_block(h);
@@ -535,20 +582,20 @@ static inline __attribute__((always_inline)) void pop(struct html_text *h)
 		h->low = h->depth;
 }
 
-/* Pop everything above and including stack[i]. */
+/* Pop everything above and including stack[i], i >= 1. */
 static void pop_to(struct html_text *h, size_t i)
 {
-	while (h->depth > i)
+	while (h->depth >= i)
 		pop(h);
 }
 
-/* Index of the nearest open element @key within @limit entries, or -1. */
-static long find_open(const struct html_text *h, uint32_t key, size_t limit)
+/* Index of the nearest open element @key within @limit entries, or 0. */
+static size_t find_open(const struct html_text *h, uint32_t key, size_t limit)
 {
 	for (size_t i = h->depth; i > 0 && h->depth - i < limit; i--)
-		if (h->stack[i - 1].key == key)
-			return (long)(i - 1);
-	return -1;
+		if (h->stack[i].key == key)
+			return i;
+	return 0;
 }
 
 static int key_is(const struct elem *e, enum htag a, enum htag b)
@@ -571,9 +618,9 @@ struct sibling_rule {
 static void close_sibling(struct html_text *h, const struct sibling_rule *r)
 {
 	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
-		const struct elem *const e = &h->stack[i - 1];
+		const struct elem *const e = &h->stack[i];
 		if (key_is(e, r->a, r->b)) {
-			pop_to(h, i - 1);
+			pop_to(h, i);
 			return;
 		}
 		if (key_is(e, r->stop1, r->stop2))
@@ -587,9 +634,9 @@ static void close_sibling(struct html_text *h, const struct sibling_rule *r)
 static void close_p(struct html_text *h)
 {
 	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
-		const struct elem *const e = &h->stack[i - 1];
+		const struct elem *const e = &h->stack[i];
 		if (e->key == HTAG_P) {
-			pop_to(h, i - 1);
+			pop_to(h, i);
 			return;
 		}
 		if (e->flags & EF(E_BLOCK))
@@ -599,20 +646,18 @@ static void close_p(struct html_text *h)
 
 /* The open <a> a new one closes: not one outside the current table cell
  * or caption (browsers' formatting markers). */
-static long open_link(const struct html_text *h)
+static size_t open_link(const struct html_text *h)
 {
 	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
-		const uint32_t k = h->stack[i - 1].key;
+		const uint32_t k = h->stack[i].key;
 		if (k == HTAG_A)
-			return (long)(i - 1);
+			return i;
 		if (k == HTAG_TD || k == HTAG_TH || k == HTAG_CAPTION)
-			return -1;
+			return 0;
 	}
-	return -1;
+	return 0;
 }
 
-/* The siblings a start tag closes (implicit_closes()), by its tag. */
-enum { SIB_NONE, SIB_LI, SIB_DL, SIB_CELL, SIB_TR, SIB_HEADING, SIB_A };
 static const uint8_t sibling_kind[HTAG_COUNT] = {
 	[HTAG_LI] = SIB_LI, [HTAG_DT] = SIB_DL, [HTAG_DD] = SIB_DL, [HTAG_TD] = SIB_CELL,
 	[HTAG_TH] = SIB_CELL, [HTAG_TR] = SIB_TR, [HTAG_H1] = SIB_HEADING, [HTAG_H2] = SIB_HEADING,
@@ -630,24 +675,25 @@ _Static_assert(HTAG_TBODY < 256 && HTAG_TABLE < 256, "sibling rules hold tags in
 /* The implicit end tags a start tag @tag implies (HTML tree builder,
  * simplified).  Inline: it runs for every start tag, and for most of them
  * does nothing; one table load tells which siblings to look for. */
-static inline __attribute__((always_inline)) void implicit_closes(struct html_text *h, enum htag tag,
-								  unsigned props)
+static inline __attribute__((always_inline)) void implicit_closes(struct html_text *h,
+								  const struct tag_info *ti)
 {
-	long i;
-	if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)) >= 0)
-		pop_to(h, (size_t)i);
-	if ((props & HP_CLOSES_P) && h->slot_cnt[HTAG_P])
+	const unsigned props = ti->props;
+	size_t i;
+	if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)))
+		pop_to(h, i);
+	if ((props & HP_CLOSES_P) && (h->in & OPEN_P))
 		close_p(h);
 	/* Three tests and a table, not a switch: its jump table was an
 	 * indirect branch taken to a different place tag after tag. */
-	const unsigned kind = sibling_kind[tag];
+	const unsigned kind = ti->sib;
 	if (kind == SIB_NONE)
 		return;
 	if (kind == SIB_A) {
-		if (h->slot_cnt[HTAG_A] && (i = open_link(h)) >= 0)
-			pop_to(h, (size_t)i); /* links do not nest */
+		if ((h->in & OPEN_A) && (i = open_link(h)))
+			pop_to(h, i); /* links do not nest */
 	} else if (kind == SIB_HEADING) {
-		if (h->depth && (h->stack[h->depth - 1].flags & EF(E_HEADING)))
+		if (top_elem(h)->flags & EF(E_HEADING)) /* the sentinel's flags are 0 */
 			pop(h);
 	} else {
 		close_sibling(h, &sibling_rules[kind]);
@@ -795,16 +841,16 @@ static void add_mark(struct html_text *h)
  * end the dropped element (<head><div>, <td><nav><td>): only start tags
  * that close nothing are sure to.
  */
-static int stays_dropped(const struct html_text *h, enum htag tag, unsigned props)
+static int stays_dropped(const struct html_text *h, const struct tag_info *ti)
 {
-	return sibling_kind[tag] == SIB_NONE && !(props & HP_CLOSES_P) &&
-	       (!(h->in & EF(E_HEAD)) || (props & HP_HEAD_OK));
+	return ti->sib == SIB_NONE && !(ti->props & HP_CLOSES_P) &&
+	       (!(h->in & EF(E_HEAD)) || (ti->props & HP_HEAD_OK));
 }
 
-static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok, unsigned props)
+static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok,
+								 const struct tag_info *ti)
 {
-	const enum htag tag = tok->tag;
-	assert(tag < HTAG_COUNT);
+	const unsigned props = ti->props;
 	/* Never drop the page or the declared main content by a class name.
 	 * Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
 	 * class words describe the code, not the page. */
@@ -813,13 +859,13 @@ static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_tex
 	 * that stays open (no text there, no mark: what they would add is
 	 * never read), only role where @soft is off (a span in code, a
 	 * link's href alone). */
-	const unsigned read = (h->in & EF(E_DROP)) && stays_dropped(h, tok->tag, props) ? 0
+	const unsigned read = (h->in & EF(E_DROP)) && stays_dropped(h, ti) ? 0
 			      : soft ? ~(HATTR_BIT(HATTR_OTHER) | HATTR_BIT(HATTR_HREF))
 				     : HATTR_BIT(HATTR_ROLE);
 	uint16_t f = (tok->attr_kinds & read) ? attr_flags(h, tok, soft) : 0;
 	if ((props & HP_LINK) && (tok->attr_kinds & HATTR_BIT(HATTR_HREF)))
 		f |= EF(E_LINK);
-	return (uint16_t)(f | h->tag_flags[tag]);
+	return (uint16_t)(f | ti->flags);
 }
 
 /* The flags an element has by its tag alone (elem_flags() adds those of
@@ -847,16 +893,41 @@ static uint16_t tag_flags(enum htag tag)
 	return f;
 }
 
+/*
+ * Does a start tag of @tag outside head and foreign content do nothing
+ * but open its element?  It closes nothing, neither ends nor marks a
+ * block, is no link and no void element, and is known ("/>" closes an
+ * unknown element).  Such are most (span, code, em...).
+ */
+static int tag_is_plain(enum htag tag)
+{
+	const unsigned props = htok_props(tag);
+	return tag != HTAG_UNKNOWN && sibling_kind[tag] == SIB_NONE &&
+	       !(props & (HP_BLOCK | HP_BOILER | HP_CLOSES_P | HP_LINK | HP_VOID));
+}
+
+static struct tag_info tag_info(enum htag tag)
+{
+	return (struct tag_info){known_open_bit(tag), (uint16_t)htok_props(tag), tag_flags(tag),
+				 sibling_kind[tag], (uint8_t)tag_is_plain(tag)};
+}
+
 static inline __attribute__((always_inline)) void start_tag(struct html_text *h, const struct htok_token *tok)
 {
 	const enum htag tag = tok->tag;
-	const unsigned props = htok_props(tag);
+	assert(tag < HTAG_COUNT);
+	const struct tag_info *const ti = &h->tag_info[tag];
+	const unsigned props = ti->props;
+	uint16_t flags = elem_flags(h, tok, ti);
+	if (ti->plain && !(h->in & (EF(E_HEAD) | EF(E_FOREIGN)))) {
+		push(h, tag, ti->open, tok, flags); /* what the rest would come to */
+		return;
+	}
 	const int foreign = (h->in & EF(E_FOREIGN)) != 0;
-	uint16_t flags = elem_flags(h, tok, props);
 	if (foreign) {
 		flags &= (uint16_t)~EF(E_BLOCK); /* an svg <title> or <p> is a drawing */
 	} else {
-		implicit_closes(h, tag, props);
+		implicit_closes(h, ti);
 		if (props & HP_BLOCK)
 			flush_block(h);
 		if ((props & HP_BOILER) && !(h->in & EF(E_DROP)))
@@ -865,15 +936,16 @@ static inline __attribute__((always_inline)) void start_tag(struct html_text *h,
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
 		return;
-	push(h, tag, tok->hash, tok, flags);
+	push(h, key_of(tag, tok->hash), open_bit(h, tag, tok->hash), tok, flags);
 }
 
 /* An end tag, whose element the tokenizer left to be found (htok_scan()):
  * most close the innermost element, and are known by their name8 alone. */
 static inline __attribute__((always_inline)) void end_tag(struct html_text *h, const struct htok_token *tok)
 {
-	if (tok->name8 && h->top->name8 == tok->name8) { /* no_open's name8 is 0 */
-		if (h->stack[h->depth - 1].key == HTAG_P)
+	const struct elem *const top = top_elem(h);
+	if (tok->name8 && top->open.name8 == tok->name8) { /* the sentinel's name8 is 0 */
+		if (top->key == HTAG_P)
 			flush_block(h); /* as below: the same element, the same steps */
 		pop(h);
 		return;
@@ -882,15 +954,15 @@ static inline __attribute__((always_inline)) void end_tag(struct html_text *h, c
 	const enum htag tag = name_tag(tok->p, tok->n, (size_t)(h->doc_end - tok->p), &hash);
 	if (tag == HTAG_BR || tag == HTAG_P) /* </br> is <br>; a stray </p> still ends a paragraph */
 		flush_block(h);
-	if (h->depth && h->stack[h->depth - 1].key == key_of(tag, hash)) {
+	if (top->key == key_of(tag, hash)) {
 		pop(h); /* a long name, or one near the end of the page */
 		return;
 	}
-	if (!h->slot_cnt[slot_of(tag, hash)])
+	if (!(h->in & open_bit(h, tag, hash)))
 		return; /* not open: ignore, as browsers do */
-	const long i = find_open(h, key_of(tag, hash), END_TAG_SEARCH);
-	if (i >= 0)
-		pop_to(h, (size_t)i);
+	const size_t i = find_open(h, key_of(tag, hash), END_TAG_SEARCH);
+	if (i)
+		pop_to(h, i);
 }
 
 static inline __attribute__((always_inline)) void text_token(struct html_text *h, const struct htok_token *tok)
@@ -928,10 +1000,11 @@ static int reset(struct html_text *h)
 {
 	h->text.len = h->title.len = h->main.len = 0;
 	h->n_blocks = h->depth = h->low = 0;
-	h->no_open = htok_open_none();
-	h->top = &h->no_open;
+	if (grow((void **)&h->stack, &h->cap_stack, 1, sizeof(struct elem)))
+		return -1;
+	h->stack[0] = (struct elem){htok_open_none(), 0, SENTINEL_KEY, 0};
+	h->top = &h->stack[0].open;
 	h->in = 0;
-	memset(h->slot_cnt, 0, sizeof(h->slot_cnt));
 	h->block_start = 0;
 	h->block_link = 0;
 	h->block_flags = 0;
