@@ -95,6 +95,8 @@ struct tag_info {
 	uint64_t open;  /* open_bit() */
 	uint16_t props; /* htok_props() */
 	uint16_t flags; /* tag_flags() */
+	uint16_t href;  /* EF(E_LINK) if an href makes it a link */
+	uint16_t no_soft; /* EF(E_CODE) if never dropped by a class (HP_NO_SOFT) */
 	uint8_t sib;    /* sibling_kind[] */
 	uint8_t plain;  /* tag_is_plain() */
 };
@@ -847,25 +849,36 @@ static int stays_dropped(const struct html_text *h, const struct tag_info *ti)
 	       (!(h->in & EF(E_HEAD)) || (ti->props & HP_HEAD_OK));
 }
 
-static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok,
-								 const struct tag_info *ti)
+/* The flags of the attributes of a start tag that has some besides href
+ * (attr_flags(), when they are read). */
+static inline __attribute__((always_inline)) uint16_t elem_attr_flags(struct html_text *h,
+								      const struct htok_token *tok,
+								      const struct tag_info *ti)
 {
-	const unsigned props = ti->props;
 	/* Never drop the page or the declared main content by a class name.
 	 * Syntax highlighters name spans "comment", "c1", "hljs-meta": in code,
 	 * class words describe the code, not the page. */
-	const int soft = !(props & HP_NO_SOFT) && !(h->in & EF(E_CODE));
+	const int soft = !((h->in | ti->no_soft) & EF(E_CODE));
 	/* The attributes attr_flags() reads: none inside a dropped element
 	 * that stays open (no text there, no mark: what they would add is
-	 * never read), only role where @soft is off (a span in code, a
-	 * link's href alone). */
+	 * never read), only role where @soft is off (a span in code). */
 	const unsigned read = (h->in & EF(E_DROP)) && stays_dropped(h, ti) ? 0
 			      : soft ? ~(HATTR_BIT(HATTR_OTHER) | HATTR_BIT(HATTR_HREF))
 				     : HATTR_BIT(HATTR_ROLE);
-	uint16_t f = (tok->attr_kinds & read) ? attr_flags(h, tok, soft) : 0;
-	if ((props & HP_LINK) && (tok->attr_kinds & HATTR_BIT(HATTR_HREF)))
-		f |= EF(E_LINK);
-	return (uint16_t)(f | ti->flags);
+	return (tok->attr_kinds & read) ? attr_flags(h, tok, soft) : 0;
+}
+
+static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok,
+								 const struct tag_info *ti)
+{
+	uint16_t f = ti->flags;
+	/* Nearly half the start tags have no attribute read here, and many
+	 * others an href alone (most links). */
+	if (tok->attr_kinds & HATTR_BIT(HATTR_HREF))
+		f |= ti->href;
+	if (tok->attr_kinds & ~HATTR_BIT(HATTR_HREF))
+		f |= elem_attr_flags(h, tok, ti);
+	return f;
 }
 
 /* The flags an element has by its tag alone (elem_flags() adds those of
@@ -908,8 +921,14 @@ static int tag_is_plain(enum htag tag)
 
 static struct tag_info tag_info(enum htag tag)
 {
-	return (struct tag_info){known_open_bit(tag), (uint16_t)htok_props(tag), tag_flags(tag),
-				 sibling_kind[tag], (uint8_t)tag_is_plain(tag)};
+	const unsigned props = htok_props(tag);
+	return (struct tag_info){known_open_bit(tag),
+				 (uint16_t)props,
+				 tag_flags(tag),
+				 (uint16_t)(props & HP_LINK ? EF(E_LINK) : 0),
+				 (uint16_t)(props & HP_NO_SOFT ? EF(E_CODE) : 0),
+				 sibling_kind[tag],
+				 (uint8_t)tag_is_plain(tag)};
 }
 
 static inline __attribute__((always_inline)) void start_tag(struct html_text *h, const struct htok_token *tok)
