@@ -299,15 +299,17 @@ static inline int plain32(const struct text32 *t, size_t n)
 #endif
 
 /* Append plain32() text [s, s+n) to @b: what html_collapse() does with
- * it (the owed space, the bytes), by one 32-byte store.  @b has room. */
-static inline void append_plain(struct buf *b, size_t from, int *pending, const char *s, size_t n)
+ * it (the space owed if @pending, the bytes), by one 32-byte store.  @b
+ * has room. */
+static inline void append_plain(struct buf *b, size_t from, int pending, const char *s, size_t n)
 {
-	if (*pending && b->len > from)
-		b->p[b->len++] = ' ';
-	*pending = 0;
-	memcpy(b->p + b->len, s, PLAIN_MAX);
-	b->len += n;
-	b->p[b->len] = 0;
+	size_t len = b->len;
+	if (pending && len > from)
+		b->p[len++] = ' ';
+	memcpy(b->p + len, s, PLAIN_MAX);
+	len += n;
+	b->p[len] = 0;
+	b->len = len;
 }
 
 /* Room in @b for [s, s+n) collapsed, the fast path's store included. */
@@ -458,8 +460,8 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		return 1;
 	}
 	const size_t old = h->text.len;
-	h->pending_space |= first > 0;
-	append_plain(&h->text, h->block_start, &h->pending_space, s + first, last + 1 - first);
+	append_plain(&h->text, h->block_start, h->pending_space | (first > 0), s + first,
+		     last + 1 - first);
 	h->pending_space = last + 1 < n;
 	if (!(h->in & EF(E_LINK)))
 		return 1;
@@ -486,12 +488,15 @@ static inline int add_short_text(struct html_text *h, const char *s, size_t n, s
 static inline __attribute__((always_inline)) void add_text(struct html_text *h, const char *s,
 							 size_t n, int decode)
 {
-	if ((h->in & EF(E_DROP)) || h->oom)
-		return;
-	const uint8_t f = current_block_flags(h);
+	/* One test for both: is the text dropped, or do its block flags
+	 * differ from the current block's?  (h->oom is not tested: the
+	 * loop of html_text_extract() does before every token.) */
+	const unsigned f = (unsigned)(h->in & (EF(E_DROP) | E_BLOCK_FLAGS));
 	if (f != h->block_flags) {
+		if (f & EF(E_DROP))
+			return;
 		flush_block(h);
-		h->block_flags = f;
+		h->block_flags = (uint8_t)f;
 	}
 	const size_t avail = (size_t)(h->doc_end - s);
 	const int is_short = HAVE_SHORT_TEXT && n <= PLAIN_MAX && avail >= PLAIN_MAX;
