@@ -489,8 +489,7 @@ static inline __attribute__((always_inline)) void add_text(struct html_text *h, 
 							 size_t n, int decode)
 {
 	/* One test for both: is the text dropped, or do its block flags
-	 * differ from the current block's?  (h->oom is not tested: the
-	 * loop of html_text_extract() does before every token.) */
+	 * differ from the current block's? */
 	const unsigned f = (unsigned)(h->in & (EF(E_DROP) | E_BLOCK_FLAGS));
 	if (f != h->block_flags) {
 		if (f & EF(E_DROP))
@@ -1049,7 +1048,10 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	htok_pos_init(&t, html, len);
 	tok.attrs = h->attrs;
 	h->doc_end = html ? html + len : NULL;
-	while (!h->oom && htok_scan(&t, &tok, 0, &h->top) != HTOK_EOF) {
+	/* h->oom is not tested token by token (a load and a branch at each of
+	 * millions): a page that runs out of memory is read to its end, each
+	 * grow failing again, and all it gave is thrown away below. */
+	while (htok_scan(&t, &tok, 0, &h->top) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
 		else if (tok.type == HTOK_START)
