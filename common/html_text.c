@@ -58,18 +58,17 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 
 /*
  * "Is any <x> open?" is asked by every end tag that does not close the
- * innermost element and by start tags that close a <p> or an <a>: each
- * element sets a bit of h->in above its flags, <p> and <a> one of their
- * own, the others one shared by a few tags (or unknown names): a clear
- * bit answers no at once, a set one sends to the search that tells.
- * Counters per tag cost a store at every push and pop, for the few end
- * tags (one in 5,000) that need them.
+ * innermost element and by start tags that close a <p>, an <a>, a <li>
+ * or a cell: each element sets a bit of h->in above its flags, those
+ * elements one of their own (own_open_bit()), the others one shared by a
+ * few tags (or unknown names): a clear bit answers no at once, a set one
+ * sends to the search that tells.  Counters per tag cost a store at
+ * every push and pop, for the few end tags (one in 5,000) that need them.
  */
 #define OPEN_SHIFT 16
-#define OPEN_SHARED 46 /* bits shared by the other tags; then <p>'s, <a>'s */
-#define OPEN_P (1ull << (OPEN_SHIFT + OPEN_SHARED))
-#define OPEN_A (1ull << (OPEN_SHIFT + OPEN_SHARED + 1))
-_Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_SHARED + 2 == 64, "open bits fit");
+#define OPEN_OWN 8     /* the bits of own_open_bit() */
+#define OPEN_SHARED 40 /* then the bits shared by the other tags */
+_Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_OWN + OPEN_SHARED == 64, "open bits fit");
 
 /*
  * The open elements are h->stack[1..depth]; stack[0] is a sentinel that
@@ -93,6 +92,7 @@ enum { SIB_NONE, SIB_LI, SIB_DL, SIB_CELL, SIB_TR, SIB_HEADING, SIB_A };
  * kind and the open bit were four. */
 struct tag_info {
 	uint64_t open;  /* open_bit() */
+	uint64_t closes; /* h->in bits set if what it may close is open (sibling_open()) */
 	uint16_t props; /* htok_props() */
 	uint16_t flags; /* tag_flags() */
 	uint16_t href;  /* EF(E_LINK) if an href makes it a link */
@@ -529,20 +529,25 @@ static void add_title(struct html_text *h, const char *s, size_t n)
 
 /* ---- the element stack ---- */
 
+/* The elements a start tag may close (implicit_closes()), by a bit each. */
+static const enum htag own_open_bit[OPEN_OWN] = {
+	HTAG_P, HTAG_A, HTAG_LI, HTAG_DT, HTAG_DD, HTAG_TD, HTAG_TH, HTAG_TR,
+};
+
 /* The open bit of a known element (see OPEN_SHIFT); tag_info() keeps it. */
 static uint64_t known_open_bit(enum htag tag)
 {
-	if (tag == HTAG_P)
-		return OPEN_P;
-	if (tag == HTAG_A)
-		return OPEN_A;
-	return 1ull << (OPEN_SHIFT + tag % OPEN_SHARED);
+	for (unsigned i = 0; i < OPEN_OWN; i++)
+		if (own_open_bit[i] == tag)
+			return 1ull << (OPEN_SHIFT + i);
+	return 1ull << (OPEN_SHIFT + OPEN_OWN + tag % OPEN_SHARED);
 }
 
 /* The open bit of any element. */
 static inline uint64_t open_bit(const struct html_text *h, enum htag tag, uint32_t hash)
 {
-	return tag != HTAG_UNKNOWN ? h->tag_info[tag].open : 1ull << (OPEN_SHIFT + hash % OPEN_SHARED);
+	return tag != HTAG_UNKNOWN ? h->tag_info[tag].open
+				   : 1ull << (OPEN_SHIFT + OPEN_OWN + hash % OPEN_SHARED);
 }
 
 /* The innermost open element, or the sentinel. */
@@ -688,15 +693,15 @@ static inline __attribute__((always_inline)) void implicit_closes(struct html_te
 	size_t i;
 	if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)))
 		pop_to(h, i);
-	if ((props & HP_CLOSES_P) && (h->in & OPEN_P))
+	if ((props & HP_CLOSES_P) && (h->in & h->tag_info[HTAG_P].open))
 		close_p(h);
+	if (!(h->in & ti->closes))
+		return; /* nothing it closes is open, or it closes none */
 	/* Three tests and a table, not a switch: its jump table was an
 	 * indirect branch taken to a different place tag after tag. */
 	const unsigned kind = ti->sib;
-	if (kind == SIB_NONE)
-		return;
 	if (kind == SIB_A) {
-		if ((h->in & OPEN_A) && (i = open_link(h)))
+		if ((i = open_link(h)))
 			pop_to(h, i); /* links do not nest */
 	} else if (kind == SIB_HEADING) {
 		if (top_elem(h)->flags & EF(E_HEADING)) /* the sentinel's flags are 0 */
@@ -923,10 +928,26 @@ static int tag_is_plain(enum htag tag)
 	       !(props & (HP_BLOCK | HP_BOILER | HP_CLOSES_P | HP_LINK | HP_VOID));
 }
 
+/* The bits of h->in that tell whether a sibling a start tag of @tag
+ * closes (implicit_closes()) may be open. */
+static uint64_t sibling_open(enum htag tag)
+{
+	const unsigned kind = sibling_kind[tag];
+	if (kind == SIB_NONE)
+		return 0;
+	if (kind == SIB_A)
+		return known_open_bit(HTAG_A);
+	if (kind == SIB_HEADING)
+		return EF(E_HEADING);
+	const struct sibling_rule *const r = &sibling_rules[kind];
+	return known_open_bit((enum htag)r->a) | known_open_bit((enum htag)r->b);
+}
+
 static struct tag_info tag_info(enum htag tag)
 {
 	const unsigned props = htok_props(tag);
 	return (struct tag_info){known_open_bit(tag),
+				 sibling_open(tag),
 				 (uint16_t)props,
 				 tag_flags(tag),
 				 (uint16_t)(props & HP_LINK ? EF(E_LINK) : 0),
