@@ -60,15 +60,18 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
  * "Is any <x> open?" is asked by every end tag that does not close the
  * innermost element and by start tags that close a <p>, an <a>, a <li>
  * or a cell: each element sets a bit of h->in above its flags, those
- * elements one of their own (own_open_bit()), the others one shared by a
- * few tags (or unknown names): a clear bit answers no at once, a set one
- * sends to the search that tells.  Counters per tag cost a store at
- * every push and pop, for the few end tags (one in 5,000) that need them.
+ * elements one of their own (own_open_bit()), the other known ones one
+ * shared by a few tags, unknown names one of a few by their hash: a clear
+ * bit answers no at once, a set one sends to the search that tells.
+ * Counters per tag cost a store at every push and pop, for the few end
+ * tags (one in 5,000) that need them.
  */
 #define OPEN_SHIFT 16
-#define OPEN_OWN 8     /* the bits of own_open_bit() */
-#define OPEN_SHARED 40 /* then the bits shared by the other tags */
-_Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_OWN + OPEN_SHARED == 64, "open bits fit");
+#define OPEN_OWN 8      /* the bits of own_open_bit() */
+#define OPEN_KNOWN 32   /* then those shared by the other known tags */
+#define OPEN_UNKNOWN 8  /* then those of unknown names */
+_Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + OPEN_UNKNOWN == 64,
+	       "open bits fit");
 
 /*
  * The open elements are h->stack[1..depth]; stack[0] is a sentinel that
@@ -303,12 +306,13 @@ static inline int plain32(const struct text32 *t, size_t n)
  * has room. */
 static inline void append_plain(struct buf *b, size_t from, int pending, const char *s, size_t n)
 {
+	char *const p = b->p; /* once: a store through it might change b->p */
 	size_t len = b->len;
 	if (pending && len > from)
-		b->p[len++] = ' ';
-	memcpy(b->p + len, s, PLAIN_MAX);
+		p[len++] = ' ';
+	memcpy(p + len, s, PLAIN_MAX);
 	len += n;
-	b->p[len] = 0;
+	p[len] = 0;
 	b->len = len;
 }
 
@@ -540,14 +544,14 @@ static uint64_t known_open_bit(enum htag tag)
 	for (unsigned i = 0; i < OPEN_OWN; i++)
 		if (own_open_bit[i] == tag)
 			return 1ull << (OPEN_SHIFT + i);
-	return 1ull << (OPEN_SHIFT + OPEN_OWN + tag % OPEN_SHARED);
+	return 1ull << (OPEN_SHIFT + OPEN_OWN + tag % OPEN_KNOWN);
 }
 
 /* The open bit of any element. */
 static inline uint64_t open_bit(const struct html_text *h, enum htag tag, uint32_t hash)
 {
 	return tag != HTAG_UNKNOWN ? h->tag_info[tag].open
-				   : 1ull << (OPEN_SHIFT + OPEN_OWN + hash % OPEN_SHARED);
+				   : 1ull << (OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + hash % OPEN_UNKNOWN);
 }
 
 /* The innermost open element, or the sentinel. */
