@@ -52,6 +52,19 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 	       "element flags and block flags disagree");
 #define E_BLOCK_FLAGS (EF(E_SOFT) | EF(E_FORM) | EF(E_MAIN) | EF(E_HEADING))
 
+/*
+ * HTML_TEXT_REFERENCE turns the tree builder's shortcuts off: every start
+ * tag goes the whole way (tag_is_plain()), and every element sets every
+ * open bit (known_open_bit()), so "is any <x> open?" always searches.
+ * tests/test_html_text.c builds this file a second time so, to check
+ * that both give the same text.
+ */
+#ifdef HTML_TEXT_REFERENCE
+#define SHORTCUTS 0
+#else
+#define SHORTCUTS 1
+#endif
+
 /* How far an end tag or an implicit close looks down the stack. */
 #define END_TAG_SEARCH 1024
 #define IMPLICIT_SEARCH 64
@@ -72,6 +85,7 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 #define OPEN_UNKNOWN 8  /* then those of unknown names */
 _Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + OPEN_UNKNOWN == 64,
 	       "open bits fit");
+#define OPEN_ALL (~0ull << OPEN_SHIFT)
 
 /*
  * The open elements are h->stack[1..depth]; stack[0] is a sentinel that
@@ -541,6 +555,8 @@ static const enum htag own_open_bit[OPEN_OWN] = {
 /* The open bit of a known element (see OPEN_SHIFT); tag_info() keeps it. */
 static uint64_t known_open_bit(enum htag tag)
 {
+	if (!SHORTCUTS)
+		return OPEN_ALL;
 	for (unsigned i = 0; i < OPEN_OWN; i++)
 		if (own_open_bit[i] == tag)
 			return 1ull << (OPEN_SHIFT + i);
@@ -550,8 +566,9 @@ static uint64_t known_open_bit(enum htag tag)
 /* The open bit of any element. */
 static inline uint64_t open_bit(const struct html_text *h, enum htag tag, uint32_t hash)
 {
-	return tag != HTAG_UNKNOWN ? h->tag_info[tag].open
-				   : 1ull << (OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + hash % OPEN_UNKNOWN);
+	if (tag != HTAG_UNKNOWN)
+		return h->tag_info[tag].open;
+	return SHORTCUTS ? 1ull << (OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + hash % OPEN_UNKNOWN) : OPEN_ALL;
 }
 
 /* The innermost open element, or the sentinel. */
@@ -928,7 +945,7 @@ static uint16_t tag_flags(enum htag tag)
 static int tag_is_plain(enum htag tag)
 {
 	const unsigned props = htok_props(tag);
-	return tag != HTAG_UNKNOWN && sibling_kind[tag] == SIB_NONE &&
+	return SHORTCUTS && tag != HTAG_UNKNOWN && sibling_kind[tag] == SIB_NONE &&
 	       !(props & (HP_BLOCK | HP_BOILER | HP_CLOSES_P | HP_LINK | HP_VOID));
 }
 
@@ -942,7 +959,7 @@ static uint64_t sibling_open(enum htag tag)
 	if (kind == SIB_A)
 		return known_open_bit(HTAG_A);
 	if (kind == SIB_HEADING)
-		return EF(E_HEADING);
+		return SHORTCUTS ? EF(E_HEADING) : OPEN_ALL; /* any open element */
 	const struct sibling_rule *const r = &sibling_rules[kind];
 	return known_open_bit((enum htag)r->a) | known_open_bit((enum htag)r->b);
 }

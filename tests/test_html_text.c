@@ -1054,6 +1054,101 @@ static void test_deep_nesting(void)
 	free(page);
 }
 
+/* ---- the tree builder without its shortcuts ---- */
+
+/*
+ * html_text.c again, built with HTML_TEXT_REFERENCE (no plain start-tag
+ * path, every "is any <x> open?" answered by a search) and its public
+ * functions renamed, to compare with the real one.
+ */
+struct html_text *ref_text_new(void);
+void ref_text_free(struct html_text *h);
+int ref_text_extract(struct html_text *h, const char *html, size_t len);
+const char *ref_text_title(const struct html_text *h, size_t *len);
+const char *ref_text_main(const struct html_text *h, size_t *len);
+#define HTML_TEXT_REFERENCE
+#define html_text_new ref_text_new
+#define html_text_free ref_text_free
+#define html_text_extract ref_text_extract
+#define html_text_title ref_text_title
+#define html_text_main ref_text_main
+#include "../common/html_text.c"
+#undef html_text_new
+#undef html_text_free
+#undef html_text_extract
+#undef html_text_title
+#undef html_text_main
+
+/* Do both builds give @page the same title, main text and result? */
+static int same_as_reference(struct html_text *ref, const char *page, size_t n)
+{
+	size_t ml, tl, rml, rtl;
+	const int r = html_text_extract(H, page, n), rr = ref_text_extract(ref, page, n);
+	const char *const m = html_text_main(H, &ml), *const t = html_text_title(H, &tl);
+	const char *const rm = ref_text_main(ref, &rml), *const rt = ref_text_title(ref, &rtl);
+	return r == rr && ml == rml && tl == rtl && !memcmp(m, rm, ml) && !memcmp(t, rt, tl);
+}
+
+/*
+ * The shortcuts of the tree builder (a plain start tag only pushes; open
+ * bits spare the searches of end tags and implicit closes) give the text
+ * of the whole way: pages made of the tags that take them and of those
+ * that do not, in and out of head and svg, closed, unclosed and stray.
+ */
+static void test_shortcuts_reference(void)
+{
+	static const char *const pieces[] = {"<span>", "</span>", "<span class=sidebar>", "<em>",
+		"</em>", "<code>", "</code>", "<pre>", "</pre>", "<x-y>", "</x-y>", "<x-y/>", "<q-r>",
+		"</q-r>", "<b/>", "<p>", "</p>", "<a href=x>", "<a>", "</a>", "<li>", "</li>", "<ul>",
+		"</ul>", "<ol>", "<dl>", "<dt>", "<dd>", "</dl>", "<table>", "<tr>", "<td>", "</td>",
+		"<th>", "</tr>", "</table>", "<tbody>", "<caption>", "<h1>", "</h1>", "<h3>", "</h3>",
+		"<div>", "</div>", "<div class=nav>", "<head>", "</head>", "<title>t</title>",
+		"<meta>", "<link>", "<body>", "<svg>", "</svg>", "<math>", "<nav>", "</nav>", "<main>",
+		"<form>", "</form>", "<br>", "<img>", "<span role=main>", "<span hidden>",
+		"<blockquote>", "</blockquote>", "<a-very-long-name>", "</a-very-long-name>",
+		"Some words. ", "text ", "more text here, ", "\n", "&amp; "};
+	const size_t np = sizeof(pieces) / sizeof(pieces[0]);
+	struct html_text *const ref = ref_text_new();
+	CHECK(ref != NULL);
+	if (!ref)
+		return;
+	static const char *const fixed[] = {
+		"<head><span>in head</span><title>x</title></head><p>after",
+		"<p>one<svg><span/><p>drawn</p><x-y/>text</svg>two</p>",
+		"<p>para<span>inline<div>block</div>after",
+		"<ul><li>a<li>b<ul><li>c</li><li>d</ul><li>e</ul>",
+		"<table><tr><td>1<td>2<tr><th>3</table>",
+		"<a href=x>one<a href=y>two<td><a href=z>three",
+		"<h1>one<h2>two</h2><h3><span>three<h4>four",
+		"<div><b><i>x</span></x-y></li></p>y</div>",
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!same_as_reference(ref, fixed[i], strlen(fixed[i])) && bad++ < 3)
+			printf("  shortcut page differs: %s\n", fixed[i]);
+	uint64_t st = test_seed(31);
+	char buf[4096];
+	for (int it = 0; it < 3000; it++) {
+		size_t n = 0;
+		const size_t target = test_rand(&st) % sizeof(buf);
+		while (n < target) {
+			const char *const p = pieces[test_rand(&st) % np];
+			const size_t l = strlen(p);
+			if (n + l > target)
+				break;
+			memcpy(buf + n, p, l);
+			n += l;
+		}
+		char *const copy = malloc(n ? n : 1);
+		memcpy(copy, buf, n);
+		if (!same_as_reference(ref, copy, n) && bad++ < 3)
+			printf("  shortcut page differs: %.*s\n", (int)n, copy);
+		free(copy);
+	}
+	CHECK(bad == 0);
+	ref_text_free(ref);
+}
+
 /* Throughput on a synthetic 8 MB site: printed, not asserted (sanitizers). */
 static void test_throughput(void)
 {
@@ -1101,6 +1196,7 @@ int main(void)
 	test_seen_start_name();
 	test_seen_attr_name();
 	test_deep_nesting();
+	test_shortcuts_reference();
 	test_throughput();
 	html_text_free(H);
 	html_text_free(NULL);
