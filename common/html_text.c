@@ -704,17 +704,15 @@ static const struct sibling_rule sibling_rules[SIB_TR + 1] = {
 };
 _Static_assert(HTAG_TBODY < 256 && HTAG_TABLE < 256, "sibling rules hold tags in bytes");
 
-/* The implicit end tags a start tag @tag implies (HTML tree builder,
- * simplified).  Inline: it runs for every start tag, and for most of them
- * does nothing; one table load tells which siblings to look for. */
+/* The implicit end tags a start tag implies outside <head> (HTML tree
+ * builder, simplified; start_tag_whole() adds head's).  Inline: it runs
+ * for most start tags, and for most of them does nothing; one table load
+ * tells which siblings to look for. */
 static inline __attribute__((always_inline)) void implicit_closes(struct html_text *h,
 								  const struct tag_info *ti)
 {
-	const unsigned props = ti->props;
 	size_t i;
-	if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) && (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)))
-		pop_to(h, i);
-	if ((props & HP_CLOSES_P) && (h->in & h->tag_info[HTAG_P].open))
+	if ((ti->props & HP_CLOSES_P) && (h->in & h->tag_info[HTAG_P].open))
 		close_p(h);
 	if (!(h->in & ti->closes))
 		return; /* nothing it closes is open, or it closes none */
@@ -977,21 +975,25 @@ static struct tag_info tag_info(enum htag tag)
 				 (uint8_t)tag_is_plain(tag)};
 }
 
-static inline __attribute__((always_inline)) void start_tag(struct html_text *h, const struct htok_token *tok)
+/* A start tag of @ti with @flags (elem_flags()), the whole way: what
+ * start_tag() does inside <head> and foreign content (one tag in 30), or
+ * for every tag in HTML_TEXT_REFERENCE.  Inline, as a call would keep
+ * @tok in memory (its fields stay in registers in the token loop). */
+static inline __attribute__((always_inline)) void start_tag_whole(struct html_text *h,
+								  const struct htok_token *tok,
+								  const struct tag_info *ti,
+								  uint16_t flags)
 {
 	const enum htag tag = tok->tag;
-	assert(tag < HTAG_COUNT);
-	const struct tag_info *const ti = &h->tag_info[tag];
 	const unsigned props = ti->props;
-	uint16_t flags = elem_flags(h, tok, ti);
-	if (ti->plain && !(h->in & (EF(E_HEAD) | EF(E_FOREIGN)))) {
-		push(h, tag, ti->open, tok, flags); /* what the rest would come to */
-		return;
-	}
 	const int foreign = (h->in & EF(E_FOREIGN)) != 0;
 	if (foreign) {
 		flags &= (uint16_t)~EF(E_BLOCK); /* an svg <title> or <p> is a drawing */
 	} else {
+		size_t i;
+		if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) &&
+		    (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)))
+			pop_to(h, i);
 		implicit_closes(h, ti);
 		if (props & HP_BLOCK)
 			flush_block(h);
@@ -1002,6 +1004,36 @@ static inline __attribute__((always_inline)) void start_tag(struct html_text *h,
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
 		return;
 	push(h, key_of(tag, tok->hash), open_bit(h, tag, tok->hash), tok, flags);
+}
+
+static inline __attribute__((always_inline)) void start_tag(struct html_text *h, const struct htok_token *tok)
+{
+	const enum htag tag = tok->tag;
+	assert(tag < HTAG_COUNT);
+	const struct tag_info *const ti = &h->tag_info[tag];
+	const uint16_t flags = elem_flags(h, tok, ti);
+	if (!SHORTCUTS || (h->in & (EF(E_HEAD) | EF(E_FOREIGN)))) {
+		start_tag_whole(h, tok, ti, flags);
+		return;
+	}
+	/* What start_tag_whole() comes to outside head and foreign content:
+	 * for a plain tag, only the push. */
+	if (ti->plain) {
+		push(h, tag, ti->open, tok, flags);
+		return;
+	}
+	const unsigned props = ti->props;
+	implicit_closes(h, ti);
+	if (props & HP_BLOCK)
+		flush_block(h);
+	if ((props & HP_BOILER) && !(h->in & EF(E_DROP)))
+		add_mark(h);
+	if (props & HP_VOID)
+		return;
+	if (tag != HTAG_UNKNOWN)
+		push(h, tag, ti->open, tok, flags);
+	else if (!tok->self_closing)
+		push(h, key_of(tag, tok->hash), open_bit(h, tag, tok->hash), tok, flags);
 }
 
 /* An end tag, whose element the tokenizer left to be found (htok_scan()):
