@@ -71,8 +71,8 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 
 /*
  * "Is any <x> open?" is asked by every end tag that does not close the
- * innermost element and by start tags that close a <p>, an <a>, a <li>
- * or a cell: each element sets a bit of h->in above its flags, those
+ * innermost element and by start tags that close a <p>, an <a>, a <li>,
+ * a cell or a row: each element sets a bit of h->in above its flags, those
  * elements one of their own (own_open_bit()), the other known ones one
  * shared by a few tags, unknown names one of a few by their hash: a clear
  * bit answers no at once, a set one sends to the search that tells.
@@ -105,8 +105,8 @@ struct elem {
 enum { SIB_NONE, SIB_LI, SIB_DL, SIB_CELL, SIB_TR, SIB_HEADING, SIB_A };
 
 /* What a start tag needs of its tag, in one place (html_text_new() fills
- * a table): one lookup where htok_props(), tag_flags(), the sibling
- * kind and the open bit were four. */
+ * a table): one lookup where htok_props(), tag_flags() and the sibling
+ * kind were three tables, and each derived test was worked out again. */
 struct tag_info {
 	uint64_t open;  /* open_bit() */
 	uint64_t closes; /* h->in bits set if what it may close is open (sibling_open()) */
@@ -717,8 +717,8 @@ _Static_assert(HTAG_TBODY < 256 && HTAG_TABLE < 256, "sibling rules hold tags in
 
 /* The implicit end tags a start tag implies outside <head> (HTML tree
  * builder, simplified; start_tag_whole() adds head's).  Inline: it runs
- * for most start tags, and for most of them does nothing; one table load
- * tells which siblings to look for. */
+ * for every start tag but the plain ones, and for most of them does
+ * nothing; one test of h->in tells whether to look for siblings. */
 static inline __attribute__((always_inline)) void implicit_closes(struct html_text *h,
 								  const struct tag_info *ti)
 {
@@ -727,7 +727,7 @@ static inline __attribute__((always_inline)) void implicit_closes(struct html_te
 		close_p(h);
 	if (!(h->in & ti->closes))
 		return; /* nothing it closes is open, or it closes none */
-	/* Three tests and a table, not a switch: its jump table was an
+	/* Two tests and a table, not a switch: its jump table was an
 	 * indirect branch taken to a different place tag after tag. */
 	const unsigned kind = ti->sib;
 	if (kind == SIB_A) {
