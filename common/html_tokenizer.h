@@ -116,7 +116,9 @@ struct htok_open {
 /* Where the tokenizer is (html_text keeps one of its own: with no array
  * beside them, these stay in registers). */
 /* A known element's name of up to 7 bytes as last written in a start
- * tag, for the start tags after it that spell it alike (htok_scan()):
+ * tag (not a raw-text element's: those take read_name(), which alone
+ * tests for raw text), for the start tags after it that spell it alike
+ * (htok_scan()):
  * raw is then its htok_token.raw8, of which mask covers the name; or an
  * attribute's name and the '=' after it (raw and mask cover len + 1
  * bytes), for the attributes after it. */

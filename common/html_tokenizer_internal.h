@@ -82,6 +82,26 @@ extern const uint8_t htok_cclass[256];
 extern const uint64_t htok_name_mask[17][2];
 #endif
 
+/*
+ * A token with more than HTOK_FAR bytes from its start to the end has
+ * every fixed-size piece it may read there (the byte after '<', "</" and
+ * 8 bytes of name, 16 bytes of name and the byte after them, the first
+ * attribute's 32, 64 bytes of text and the byte after a '<' in them: 66
+ * bytes at most): htok_scan() reads such tokens by the same code with
+ * those bounds tests folded away (@far), and only the last HTOK_FAR
+ * bytes by the careful code.  test_html_tokenizer's far reading test
+ * fails under ASan below 65.
+ */
+#define HTOK_FAR 80
+
+/* Is t->p more than HTOK_FAR bytes before t->end?  As integers: one add
+ * and a compare, where p + HTOK_FAR as a pointer could point past the
+ * input (undefined), and end - p costs a copy and a subtraction. */
+static inline __attribute__((always_inline)) int far_from_end(const struct htok_pos *t)
+{
+	return (uintptr_t)t->p + HTOK_FAR < (uintptr_t)t->end;
+}
+
 /* Start at [s, s+n) (@s may be NULL if @n is 0). */
 static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 {
@@ -368,11 +388,14 @@ static inline uint64_t short_name(uint64_t key, size_t len)
  * If not @resolve, tok->tag is left HTAG_UNKNOWN and the name is in
  * tok->p/n for name_tag(): html_text matches most end tags to the open
  * element by tok->name8 alone.  Nearly every name ends within 16 bytes:
- * one load finds its end and makes its key.
+ * one load finds its end and makes its key.  If @far (17 bytes readable
+ * at *pp), returns 0 for a name of 16 bytes or more, left unread: the
+ * byte after it may be the input's end, which only the careful reading
+ * tests for.  Otherwise returns 1.
  */
-static inline __attribute__((always_inline)) void read_name(const char **pp, const char *end,
-							    struct htok_token *tok, int resolve,
-							    struct htok_seen *seen)
+static inline __attribute__((always_inline)) int read_name(const char **pp, const char *end,
+							   struct htok_token *tok, int resolve,
+							   struct htok_seen *seen, int far)
 {
 	const char *const start = *pp;
 	tok->p = start;
@@ -380,9 +403,11 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 	tok->raw8 = '>';
 	(void)seen; /* only the 16-byte reading remembers names */
 #ifdef __SSE2__
-	if (end - start >= 16) {
+	if (far || end - start >= 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
 		const int i = delim_index(start, v, C_NAME_END, 0);
+		if (far && i < 0)
+			return 0;
 		if (i >= 0) {
 			enum htag tag = HTAG_UNKNOWN;
 			*pp = start + i;
@@ -395,17 +420,17 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 					tok->raw8 = ((uint64_t)_mm_cvtsi128_si64(v) &
 						     htok_name_mask[i][0]) | (uint64_t)'>' << 8 * i;
 				if (!resolve)
-					return;
+					return 1;
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
-				if (seen && i <= 7 && tag != HTAG_UNKNOWN)
+				if (seen && i <= 7 && tag != HTAG_UNKNOWN && !(htok_props(tag) & HP_RAW))
 					*seen = (struct htok_seen){tok->raw8, htok_name_mask[i][0],
 								   tok->name8, (uint8_t)i, (uint8_t)tag};
 			} else if (!resolve) {
-				return;
+				return 1;
 			}
 			tok->tag = tag;
 			tok->hash = tag == HTAG_UNKNOWN ? name_hash(start, start + i) : 0;
-			return;
+			return 1;
 		}
 	}
 #endif
@@ -414,6 +439,7 @@ static inline __attribute__((always_inline)) void read_name(const char **pp, con
 	tok->n = (size_t)(p - start);
 	if (resolve)
 		tok->tag = name_tag(start, tok->n, (size_t)(end - start), &tok->hash);
+	return !far || tok->n < 16;
 }
 
 /*
@@ -609,13 +635,16 @@ static inline __attribute__((always_inline)) const char *attrs_plain(const char 
  * and the value is the run up to the closing quote (mostly within the
  * next 16 bytes).  At anything else (other blanks, '/', a value without
  * quotes, a name not yet seen, the page's last 32 bytes) attrs_plain()
- * goes on from where it stands, up to the tag's end.
+ * goes on from where it stands, up to the tag's end.  @far: 32 bytes are
+ * known readable at @p.
  */
 static inline __attribute__((always_inline)) const char *attrs_fast(const char *p, const char *end,
 								     struct attr_acc *acc,
-								     struct htok_seen *names)
+								     struct htok_seen *names, int far)
 {
-	while (end - p >= 32) {
+	if (!far && end - p < 32)
+		return attrs_plain(p, end, acc, names);
+	do {
 		if (*p == '>')
 			return p + 1;
 		const char *const s = p + 1;
@@ -638,7 +667,7 @@ static inline __attribute__((always_inline)) const char *attrs_fast(const char *
 			return NULL;
 		keep_attr(acc, value, (size_t)(q - value), (enum hattr)e->tag);
 		p = q + 1;
-	}
+	} while (end - p >= 32);
 	return attrs_plain(p, end, acc, names);
 }
 
@@ -658,10 +687,10 @@ static inline __attribute__((always_inline)) const char *read_attrs_plain(const 
 /* The attributes of a tag into @tok (attrs_fast()). */
 static inline __attribute__((always_inline)) const char *read_attrs(const char *p, const char *end,
 								     struct htok_token *tok,
-								     struct htok_seen *names)
+								     struct htok_seen *names, int far)
 {
 	struct attr_acc acc = {tok->attrs, 0, 0, 0, 0};
-	p = attrs_fast(p, end, &acc, names);
+	p = attrs_fast(p, end, &acc, names, far);
 	tok->n_attrs = acc.n;
 	tok->attr_kinds = acc.kinds;
 	tok->self_closing = acc.self_closing;
@@ -678,18 +707,27 @@ static inline void raw_next(struct htok_pos *t, enum htag tag)
 	t->end = t->p;
 }
 
-/* A start or end tag; @p after "<" or "</".  Returns 1 if a token was
- * made.  @resolve: see read_name(); a start tag's is always resolved. */
+/*
+ * A start or end tag; @p after "<" or "</".  Returns 1 if a token was
+ * made, 0 if not.  @resolve: see read_name(); a start tag's is always
+ * resolved.  @far: the tag starts more than HTOK_FAR bytes before the
+ * end; then -1 (t untouched) for a name too long to read so, which the
+ * careful reading reads again.
+ */
 static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, struct htok_token *tok,
-							  const char *p, int is_end, int resolve)
+							  const char *p, int is_end, int resolve, int far)
 {
 	struct htok_seen *const seen = is_end ? NULL : &t->seen[(unsigned char)*p & 31];
-	if (!seen || t->end - p < 16 || !seen_name(&p, seen, tok))
-		read_name(&p, t->end, tok, resolve || !is_end, seen);
-	if (p < t->end && *p == '>') /* no attributes: every end tag, many start tags */
+	int named = 0; /* by read_name(): it may be a raw-text element's (seen_name(): never) */
+	if (!seen || (!far && t->end - p < 16) || !seen_name(&p, seen, tok)) {
+		if (!read_name(&p, t->end, tok, resolve || !is_end, seen, far))
+			return -1;
+		named = 1;
+	}
+	if ((far || p < t->end) && *p == '>') /* no attributes: every end tag, many start tags */
 		p++;
 	else
-		p = read_attrs(p, t->end, tok, t->seen_attr);
+		p = read_attrs(p, t->end, tok, t->seen_attr, far);
 	if (!p) {
 		t->p = t->end;
 		return 0;
@@ -698,7 +736,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, st
 	tok->type = is_end ? HTOK_END : HTOK_START;
 	if (is_end)
 		tok->n_attrs = 0, tok->attr_kinds = 0;
-	else if (htok_props(tok->tag) & HP_RAW)
+	else if (named && (htok_props(tok->tag) & HP_RAW))
 		raw_next(t, tok->tag);
 	return 1;
 }
@@ -751,14 +789,52 @@ static inline void read_raw(struct htok_pos *t, struct htok_token *tok)
 	t->raw_tag = HTAG_UNKNOWN;
 }
 
-/* Text from t->p up to the next '<' that opens markup. */
-static inline __attribute__((always_inline)) void read_text(struct htok_pos *t, struct htok_token *tok)
+/*
+ * The '<' that ends a text at *pp, if it is the first '<' in the 64
+ * bytes there and opens markup (65 bytes readable); else NULL, and *pp
+ * where the careful search goes on.  Most text runs end so.
+ */
+static inline __attribute__((always_inline)) const char *text_end64(const char **pp)
 {
-	const char *q = t->p + 1;
-	while ((q = find_byte(q, t->end, '<')) != NULL && !opens_markup(q, t->end))
-		q++;
-	if (!q)
-		q = t->end;
+	const char *const p = *pp;
+	const char *q;
+#ifdef __SSE2__
+	/* four tests written out: a loop's counter cost as much as a test */
+	const __m128i cv = _mm_set1_epi8('<');
+	unsigned m;
+	if ((m = eq_mask16(p, cv)) != 0)
+		q = p + __builtin_ctz(m);
+	else if ((m = eq_mask16(p + 16, cv)) != 0)
+		q = p + 16 + __builtin_ctz(m);
+	else if ((m = eq_mask16(p + 32, cv)) != 0)
+		q = p + 32 + __builtin_ctz(m);
+	else if ((m = eq_mask16(p + 48, cv)) != 0)
+		q = p + 48 + __builtin_ctz(m);
+	else
+		q = NULL;
+#else
+	q = memchr(p, '<', 64);
+#endif
+	if (q && (htok_cclass[(unsigned char)q[1]] & C_OPENS))
+		return q;
+	*pp = q ? q + 1 : p + 64;
+	return NULL;
+}
+
+/* Text from t->p up to the next '<' that opens markup.  @far: more than
+ * HTOK_FAR bytes are readable at t->p. */
+static inline __attribute__((always_inline)) void read_text(struct htok_pos *t, struct htok_token *tok,
+							    int far)
+{
+	const char *from = t->p + 1;
+	const char *q = far ? text_end64(&from) : NULL;
+	if (!q) {
+		q = from;
+		while ((q = find_byte(q, t->end, '<')) != NULL && !opens_markup(q, t->end))
+			q++;
+		if (!q)
+			q = t->end;
+	}
 	tok->type = HTOK_TEXT;
 	tok->p = t->p;
 	tok->n = (size_t)(q - t->p);
@@ -797,17 +873,41 @@ static inline __attribute__((always_inline)) int end_of_top(struct htok_pos *t,
 }
 
 /*
- * The next token (htok_next()).  If not @resolve_end, an end tag's
- * element is left for the caller to find (tok->tag is HTAG_UNKNOWN, the
- * name in tok->p/n, tok->name8 set: see read_name()).  @top, if not
- * NULL, points to the innermost open element (end_of_top()), or to
- * htok_open_none(): read only at an end tag, where the caller's stack
- * would cost a load and a test at every token.
+ * One step of htok_scan() at t->p (< t->end): 1 if it made a token, 0 if
+ * it skipped markup.  @far: far_from_end(t), so the bounds tests of
+ * HTOK_FAR's reads are left out; then -1 (nothing read) for a token that
+ * only the careful reading may read.
  */
-static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok_pos *t,
-								       struct htok_token *tok,
-								       int resolve_end,
-								       const struct htok_open *const *top)
+static inline __attribute__((always_inline)) int scan_step(struct htok_pos *t, struct htok_token *tok,
+							   int resolve_end,
+							   const struct htok_open *const *top, int far)
+{
+	const char *const p = t->p;
+	if (*p == '<' && (far || p + 1 < t->end)) {
+		const int c = (unsigned char)p[1];
+		if (is_alpha(c)) /* the common case first: a start tag */
+			return read_tag(t, tok, p + 1, 0, 1, far);
+		if (c == '/' && (far || t->end - p >= 3) && is_alpha((unsigned char)p[2])) {
+			if (top && (far || t->end - p >= 10) && end_of_top(t, tok, p, *top))
+				return 1;
+			return read_tag(t, tok, p + 2, 1, resolve_end, far); /* an end tag */
+		}
+		if (c == '/' || c == '!' || c == '?') {
+			skip_markup(t);
+			return 0;
+		}
+	}
+	read_text(t, tok, far);
+	return 1;
+}
+
+/*
+ * htok_scan(), and with @use_far 0 its careful reading alone (for tests:
+ * the two must read the same tokens).
+ */
+static inline __attribute__((always_inline)) enum htok_type htok_scan_with(
+	struct htok_pos *t, struct htok_token *tok, int resolve_end,
+	const struct htok_open *const *top, int use_far)
 {
 	tok->tag = HTAG_UNKNOWN;
 	tok->raw = 0;
@@ -815,29 +915,18 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 	tok->n_attrs = 0;
 	tok->attr_kinds = 0;
 	tok->hash = 0;
-	while (t->p < t->end) {
-		const char *const p = t->p;
-		if (*p == '<' && p + 1 < t->end) {
-			const int c = (unsigned char)p[1];
-			if (is_alpha(c)) { /* the common case first: a start tag */
-				if (read_tag(t, tok, p + 1, 0, 1))
-					return tok->type;
+	for (;;) {
+		if (use_far && far_from_end(t)) {
+			const int r = scan_step(t, tok, resolve_end, top, 1);
+			if (r > 0)
+				return tok->type;
+			if (r == 0)
 				continue;
-			}
-			if (c == '/' && t->end - p >= 3 && is_alpha((unsigned char)p[2])) {
-				if (top && t->end - p >= 10 && end_of_top(t, tok, p, *top))
-					return HTOK_END;
-				if (read_tag(t, tok, p + 2, 1, resolve_end)) /* an end tag */
-					return tok->type;
-				continue;
-			}
-			if (c == '/' || c == '!' || c == '?') {
-				skip_markup(t);
-				continue;
-			}
+		} else if (t->p >= t->end) {
+			break;
 		}
-		read_text(t, tok);
-		return HTOK_TEXT;
+		if (scan_step(t, tok, resolve_end, top, 0))
+			return tok->type;
 	}
 	if (t->raw_tag != HTAG_UNKNOWN) {
 		read_raw(t, tok);
@@ -845,6 +934,23 @@ static inline __attribute__((always_inline)) enum htok_type htok_scan(struct hto
 	}
 	tok->type = HTOK_EOF;
 	return HTOK_EOF;
+}
+
+/*
+ * The next token (htok_next()).  If not @resolve_end, an end tag's
+ * element is left for the caller to find (tok->tag is HTAG_UNKNOWN, the
+ * name in tok->p/n, tok->name8 set: see read_name()).  @top, if not
+ * NULL, points to the innermost open element (end_of_top()), or to
+ * htok_open_none(): read only at an end tag, where the caller's stack
+ * would cost a load and a test at every token.  Tokens that start more
+ * than HTOK_FAR bytes before the end are read without bounds tests.
+ */
+static inline __attribute__((always_inline)) enum htok_type htok_scan(struct htok_pos *t,
+								       struct htok_token *tok,
+								       int resolve_end,
+								       const struct htok_open *const *top)
+{
+	return htok_scan_with(t, tok, resolve_end, top, 1);
 }
 
 #endif

@@ -43,7 +43,7 @@ static void read_with(const char *p, const char *end, struct htok_seen *names, i
 {
 	struct htok_token tok = {0};
 	tok.attrs = r->attrs;
-	r->end = plain ? read_attrs_plain(p, end, &tok, names) : read_attrs(p, end, &tok, names);
+	r->end = plain ? read_attrs_plain(p, end, &tok, names) : read_attrs(p, end, &tok, names, 0);
 	r->n_attrs = tok.n_attrs;
 	r->self_closing = tok.self_closing;
 	r->attr_kinds = tok.attr_kinds;
@@ -189,9 +189,149 @@ static void test_raw_text(void)
 	}
 }
 
+/* One random page of @k pieces into @out (NUL-terminated): tags the
+ * shortcuts take and tags they leave, text short and long, markup. */
+static void random_page(uint64_t *st, int k, char *out, size_t cap)
+{
+	static const char *const pieces[] = {"<div>", "<div class=\"a b\">", "<DIV>", "<span>",
+		"<a href=\"https://docs.example.org/en/latest/library/functions.html\">", "</a>",
+		"<p id='x' class=\"y\">", "<li>", "</li>", "</div>", "</span>", "</p>", "</DIV>",
+		"</div >", "</span x>", "<br/>", "<img src=x alt=\"\" />", "<custom-element-name-long>",
+		"</custom-element-name-long>", "<abcdefghijklmnopqrstu>", "<blockquote>", "</blockquote>",
+		"<script>var a = 1 < 2;</script>", "<style>p{}</style >", "<title>T</title>",
+		"<textarea>a<b</textarea>", "<!-- c -->", "<!---->", "<!doctype html>", "<?x?>", "</>",
+		"< p>", "a < b", "x", "text ", " \n ", "&amp; more text, ",
+		"0123456789 0123456789 0123456789 0123456789 0123456789 0123456789 0123456789 ",
+		"<", "</", "<a", "<div class=", "\"", "'", "<![CDATA[x]]>", "<svg><path/></svg>",
+		"<li class=\"item\" role=\"main\" hidden aria-hidden=\"true\" style='s'>"};
+	size_t n = 0;
+	out[0] = 0;
+	for (int i = 0; i < k && n < cap; i++) {
+		if (test_rand(st) % 4 == 0) { /* text of any length up to a '<' */
+			const int len = (int)(test_rand(st) % 100);
+			n += (size_t)snprintf(out + n, cap - n, "%.*s<", len,
+					      "abcdefghijklmnopqrstuvwxyz abcdefghijklmnopqrstuvwxyz "
+					      "abcdefghijklmnopqrstuvwxyz abcdefghijklmnopqrstuvwxyz");
+			continue;
+		}
+		n += (size_t)snprintf(out + n, cap - n, "%s",
+				      pieces[test_rand(st) % (sizeof(pieces) / sizeof(pieces[0]))]);
+	}
+}
+
+/* Are two tokens the same, as html_text reads them? */
+static int same_token(const struct htok_token *a, const struct htok_token *b)
+{
+	if (a->type != b->type || a->tag != b->tag || a->p != b->p || a->n != b->n ||
+	    a->raw != b->raw || a->hash != b->hash)
+		return 0;
+	if (a->type == HTOK_TEXT || a->type == HTOK_EOF)
+		return 1;
+	if (a->name8 != b->name8 || (a->type == HTOK_START && a->raw8 != b->raw8))
+		return 0;
+	if (a->type == HTOK_END)
+		return 1;
+	if (a->self_closing != b->self_closing || a->n_attrs != b->n_attrs ||
+	    a->attr_kinds != b->attr_kinds)
+		return 0;
+	for (int i = 0; i < a->n_attrs; i++)
+		if (a->attrs[i].value != b->attrs[i].value ||
+		    a->attrs[i].value_len != b->attrs[i].value_len || a->attrs[i].kind != b->attrs[i].kind)
+			return 0;
+	return 1;
+}
+
+/* A tokenizer as html_text drives it: the open elements' htok_open, for
+ * end_of_top(). */
+struct scan_run {
+	struct htok_pos pos;
+	struct htok_token tok;
+	struct htok_attr attrs[HTOK_MAX_ATTRS];
+	struct htok_open stack[64], none;
+	const struct htok_open *top;
+	int depth;
+};
+
+static void run_init(struct scan_run *r, const char *s, size_t n)
+{
+	htok_pos_init(&r->pos, s, n);
+	r->tok.attrs = r->attrs;
+	r->none = htok_open_none();
+	r->top = &r->none;
+	r->depth = 0;
+}
+
+/* The next token, by htok_scan() (@use_far) or its careful reading alone;
+ * with @stack, end tags are left unresolved and matched to the open
+ * elements as html_text does. */
+static enum htok_type run_next(struct scan_run *r, int use_far, int stack)
+{
+	const enum htok_type y = htok_scan_with(&r->pos, &r->tok, !stack, stack ? &r->top : NULL,
+						 use_far);
+	if (!stack)
+		return y;
+	if (y == HTOK_START && r->depth < 64 && !(htok_props(r->tok.tag) & HP_VOID))
+		r->stack[r->depth++] = (struct htok_open){r->tok.name8, r->tok.raw8};
+	else if (y == HTOK_END && r->depth && r->tok.name8 == r->stack[r->depth - 1].name8)
+		r->depth--;
+	r->top = r->depth ? &r->stack[r->depth - 1] : &r->none;
+	return y;
+}
+
+/* The tokens of [buf, buf+n) read both ways; how many the far reading
+ * took (started HTOK_FAR bytes or more before the end) into *far. */
+static int same_tokens(const char *buf, size_t n, int stack, long *far)
+{
+	static struct scan_run a, b;
+	run_init(&a, buf, n);
+	run_init(&b, buf, n);
+	for (int k = 0; k < 100000; k++) {
+		*far += far_from_end(&a.pos);
+		const enum htok_type y = run_next(&a, 1, stack);
+		run_next(&b, 0, stack);
+		if (!same_token(&a.tok, &b.tok) || a.pos.p != b.pos.p)
+			return 0;
+		if (y == HTOK_EOF)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * htok_scan() against its careful reading alone: random pages cut at
+ * every length near their end (where the far reading hands over), each
+ * in a buffer of its exact size.
+ */
+static void test_far_reading(void)
+{
+	uint64_t st = test_seed(47);
+	int bad = 0;
+	long far = 0, pages = 0;
+	for (int round = 0; round < 3000; round++) {
+		static char text[8192];
+		random_page(&st, 1 + (int)(test_rand(&st) % 60), text, sizeof(text));
+		const size_t len = strlen(text);
+		for (size_t n = len > 2 * HTOK_FAR ? len - 2 * HTOK_FAR : 0; n <= len; n++) {
+			char *const buf = malloc(n ? n : 1);
+			if (!buf)
+				abort();
+			memcpy(buf, text, n);
+			for (int stack = 0; stack < 2; stack++)
+				if (!same_tokens(buf, n, stack, &far) && bad++ < 5)
+					printf("  tokens differ (stack %d): \"%.*s\"\n", stack, (int)n, buf);
+			pages++;
+			free(buf);
+		}
+	}
+	CHECK(bad == 0);
+	printf("far reading: %ld pages, %ld tokens read far\n", pages, far);
+	CHECK(far > 100000);
+}
+
 int main(void)
 {
 	test_attrs_shortcut();
 	test_raw_text();
+	test_far_reading();
 	return test_finish("test_html_tokenizer");
 }
