@@ -271,24 +271,30 @@ static const uint32_t first_bytes[PLAIN_MAX + 1] = {
 
 #ifdef __SSE2__
 /*
- * What the short-text path needs of the 32 bytes at @s, one bit a byte:
- * blanks (<= ' '), then (scan32_rest()) spaces, bytes html_collapse()
- * would change (a blank other than ' ', '&', 0xC2: the lead byte of
- * U+00A0) and non-ASCII.  Blank runs need only the first.
+ * What the short-text path needs of the 16 or 32 (@wide) bytes at @s,
+ * one bit a byte: blanks (<= ' '), then (scan_rest()) spaces and bytes
+ * html_collapse() would change (a blank other than ' ', '&', 0xC2: the
+ * lead byte of U+00A0).  Blank runs need only the first.  Four text
+ * tokens in five are 16 bytes or less: for them the second half is not
+ * looked at (its bits stay 0).
  */
 struct text32 {
 	__m128i v0, v1, b0, b1;
-	uint32_t blank, space, special, high;
+	uint32_t blank, space, special;
 };
 
-static inline __attribute__((always_inline)) void scan32_blank(const char *s, struct text32 *t)
+static inline __attribute__((always_inline)) void scan_blank(const char *s, struct text32 *t,
+							       int wide)
 {
 	const __m128i sp = _mm_set1_epi8(' ');
 	t->v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
-	t->v1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
 	t->b0 = _mm_cmpeq_epi8(_mm_min_epu8(t->v0, sp), t->v0);
-	t->b1 = _mm_cmpeq_epi8(_mm_min_epu8(t->v1, sp), t->v1);
-	t->blank = (uint32_t)_mm_movemask_epi8(t->b0) | (uint32_t)_mm_movemask_epi8(t->b1) << 16;
+	t->blank = (uint32_t)_mm_movemask_epi8(t->b0);
+	if (wide) {
+		t->v1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		t->b1 = _mm_cmpeq_epi8(_mm_min_epu8(t->v1, sp), t->v1);
+		t->blank |= (uint32_t)_mm_movemask_epi8(t->b1) << 16;
+	}
 }
 
 /* The special bits of 16 bytes @v, whose blanks and spaces are given. */
@@ -301,20 +307,31 @@ static inline __attribute__((always_inline)) uint32_t special_of(__m128i v, __m1
 					  _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)))));
 }
 
-static inline __attribute__((always_inline)) void scan32_rest(struct text32 *t)
+static inline __attribute__((always_inline)) void scan_rest(struct text32 *t, int wide)
 {
 	const __m128i sp = _mm_set1_epi8(' ');
-	const __m128i s0 = _mm_cmpeq_epi8(t->v0, sp), s1 = _mm_cmpeq_epi8(t->v1, sp);
-	t->space = (uint32_t)_mm_movemask_epi8(s0) | (uint32_t)_mm_movemask_epi8(s1) << 16;
-	t->special = special_of(t->v0, t->b0, s0) | special_of(t->v1, t->b1, s1) << 16;
-	t->high = (uint32_t)_mm_movemask_epi8(t->v0) | (uint32_t)_mm_movemask_epi8(t->v1) << 16;
+	const __m128i s0 = _mm_cmpeq_epi8(t->v0, sp);
+	t->space = (uint32_t)_mm_movemask_epi8(s0);
+	t->special = special_of(t->v0, t->b0, s0);
+	if (wide) {
+		const __m128i s1 = _mm_cmpeq_epi8(t->v1, sp);
+		t->space |= (uint32_t)_mm_movemask_epi8(s1) << 16;
+		t->special |= special_of(t->v1, t->b1, s1) << 16;
+	}
+}
+
+/* The non-ASCII bytes: only a link's text asks. */
+static inline __attribute__((always_inline)) uint32_t scan_high(const struct text32 *t, int wide)
+{
+	const uint32_t high = (uint32_t)_mm_movemask_epi8(t->v0);
+	return wide ? high | (uint32_t)_mm_movemask_epi8(t->v1) << 16 : high;
 }
 #endif
 
 /*
  * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies unchanged:
  * no blank but single spaces between other bytes, no '&', no 0xC2?  @t
- * is scan32() of @s.  Most text between two tags is a few such words.
+ * is scan_rest() of @s.  Most text between two tags is a few such words.
  */
 #ifdef __SSE2__
 static inline int plain32(const struct text32 *t, size_t n)
@@ -327,15 +344,17 @@ static inline int plain32(const struct text32 *t, size_t n)
 #endif
 
 /* Append plain32() text [s, s+n) to @b: what html_collapse() does with
- * it (the space owed if @pending, the bytes), by one 32-byte store.  @b
- * has room. */
-static inline void append_plain(struct buf *b, size_t from, int pending, const char *s, size_t n)
+ * it (the space owed if @pending, the bytes), by one store of @width
+ * (16 or 32) bytes.  @b has room. */
+static inline __attribute__((always_inline)) void append_plain(struct buf *b, size_t from,
+								int pending, const char *s,
+								size_t n, size_t width)
 {
 	char *const p = b->p; /* once: a store through it might change b->p */
 	size_t len = b->len;
 	if (pending && len > from)
 		p[len++] = ' ';
-	memcpy(p + len, s, PLAIN_MAX);
+	memcpy(p + len, s, width);
 	len += n;
 	p[len] = 0;
 	b->len = len;
@@ -449,20 +468,22 @@ static uint32_t link_words10(const char *s, size_t n)
 }
 
 /*
- * add_text() of [s, s+n) with 0 <= n <= PLAIN_MAX and @avail >=
- * PLAIN_MAX bytes readable at @s, as most text tokens are: a blank run,
- * or a few plain words (see plain32()) with perhaps blanks before and
- * after them (" and ", "word\n  "), judged by one load of 32 bytes which
- * gives a link's words too, where they are ASCII.  What html_collapse()
- * would do: blanks owe a space, the words are copied.  Returns 0 if the
- * text is none of these: the caller then takes the general path.
+ * add_text() of [s, s+n) with 0 <= n <= 16 (32 if @wide) and as many
+ * bytes readable at @s, as most text tokens are: a blank run, or a few
+ * plain words (see plain32()) with perhaps blanks before and after them
+ * (" and ", "word\n  "), judged by one load of 16 (32) bytes which gives
+ * a link's words too, where they are ASCII.  What html_collapse() would
+ * do: blanks owe a space, the words are copied.  Returns 0 if the text is
+ * none of these: the caller then takes the general path.  @avail: the
+ * bytes readable at @s.
  */
 #ifdef __SSE2__
 static inline __attribute__((always_inline)) int add_short_text(struct html_text *h, const char *s,
-								  size_t n, size_t avail)
+								  size_t n, size_t avail, int wide)
 {
+	const size_t width = wide ? 32 : 16;
 	struct text32 t;
-	scan32_blank(s, &t);
+	scan_blank(s, &t, wide);
 	const uint32_t valid = first_bytes[n];
 	const uint32_t solid = ~t.blank & valid;
 	if (!solid) {
@@ -470,7 +491,7 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		h->pending_space |= n > 0;
 		return 1;
 	}
-	scan32_rest(&t);
+	scan_rest(&t, wide);
 	unsigned first = 0, last = (unsigned)n - 1;
 	uint32_t words = valid, sp = t.space & valid;
 	if (!plain32(&t, n)) {
@@ -481,7 +502,7 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		last = 31u - (unsigned)__builtin_clz(solid);
 		words = (uint32_t)(~0ull >> (63 - last)) & ~0u << first;
 		sp = t.space & words;
-		if ((t.special & words) || (sp & sp >> 1) || avail - first < PLAIN_MAX)
+		if ((t.special & words) || (sp & sp >> 1) || avail - first < width)
 			return 0;
 	}
 	if (text_reserve(&h->text, n)) {
@@ -490,13 +511,13 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 	}
 	const size_t old = h->text.len;
 	append_plain(&h->text, h->block_start, h->pending_space | (first > 0), s + first,
-		     last + 1 - first);
+		     last + 1 - first, width);
 	h->pending_space = last + 1 < n;
 	if (!(h->in & EF(E_LINK)))
 		return 1;
 	/* A link's own words: a non-space after a space or first (the owed
 	 * space before them changes nothing); other text as below. */
-	if (t.high & words)
+	if (scan_high(&t, wide) & words)
 		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
 	else
 		h->block_link += 10 * (uint32_t)__builtin_popcount(words & ~sp & (sp << 1 | 1u << first));
@@ -505,9 +526,10 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 #define HAVE_SHORT_TEXT 1
 #else
 #define HAVE_SHORT_TEXT 0
-static inline int add_short_text(struct html_text *h, const char *s, size_t n, size_t avail)
+static inline int add_short_text(struct html_text *h, const char *s, size_t n, size_t avail,
+				 int wide)
 {
-	(void)h, (void)s, (void)n, (void)avail;
+	(void)h, (void)s, (void)n, (void)avail, (void)wide;
 	return 0; /* never called: text goes the general way */
 }
 #endif
@@ -527,9 +549,16 @@ static inline __attribute__((always_inline)) void add_text(struct html_text *h, 
 		h->block_flags = (uint8_t)f;
 	}
 	const size_t avail = (size_t)(h->doc_end - s);
-	const int is_short = HAVE_SHORT_TEXT && n <= PLAIN_MAX && avail >= PLAIN_MAX;
-	if (is_short && add_short_text(h, s, n, avail))
-		return;
+	int is_short = 0;
+	if (HAVE_SHORT_TEXT && n <= 16 && avail >= 16) {
+		if (add_short_text(h, s, n, avail, 0))
+			return;
+		is_short = 1;
+	} else if (HAVE_SHORT_TEXT && n <= PLAIN_MAX && avail >= PLAIN_MAX) {
+		if (add_short_text(h, s, n, avail, 1))
+			return;
+		is_short = 1;
+	}
 	if (!is_short && all_blank(s, n, avail)) {
 		h->pending_space |= n > 0;
 		return;
