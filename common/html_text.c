@@ -336,10 +336,12 @@ static inline __attribute__((always_inline)) uint32_t scan_high(const struct tex
 #ifdef __SSE2__
 static inline int plain32(const struct text32 *t, size_t n)
 {
-	const uint32_t valid = first_bytes[n];
-	const uint32_t sp = t->space & valid;
-	/* spaces: none first, none last, no two in a row */
-	return !(t->special & valid) && !(sp & (sp >> 1 | 1u | 1u << (n - 1)));
+	/* Spaces: none first, none last, no two in a row.  The bytes past
+	 * the text count as spaces, so that a space last is one of two in a
+	 * row (64 bits: there are such bytes when n = 32). */
+	const uint64_t valid = first_bytes[n];
+	const uint64_t sp = t->space | ~valid;
+	return !((sp & (sp >> 1 | 1u)) & valid) && !(t->special & valid);
 }
 #endif
 
@@ -487,8 +489,9 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 	const uint32_t valid = first_bytes[n];
 	const uint32_t solid = ~t.blank & valid;
 	if (!solid) {
-		/* Blank runs between tags ("\n  "): they only owe a space. */
-		h->pending_space |= n > 0;
+		/* Blank runs between tags ("\n  "): they only owe a space
+		 * (valid's first bit: n > 0). */
+		h->pending_space |= (int)(valid & 1u);
 		return 1;
 	}
 	scan_rest(&t, wide);
