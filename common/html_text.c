@@ -271,79 +271,54 @@ static const uint32_t first_bytes[PLAIN_MAX + 1] = {
 
 #ifdef __SSE2__
 /*
- * What the short-text path needs of the 16 or 32 (@wide) bytes at @s,
- * one bit a byte: blanks (<= ' '), then (scan_rest()) spaces and bytes
- * html_collapse() would change (a blank other than ' ', '&', 0xC2: the
- * lead byte of U+00A0).  Blank runs need only the first.  Four text
- * tokens in five are 16 bytes or less: for them the second half is not
- * looked at (its bits stay 0).
+ * What the short-text path needs of 16 bytes, one bit a byte: blanks
+ * (<= ' '), spaces, bytes html_collapse() would change (a blank other
+ * than ' ', '&', 0xC2: the lead byte of U+00A0) and non-ASCII, two such
+ * masks joined by mask32() for 32 bytes.  Values, not a struct: one the
+ * 16- and 32-byte paths shared was kept on the stack, with a store for
+ * each member at every text token.
  */
-struct text32 {
-	__m128i v0, v1, b0, b1;
-	uint32_t blank, space, special;
-};
-
-static inline __attribute__((always_inline)) void scan_blank(const char *s, struct text32 *t,
-							       int wide)
+static inline __attribute__((always_inline)) __m128i blanks16(__m128i v)
 {
-	const __m128i sp = _mm_set1_epi8(' ');
-	t->v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
-	t->b0 = _mm_cmpeq_epi8(_mm_min_epu8(t->v0, sp), t->v0);
-	t->blank = (uint32_t)_mm_movemask_epi8(t->b0);
-	if (wide) {
-		t->v1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-		t->b1 = _mm_cmpeq_epi8(_mm_min_epu8(t->v1, sp), t->v1);
-		t->blank |= (uint32_t)_mm_movemask_epi8(t->b1) << 16;
-	}
+	return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
 }
 
-/* The special bits of 16 bytes @v, whose blanks and spaces are given. */
-static inline __attribute__((always_inline)) uint32_t special_of(__m128i v, __m128i blank,
-								   __m128i space)
+static inline __attribute__((always_inline)) __m128i spaces16(__m128i v)
 {
-	return (uint32_t)_mm_movemask_epi8(
-		_mm_or_si128(_mm_andnot_si128(space, blank),
-			     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
-					  _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)))));
+	return _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
 }
 
-static inline __attribute__((always_inline)) void scan_rest(struct text32 *t, int wide)
+static inline __attribute__((always_inline)) __m128i specials16(__m128i v, __m128i blank,
+								  __m128i space)
 {
-	const __m128i sp = _mm_set1_epi8(' ');
-	const __m128i s0 = _mm_cmpeq_epi8(t->v0, sp);
-	t->space = (uint32_t)_mm_movemask_epi8(s0);
-	t->special = special_of(t->v0, t->b0, s0);
-	if (wide) {
-		const __m128i s1 = _mm_cmpeq_epi8(t->v1, sp);
-		t->space |= (uint32_t)_mm_movemask_epi8(s1) << 16;
-		t->special |= special_of(t->v1, t->b1, s1) << 16;
-	}
+	return _mm_or_si128(_mm_andnot_si128(space, blank),
+			    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
+					 _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2))));
 }
 
-/* The non-ASCII bytes: only a link's text asks. */
-static inline __attribute__((always_inline)) uint32_t scan_high(const struct text32 *t, int wide)
+/* The bits of @lo's bytes, then (@wide) of @hi's above them. */
+static inline __attribute__((always_inline)) uint32_t mask32(__m128i lo, __m128i hi, int wide)
 {
-	const uint32_t high = (uint32_t)_mm_movemask_epi8(t->v0);
-	return wide ? high | (uint32_t)_mm_movemask_epi8(t->v1) << 16 : high;
+	const uint32_t m = (uint32_t)_mm_movemask_epi8(lo);
+	return wide ? m | (uint32_t)_mm_movemask_epi8(hi) << 16 : m;
 }
 #endif
 
 /*
  * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies unchanged:
- * no blank but single spaces between other bytes, no '&', no 0xC2?  @t
- * is scan_rest() of @s.  Most text between two tags is a few such words.
+ * no blank but single spaces between other bytes, no '&', no 0xC2?
+ * @space and @special: its masks (above).  Most text between two tags is
+ * a few such words.
  */
-#ifdef __SSE2__
-static inline int plain32(const struct text32 *t, size_t n)
+static inline int plain32(uint32_t space, uint32_t special, size_t n)
 {
 	/* Spaces: none first, none last, no two in a row.  The bytes past
 	 * the text count as spaces, so that a space last is one of two in a
 	 * row (64 bits: there are such bytes when n = 32). */
 	const uint64_t valid = first_bytes[n];
-	const uint64_t sp = t->space | ~valid;
-	return !((sp & (sp >> 1 | 1u)) & valid) && !(t->special & valid);
+	const uint64_t sp = space | ~valid;
+	return !((sp & (sp >> 1 | 1u)) & valid) && !(special & valid);
 }
-#endif
 
 /* Append plain32() text [s, s+n) to @b: what html_collapse() does with
  * it (the space owed if @pending, the bytes), by one store of @width
@@ -484,28 +459,33 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 								  size_t n, size_t avail, int wide)
 {
 	const size_t width = wide ? 32 : 16;
-	struct text32 t;
-	scan_blank(s, &t, wide);
+	/* In the 16-byte path the second half is @v0 again, and unused. */
+	const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
+	const __m128i v1 = wide ? _mm_loadu_si128((const __m128i *)(const void *)(s + 16)) : v0;
+	const __m128i b0 = blanks16(v0), b1 = blanks16(v1);
+	const uint32_t blank = mask32(b0, b1, wide);
 	const uint32_t valid = first_bytes[n];
-	const uint32_t solid = ~t.blank & valid;
+	const uint32_t solid = ~blank & valid;
 	if (!solid) {
 		/* Blank runs between tags ("\n  "): they only owe a space
 		 * (valid's first bit: n > 0). */
 		h->pending_space |= (int)(valid & 1u);
 		return 1;
 	}
-	scan_rest(&t, wide);
+	const __m128i s0 = spaces16(v0), s1 = spaces16(v1);
+	const uint32_t space = mask32(s0, s1, wide);
+	const uint32_t special = mask32(specials16(v0, b0, s0), specials16(v1, b1, s1), wide);
 	unsigned first = 0, last = (unsigned)n - 1;
-	uint32_t words = valid, sp = t.space & valid;
-	if (!plain32(&t, n)) {
+	uint32_t words = valid, sp = space & valid;
+	if (!plain32(space, special, n)) {
 		/* blanks first or last, the words between them plain? */
-		if (!(t.blank & (1u | 1u << last)))
+		if (!(blank & (1u | 1u << last)))
 			return 0;
 		first = (unsigned)__builtin_ctz(solid);
 		last = 31u - (unsigned)__builtin_clz(solid);
 		words = (uint32_t)(~0ull >> (63 - last)) & ~0u << first;
-		sp = t.space & words;
-		if ((t.special & words) || (sp & sp >> 1) || avail - first < width)
+		sp = space & words;
+		if ((special & words) || (sp & sp >> 1) || avail - first < width)
 			return 0;
 	}
 	if (text_reserve(&h->text, n)) {
@@ -520,7 +500,7 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		return 1;
 	/* A link's own words: a non-space after a space or first (the owed
 	 * space before them changes nothing); other text as below. */
-	if (scan_high(&t, wide) & words)
+	if (mask32(v0, v1, wide) & words)
 		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
 	else
 		h->block_link += 10 * (uint32_t)__builtin_popcount(words & ~sp & (sp << 1 | 1u << first));
