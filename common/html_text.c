@@ -320,28 +320,11 @@ static inline int plain32(uint32_t space, uint32_t special, size_t n)
 	return !((sp & (sp >> 1 | 1u)) & valid) && !(special & valid);
 }
 
-/* Append plain32() text [s, s+n) to @b: what html_collapse() does with
- * it (the space owed if @pending, the bytes), by one store of @width
- * (16 or 32) bytes.  @b has room. */
-static inline __attribute__((always_inline)) void append_plain(struct buf *b, size_t from,
-								int pending, const char *s,
-								size_t n, size_t width)
-{
-	char *const p = b->p; /* once: a store through it might change b->p */
-	size_t len = b->len;
-	if (pending && len > from)
-		p[len++] = ' ';
-	memcpy(p + len, s, width);
-	len += n;
-	p[len] = 0;
-	b->len = len;
-}
-
 /* Room in @b for [s, s+n) collapsed, the fast path's store included. */
 static inline int text_reserve(struct buf *b, size_t n)
 {
 	/* Output never outgrows input: a reference is no shorter than its UTF-8.
-	 * append_plain() stores 32 bytes, html_collapse() 16 past its text. */
+	 * append_short() stores 32 bytes, html_collapse() 16 past its text. */
 	_Static_assert(PLAIN_MAX >= HTML_COLLAPSE_SLACK, "room for both stores");
 	return n > SIZE_MAX / 2 ? -1 : buf_reserve(b, n + 1 + PLAIN_MAX);
 }
@@ -444,6 +427,51 @@ static uint32_t link_words10(const char *s, size_t n)
 #endif
 }
 
+#ifdef __SSE2__
+/*
+ * The end of add_short_text(): append @len plain bytes, the 16 (32 if
+ * @wide) bytes at the first of them being @w0 (and @w1), after the space
+ * owed if @pending and there is text before them in the block, by one or
+ * two 16-byte stores; @owes: the text has blanks after them.  A link's
+ * words are those bits of @words that start one (a non-space after a
+ * space, or @first), unless a byte of @v0, @v1 under @words is not ASCII.
+ * Written once for two callers: the plain text, whose bytes are the
+ * vectors already loaded, and the text with blanks around its words.
+ */
+static inline __attribute__((always_inline)) int append_short(struct html_text *h, __m128i w0,
+							     __m128i w1, size_t len, int pending,
+							     int owes, __m128i v0, __m128i v1,
+							     uint32_t words, uint32_t sp,
+							     unsigned first, int wide)
+{
+	struct buf *const b = &h->text;
+	if (text_reserve(b, len)) {
+		h->oom = 1;
+		return 1;
+	}
+	char *const p = b->p; /* once: a store through it might change b->p */
+	const size_t old = b->len;
+	size_t at = old;
+	if (pending && at > h->block_start)
+		p[at++] = ' ';
+	_mm_storeu_si128((__m128i *)(void *)(p + at), w0);
+	if (wide)
+		_mm_storeu_si128((__m128i *)(void *)(p + at + 16), w1);
+	at += len;
+	p[at] = 0;
+	b->len = at;
+	h->pending_space = owes;
+	if (!(h->in & EF(E_LINK)))
+		return 1;
+	/* A link's own words: a non-space after a space or first (the owed
+	 * space before them changes nothing); other text as below. */
+	if (mask32(v0, v1, wide) & words)
+		h->block_link += hblock_words10(p + old, at - old);
+	else
+		h->block_link += 10 * (uint32_t)__builtin_popcount(words & ~sp & (sp << 1 | 1u << first));
+	return 1;
+}
+
 /*
  * add_text() of [s, s+n) with 0 <= n <= 16 (32 if @wide) and as many
  * bytes readable at @s, as most text tokens are: a blank run, or a few
@@ -454,11 +482,9 @@ static uint32_t link_words10(const char *s, size_t n)
  * none of these: the caller then takes the general path.  @avail: the
  * bytes readable at @s.
  */
-#ifdef __SSE2__
 static inline __attribute__((always_inline)) int add_short_text(struct html_text *h, const char *s,
 								  size_t n, size_t avail, int wide)
 {
-	const size_t width = wide ? 32 : 16;
 	/* In the 16-byte path the second half is @v0 again, and unused. */
 	const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
 	const __m128i v1 = wide ? _mm_loadu_si128((const __m128i *)(const void *)(s + 16)) : v0;
@@ -475,36 +501,22 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 	const __m128i s0 = spaces16(v0), s1 = spaces16(v1);
 	const uint32_t space = mask32(s0, s1, wide);
 	const uint32_t special = mask32(specials16(v0, b0, s0), specials16(v1, b1, s1), wide);
-	unsigned first = 0, last = (unsigned)n - 1;
-	uint32_t words = valid, sp = space & valid;
-	if (!plain32(space, special, n)) {
-		/* blanks first or last, the words between them plain? */
-		if (!(blank & (1u | 1u << last)))
-			return 0;
-		first = (unsigned)__builtin_ctz(solid);
-		last = 31u - (unsigned)__builtin_clz(solid);
-		words = (uint32_t)(~0ull >> (63 - last)) & ~0u << first;
-		sp = space & words;
-		if ((special & words) || (sp & sp >> 1) || avail - first < width)
-			return 0;
-	}
-	if (text_reserve(&h->text, n)) {
-		h->oom = 1;
-		return 1;
-	}
-	const size_t old = h->text.len;
-	append_plain(&h->text, h->block_start, h->pending_space | (first > 0), s + first,
-		     last + 1 - first, width);
-	h->pending_space = last + 1 < n;
-	if (!(h->in & EF(E_LINK)))
-		return 1;
-	/* A link's own words: a non-space after a space or first (the owed
-	 * space before them changes nothing); other text as below. */
-	if (mask32(v0, v1, wide) & words)
-		h->block_link += hblock_words10(h->text.p + old, h->text.len - old);
-	else
-		h->block_link += 10 * (uint32_t)__builtin_popcount(words & ~sp & (sp << 1 | 1u << first));
-	return 1;
+	if (plain32(space, special, n))
+		return append_short(h, v0, v1, n, h->pending_space, 0, v0, v1, valid, space & valid, 0,
+				    wide);
+	/* blanks first or last, the words between them plain? */
+	if (!(blank & (1u | 1u << (n - 1))))
+		return 0;
+	const unsigned first = (unsigned)__builtin_ctz(solid);
+	const unsigned last = 31u - (unsigned)__builtin_clz(solid);
+	const uint32_t words = (uint32_t)(~0ull >> (63 - last)) & ~0u << first;
+	const uint32_t sp = space & words;
+	if ((special & words) || (sp & sp >> 1) || avail - first < (wide ? 32u : 16u))
+		return 0;
+	const __m128i w0 = _mm_loadu_si128((const __m128i *)(const void *)(s + first));
+	const __m128i w1 = wide ? _mm_loadu_si128((const __m128i *)(const void *)(s + first + 16)) : w0;
+	return append_short(h, w0, w1, last + 1 - first, h->pending_space | (first > 0),
+			    last + 1 < n, v0, v1, words, sp, first, wide);
 }
 #define HAVE_SHORT_TEXT 1
 #else
@@ -823,7 +835,8 @@ static int memo_equal(const char *key, const char *s, size_t n)
 }
 
 /* html_class_is_chrome() of a class or id value, remembered. */
-static int chrome_value(struct html_text *h, const char *s, size_t n)
+static inline __attribute__((always_inline)) int chrome_value(struct html_text *h, const char *s,
+								   size_t n)
 {
 	if (n == 0 || n > CLASS_MEMO_KEY)
 		return n && html_class_is_chrome(s, n);
