@@ -54,8 +54,9 @@ _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == H
 
 /*
  * HTML_TEXT_REFERENCE turns the tree builder's shortcuts off: every start
- * tag goes the whole way (tag_is_plain()), and every element sets every
- * open bit (known_open_bit()), so "is any <x> open?" always searches.
+ * tag goes the whole way (tag_is_plain()), every element sets every open
+ * bit (known_open_bit()), so "is any <x> open?" always searches, and all
+ * text takes the general path (no add_short_text()).
  * tests/test_html_text.c builds this file a second time so, to check
  * that both give the same text.
  */
@@ -427,7 +428,7 @@ static uint32_t link_words10(const char *s, size_t n)
 #endif
 }
 
-#ifdef __SSE2__
+#if defined(__SSE2__) && SHORTCUTS
 /*
  * The end of add_short_text(): append @len plain bytes, the 16 (32 if
  * @wide) bytes at the first of them being @w0 (and @w1), after the space

@@ -1149,6 +1149,79 @@ static void test_shortcuts_reference(void)
 	ref_text_free(ref);
 }
 
+/* Do both builds of @page give the same text, cut into the same blocks
+ * with the same flags and link words?  (The reference's struct
+ * html_text, included above, is the real one's.) */
+static int same_blocks_as_reference(struct html_text *ref, const char *page, size_t n)
+{
+	if (!same_as_reference(ref, page, n))
+		return 0;
+	if (H->text.len != ref->text.len || memcmp(H->text.p, ref->text.p, H->text.len) ||
+	    H->n_blocks != ref->n_blocks)
+		return 0;
+	for (size_t i = 0; i < H->n_blocks; i++) {
+		const struct hblock *const a = &H->blocks[i], *const b = &ref->blocks[i];
+		if (a->off != b->off || a->len != b->len || a->flags != b->flags ||
+		    a->link_words10 != b->link_words10)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Short text takes a 16-byte path (up to 16 bytes, 16 readable), a
+ * 32-byte one (up to 32 bytes, 32 readable) or the general one, which
+ * the reference build takes for all: the same text, blocks and link
+ * words from texts of 0..40 bytes of words, blanks, references, U+00A0,
+ * non-ASCII and control bytes, in and out of links, ending anywhere
+ * from 0 to 40 bytes before the page's end (in an allocation of its own
+ * size, so that the sanitizers see a read past it).
+ */
+static void test_short_text_reference(void)
+{
+	static const char *const atoms[] = {"a", "bc", "defgh", "ijklmnopqrs", " ", " ", "  ", "\n",
+		"\n    ", "\t", "\r\n", "&amp;", "&nbsp;", "&", "\xC2\xA0", "\xC2", "\xC3\xA9",
+		"\xE4\xB8\xAD", "\x01", ".", "x y", "Word. "};
+	static const char *const tags[] = {"<span>", "</span>", "<a href=x>", "</a>", "<b>",
+		"</b>", "<br>", "<p>", "</p>", "<li>", "<a name=y>", "<h2>", "</h2>"};
+	const size_t na = sizeof(atoms) / sizeof(atoms[0]), nt = sizeof(tags) / sizeof(tags[0]);
+	struct html_text *const ref = ref_text_new();
+	CHECK(ref != NULL);
+	if (!ref)
+		return;
+	uint64_t st = test_seed(37);
+	int bad = 0;
+	for (int it = 0; it < 20000; it++) {
+		char buf[1024];
+		size_t n = (size_t)snprintf(buf, sizeof(buf), "%s%s<p>", FILL1, FILL2);
+		const int pieces = 1 + (int)(test_rand(&st) % 12);
+		for (int k = 0; k < pieces; k++) {
+			const char *const tag = tags[test_rand(&st) % nt];
+			memcpy(buf + n, tag, strlen(tag));
+			n += strlen(tag);
+			const size_t want = test_rand(&st) % 41;
+			const size_t start = n;
+			while (n - start < want) {
+				const char *const a = atoms[test_rand(&st) % na];
+				const size_t l = strlen(a) < want - (n - start) ? strlen(a) : want - (n - start);
+				memcpy(buf + n, a, l);
+				n += l;
+			}
+		}
+		if (test_rand(&st) % 2) { /* else the text runs to the end */
+			memcpy(buf + n, "</p>", 4);
+			n += 4;
+		}
+		char *const page = malloc(n);
+		memcpy(page, buf, n);
+		if (!same_blocks_as_reference(ref, page, n) && bad++ < 3)
+			printf("  short text differs: %.*s\n", (int)n, page);
+		free(page);
+	}
+	CHECK(bad == 0);
+	ref_text_free(ref);
+}
+
 /* Throughput on a synthetic 8 MB site: printed, not asserted (sanitizers). */
 static void test_throughput(void)
 {
@@ -1197,6 +1270,7 @@ int main(void)
 	test_seen_attr_name();
 	test_deep_nesting();
 	test_shortcuts_reference();
+	test_short_text_reference();
 	test_throughput();
 	html_text_free(H);
 	html_text_free(NULL);
