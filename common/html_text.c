@@ -91,7 +91,9 @@ _Static_assert(OPEN_SHIFT >= E_NFLAGS && OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + OP
 /*
  * The open elements are h->stack[1..depth]; stack[0] is a sentinel that
  * matches no key and no end tag, so the innermost element is always
- * there to be read (as h->top) and pop() needs no test.
+ * there to be read (as h->top) and pop() needs no test.  The depth is
+ * not kept: push() and pop() move h->top alone, and the few who ask
+ * work it out (depth_of()).
  */
 struct elem {
 	struct htok_open open; /* its start tag's name, for htok_scan(); first */
@@ -143,8 +145,11 @@ struct html_text {
 	struct hblock *blocks;
 	size_t n_blocks, cap_blocks;
 	struct elem *stack; /* the sentinel, then the open elements */
-	size_t depth, cap_stack;
-	size_t low; /* fewest open elements since the last block: see hblock.gap_depth */
+	size_t cap_stack;
+	struct elem *stack_end; /* stack + cap_stack */
+	/* the innermost element when fewest were open since the last block:
+	 * see hblock.gap_depth */
+	const struct elem *low;
 	/* &stack[depth].open: what htok_scan() reads only at an end tag, kept
 	 * up to date by push() and pop(); top_elem() is its element */
 	const struct htok_open *top;
@@ -158,6 +163,12 @@ struct html_text {
 	struct htok_attr attrs[HTOK_MAX_ATTRS]; /* those of the start tag being read */
 	struct tag_info tag_info[HTAG_COUNT];
 };
+
+/* The innermost open element, or the sentinel. */
+static inline const struct elem *top_elem(const struct html_text *h)
+{
+	return (const struct elem *)(const void *)h->top; /* open is elem's first member */
+}
 
 /* ---- buffers ---- */
 
@@ -371,8 +382,9 @@ static __attribute__((noinline)) void flush_text_block(struct html_text *h)
 			return;
 		b->len = (uint32_t)(h->text.len - h->block_start);
 		b->link_words10 = h->block_link;
-		b->gap_depth = (uint16_t)(h->low < UINT16_MAX ? h->low : UINT16_MAX);
-		h->low = h->depth;
+		const size_t low = (size_t)(h->low - h->stack);
+		b->gap_depth = (uint16_t)(low < UINT16_MAX ? low : UINT16_MAX);
+		h->low = top_elem(h);
 		/* Measured whole, once: text comes in pieces of ~10 bytes, and a
 		 * tally per piece cost more than the measuring itself. */
 		hblock_measure(b, h->text.p + b->off);
@@ -607,26 +619,43 @@ static inline uint64_t open_bit(const struct html_text *h, enum htag tag, uint32
 	return SHORTCUTS ? 1ull << (OPEN_SHIFT + OPEN_OWN + OPEN_KNOWN + hash % OPEN_UNKNOWN) : OPEN_ALL;
 }
 
-/* The innermost open element, or the sentinel. */
-static inline const struct elem *top_elem(const struct html_text *h)
-{
-	return (const struct elem *)(const void *)h->top; /* open is elem's first member */
-}
-
 static uint32_t key_of(enum htag tag, uint32_t hash)
 {
 	return tag != HTAG_UNKNOWN ? (uint32_t)tag : (UNKNOWN_KEY | hash);
+}
+
+/* The number of open elements. */
+static size_t depth_of(const struct html_text *h)
+{
+	return (size_t)(top_elem(h) - h->stack);
+}
+
+/* The stack is full: make room for one more element, and move the
+ * pointers into it with it.  Out of line, rarely called. */
+static __attribute__((noinline)) int grow_stack(struct html_text *h)
+{
+	const size_t depth = depth_of(h), low = (size_t)(h->low - h->stack);
+	if (grow_array((void **)&h->stack, &h->cap_stack, h->cap_stack + 1, sizeof(struct elem)))
+		return -1;
+	h->stack_end = h->stack + h->cap_stack;
+	h->top = &h->stack[depth].open;
+	h->low = &h->stack[low];
+	return 0;
 }
 
 /* Open an element of @key, with @flags and open bit @open. */
 static inline __attribute__((always_inline)) void push(struct html_text *h, uint32_t key, uint64_t open,
 							 const struct htok_token *tok, uint16_t flags)
 {
-	if (grow((void **)&h->stack, &h->cap_stack, h->depth + 2, sizeof(struct elem))) {
-		h->oom = 1;
-		return;
+	/* h->top points into h->stack, which is not const */
+	struct elem *e = (struct elem *)(uintptr_t)h->top + 1;
+	if (e == h->stack_end) {
+		if (grow_stack(h)) {
+			h->oom = 1;
+			return;
+		}
+		e = &h->stack[depth_of(h) + 1];
 	}
-	struct elem *const e = &h->stack[++h->depth];
 	e->key = key;
 	e->open.name8 = tok->name8;
 	e->open.raw8 = tok->raw8;
@@ -640,27 +669,27 @@ static inline __attribute__((always_inline)) void push(struct html_text *h, uint
 static inline __attribute__((always_inline)) void pop(struct html_text *h)
 {
 	const struct elem *const e = top_elem(h);
-	h->depth--;
 	h->top = &e[-1].open;
 	h->in = e->in_before;
 	if (e->flags & EF(E_BLOCK))
 		flush_block(h);
 	/* After the flush: closing a block's element is not inside the block. */
-	if (h->depth < h->low)
-		h->low = h->depth;
+	if (e - 1 < h->low)
+		h->low = e - 1;
 }
 
 /* Pop everything above and including stack[i], i >= 1. */
 static void pop_to(struct html_text *h, size_t i)
 {
-	while (h->depth >= i)
+	while (depth_of(h) >= i)
 		pop(h);
 }
 
 /* Index of the nearest open element @key within @limit entries, or 0. */
 static size_t find_open(const struct html_text *h, uint32_t key, size_t limit)
 {
-	for (size_t i = h->depth; i > 0 && h->depth - i < limit; i--)
+	const size_t depth = depth_of(h);
+	for (size_t i = depth; i > 0 && depth - i < limit; i--)
 		if (h->stack[i].key == key)
 			return i;
 	return 0;
@@ -685,7 +714,8 @@ struct sibling_rule {
  */
 static void close_sibling(struct html_text *h, const struct sibling_rule *r)
 {
-	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
+	const size_t depth = depth_of(h);
+	for (size_t i = depth; i > 0 && depth - i < IMPLICIT_SEARCH; i--) {
 		const struct elem *const e = &h->stack[i];
 		if (key_is(e, r->a, r->b)) {
 			pop_to(h, i);
@@ -701,7 +731,8 @@ static void close_sibling(struct html_text *h, const struct sibling_rule *r)
 /* A block start closes an open <p> reached through inline elements only. */
 static void close_p(struct html_text *h)
 {
-	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
+	const size_t depth = depth_of(h);
+	for (size_t i = depth; i > 0 && depth - i < IMPLICIT_SEARCH; i--) {
 		const struct elem *const e = &h->stack[i];
 		if (e->key == HTAG_P) {
 			pop_to(h, i);
@@ -716,7 +747,8 @@ static void close_p(struct html_text *h)
  * or caption (browsers' formatting markers). */
 static size_t open_link(const struct html_text *h)
 {
-	for (size_t i = h->depth; i > 0 && h->depth - i < IMPLICIT_SEARCH; i--) {
+	const size_t depth = depth_of(h);
+	for (size_t i = depth; i > 0 && depth - i < IMPLICIT_SEARCH; i--) {
 		const uint32_t k = h->stack[i].key;
 		if (k == HTAG_A)
 			return i;
@@ -1133,11 +1165,13 @@ static int build_main(struct html_text *h)
 static int reset(struct html_text *h)
 {
 	h->text.len = h->title.len = h->main.len = 0;
-	h->n_blocks = h->depth = h->low = 0;
+	h->n_blocks = 0;
 	if (grow((void **)&h->stack, &h->cap_stack, 1, sizeof(struct elem)))
 		return -1;
+	h->stack_end = h->stack + h->cap_stack;
 	h->stack[0] = (struct elem){htok_open_none(), 0, SENTINEL_KEY, 0};
 	h->top = &h->stack[0].open;
+	h->low = h->stack;
 	h->in = 0;
 	h->block_start = 0;
 	h->block_link = 0;
