@@ -29,6 +29,7 @@
 #include "html_tokenizer_internal.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,7 @@ struct elem {
 	uint32_t key; /* enum htag, or UNKNOWN_KEY | hash for unknown names */
 	uint16_t flags;
 };
+_Static_assert(offsetof(struct elem, open) == 0, "top_elem() reads an elem through its open");
 #define UNKNOWN_KEY 0x80000000u
 #define SENTINEL_KEY ((uint32_t)HTAG_COUNT) /* no key_of() */
 
@@ -361,6 +363,8 @@ static inline int append_collapsed(struct buf *b, size_t from, int *pending, con
 /* Append a block at the end of the text with @flags; NULL if out of memory. */
 static struct hblock *new_block(struct html_text *h, uint8_t flags)
 {
+	if (h->oom) /* the page's result is lost: keep no more for it */
+		return NULL;
 	if (grow((void **)&h->blocks, &h->cap_blocks, h->n_blocks + 1, sizeof(struct hblock))) {
 		h->oom = 1;
 		return NULL;
@@ -636,6 +640,8 @@ static size_t depth_of(const struct html_text *h)
  * pointers into it with it.  Out of line, rarely called. */
 static __attribute__((noinline)) int grow_stack(struct html_text *h)
 {
+	if (h->oom) /* a realloc that failed is not tried again for this page */
+		return -1;
 	const size_t depth = depth_of(h), low = (size_t)(h->low - h->stack);
 	if (grow_array((void **)&h->stack, &h->cap_stack, h->cap_stack + 1, sizeof(struct elem)))
 		return -1;
@@ -1196,8 +1202,9 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	tok.attrs = h->attrs;
 	h->doc_end = html ? html + len : NULL;
 	/* h->oom is not tested token by token (a load and a branch at each of
-	 * millions): a page that runs out of memory is read to its end, each
-	 * grow failing again, and all it gave is thrown away below. */
+	 * millions): a page that runs out of memory is read to its end (no
+	 * new element or block is kept; text may still fill the room its
+	 * buffer has, or try to grow it) and all it gave is thrown away below. */
 	while (htok_scan(&t, &tok, 0, &h->top) != HTOK_EOF) {
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);

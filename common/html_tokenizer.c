@@ -6,7 +6,9 @@
  * (quoted and unquoted), comment, bogus comment, CDATA and raw text.
  * Character references are left to the caller, which decodes them while
  * it copies text anyway.  Every scan is a memchr()/memmem() or a loop
- * bounded by t->end, so malformed input can only end a token early.
+ * bounded by t->end, so malformed input can only end a token early; a
+ * token starting more than HTOK_FAR bytes before t->end makes its
+ * fixed-size reads without bounds tests, as none reaches that far.
  */
 #include "html_tokenizer_internal.h"
 

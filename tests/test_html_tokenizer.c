@@ -288,6 +288,9 @@ static int same_tokens(const char *buf, size_t n, int stack, long *far)
 	for (int k = 0; k < 100000; k++) {
 		*far += far_from_end(&a.pos);
 		const enum htok_type y = run_next(&a, 1, stack);
+		/* b remembers no names: no seen_name() or attrs_fast() shortcut */
+		for (size_t i = 0; i < sizeof b.pos.seen / sizeof b.pos.seen[0]; i++)
+			b.pos.seen[i] = b.pos.seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0, 0};
 		run_next(&b, 0, stack);
 		if (!same_token(&a.tok, &b.tok) || a.pos.p != b.pos.p)
 			return 0;
