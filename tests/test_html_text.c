@@ -368,6 +368,29 @@ static void test_truncation(void)
 	CHECK(bad == 0);
 }
 
+/* A page of up to @cap bytes made of random @pieces and, if @noise, of
+ * random single bytes (one in four) between them; its length. */
+static size_t random_page(uint64_t *st, const char *const *pieces, size_t np, char *buf,
+			  size_t cap, int noise)
+{
+	size_t n = 0;
+	const size_t target = test_rand(st) % cap;
+	while (n < target) {
+		const uint64_t r = test_rand(st);
+		if (noise && r % 4 == 0) {
+			buf[n++] = (char)(r >> 8);
+			continue;
+		}
+		const char *const p = pieces[(r >> 8) % np];
+		const size_t l = strlen(p);
+		if (n + l > target)
+			break;
+		memcpy(buf + n, p, l);
+		n += l;
+	}
+	return n;
+}
+
 static void test_random(void)
 {
 	static const char *const pieces[] = {"<", ">", "</", "/>", "&", ";", "#", "x", "\"", "'", "=", " ",
@@ -380,21 +403,7 @@ static void test_random(void)
 	char buf[4096];
 	int bad = 0;
 	for (int it = 0; it < 4000; it++) {
-		size_t n = 0;
-		const size_t target = test_rand(&st) % sizeof(buf);
-		while (n < target) {
-			const uint64_t r = test_rand(&st);
-			if (r % 4 == 0) {
-				buf[n++] = (char)(r >> 8);
-				continue;
-			}
-			const char *const p = pieces[(r >> 8) % np];
-			const size_t l = strlen(p);
-			if (n + l > target)
-				break;
-			memcpy(buf + n, p, l);
-			n += l;
-		}
+		const size_t n = random_page(&st, pieces, np, buf, sizeof(buf), 1);
 		char *const copy = malloc(n ? n : 1);
 		memcpy(copy, buf, n);
 		size_t ml;
@@ -1129,16 +1138,7 @@ static void test_shortcuts_reference(void)
 	uint64_t st = test_seed(31);
 	char buf[4096];
 	for (int it = 0; it < 3000; it++) {
-		size_t n = 0;
-		const size_t target = test_rand(&st) % sizeof(buf);
-		while (n < target) {
-			const char *const p = pieces[test_rand(&st) % np];
-			const size_t l = strlen(p);
-			if (n + l > target)
-				break;
-			memcpy(buf + n, p, l);
-			n += l;
-		}
+		const size_t n = random_page(&st, pieces, np, buf, sizeof(buf), 0);
 		char *const copy = malloc(n ? n : 1);
 		memcpy(copy, buf, n);
 		if (!same_as_reference(ref, copy, n) && bad++ < 3)

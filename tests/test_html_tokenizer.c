@@ -24,16 +24,21 @@ struct attrs_result {
 	unsigned attr_kinds;
 };
 
+/* The same @n attributes, where they lie? */
+static int same_attr_list(const struct htok_attr *a, const struct htok_attr *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i].value != b[i].value || a[i].value_len != b[i].value_len || a[i].kind != b[i].kind)
+			return 0;
+	return 1;
+}
+
 static int same_attrs(const struct attrs_result *a, const struct attrs_result *b)
 {
 	if (a->end != b->end || a->n_attrs != b->n_attrs || a->attr_kinds != b->attr_kinds ||
 	    a->self_closing != b->self_closing)
 		return 0;
-	for (int i = 0; i < a->n_attrs; i++)
-		if (a->attrs[i].value != b->attrs[i].value ||
-		    a->attrs[i].value_len != b->attrs[i].value_len || a->attrs[i].kind != b->attrs[i].kind)
-			return 0;
-	return 1;
+	return same_attr_list(a->attrs, b->attrs, a->n_attrs);
 }
 
 /* The attributes at [p, end) read by read_attrs() (@plain 0) or by
@@ -234,11 +239,7 @@ static int same_token(const struct htok_token *a, const struct htok_token *b)
 	if (a->self_closing != b->self_closing || a->n_attrs != b->n_attrs ||
 	    a->attr_kinds != b->attr_kinds)
 		return 0;
-	for (int i = 0; i < a->n_attrs; i++)
-		if (a->attrs[i].value != b->attrs[i].value ||
-		    a->attrs[i].value_len != b->attrs[i].value_len || a->attrs[i].kind != b->attrs[i].kind)
-			return 0;
-	return 1;
+	return same_attr_list(a->attrs, b->attrs, a->n_attrs);
 }
 
 /* A tokenizer as html_text drives it: the open elements' htok_open, for
