@@ -1056,6 +1056,18 @@ static struct tag_info tag_info(enum htag tag)
  * start_tag() does inside <head> and foreign content (one tag in 30), or
  * for every tag in HTML_TEXT_REFERENCE.  Inline, as a call would keep
  * @tok in memory (its fields stay in registers in the token loop). */
+/* What a start tag that is not plain does outside foreign content before
+ * its element opens: close what it implies, end the block, mark chrome. */
+static inline __attribute__((always_inline)) void start_steps(struct html_text *h,
+							     const struct tag_info *ti)
+{
+	implicit_closes(h, ti);
+	if (ti->props & HP_BLOCK)
+		flush_block(h);
+	if ((ti->props & HP_BOILER) && !(h->in & EF(E_DROP)))
+		add_mark(h);
+}
+
 static inline __attribute__((always_inline)) void start_tag_whole(struct html_text *h,
 								  const struct htok_token *tok,
 								  const struct tag_info *ti,
@@ -1071,11 +1083,7 @@ static inline __attribute__((always_inline)) void start_tag_whole(struct html_te
 		if ((h->in & EF(E_HEAD)) && !(props & HP_HEAD_OK) &&
 		    (i = find_open(h, HTAG_HEAD, END_TAG_SEARCH)))
 			pop_to(h, i);
-		implicit_closes(h, ti);
-		if (props & HP_BLOCK)
-			flush_block(h);
-		if ((props & HP_BOILER) && !(h->in & EF(E_DROP)))
-			add_mark(h);
+		start_steps(h, ti);
 	}
 	/* "/>" closes only foreign (svg) and unknown elements; <div/> opens a div. */
 	if ((props & HP_VOID) || (tok->self_closing && (foreign || tag == HTAG_UNKNOWN)))
@@ -1099,13 +1107,8 @@ static inline __attribute__((always_inline)) void start_tag(struct html_text *h,
 		push(h, tag, ti->open, tok, flags);
 		return;
 	}
-	const unsigned props = ti->props;
-	implicit_closes(h, ti);
-	if (props & HP_BLOCK)
-		flush_block(h);
-	if ((props & HP_BOILER) && !(h->in & EF(E_DROP)))
-		add_mark(h);
-	if (props & HP_VOID)
+	start_steps(h, ti);
+	if (ti->props & HP_VOID)
 		return;
 	if (tag != HTAG_UNKNOWN)
 		push(h, tag, ti->open, tok, flags);

@@ -42,13 +42,13 @@ static int same_attrs(const struct attrs_result *a, const struct attrs_result *b
 }
 
 /* The attributes at [p, end) read by read_attrs() (@plain 0) or by
- * read_attrs_plain() alone, with the attribute names of @names. */
+ * its plain reading alone (@plain 1), with the attribute names of @names. */
 static void read_with(const char *p, const char *end, struct htok_seen *names, int plain,
 		      struct attrs_result *r)
 {
 	struct htok_token tok = {0};
 	tok.attrs = r->attrs;
-	r->end = plain ? read_attrs_plain(p, end, &tok, names) : read_attrs(p, end, &tok, names, 0);
+	r->end = read_attrs(p, end, &tok, names, 0, plain);
 	r->n_attrs = tok.n_attrs;
 	r->self_closing = tok.self_closing;
 	r->attr_kinds = tok.attr_kinds;
@@ -97,7 +97,7 @@ static int takes_shortcut(const char *s, size_t n, const struct htok_seen *names
 }
 
 /*
- * read_attrs() against read_attrs_plain(): random attribute sections cut
+ * read_attrs() against its plain reading: random attribute sections cut
  * at every length, read with the names remembered from every section
  * before (the shortcut's condition) and with none.
  */
