@@ -51,7 +51,7 @@ else
 Q = @
 endif
 
-COMMON_SRC = $(sort $(wildcard common/*.c))
+COMMON_SRC = $(sort $(wildcard common/*/*.c))
 COMMON_OBJ = $(COMMON_SRC:%.c=$(BUILD)/%.o)
 STAGE_SRC  = $(sort $(wildcard stages/*.c))
 STAGE_BIN  = $(patsubst stages/%.c,$(BUILD)/bin/ndd-%,$(subst _,-,$(STAGE_SRC)))

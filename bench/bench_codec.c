@@ -17,7 +17,7 @@
  * keys plus indices, decoding every block into one reused buffer, as a
  * query does; the best of 15 passes over the table.
  */
-#include "codec.h"
+#include "tables/codec.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -17,8 +17,8 @@
 #include <strings.h>
 #include <xxhash.h>
 
-#include "simhash.h"
-#include "textnorm.h"
+#include "fingerprint/simhash.h"
+#include "fingerprint/textnorm.h"
 
 /* Skip to the end of an element whose content is not text (<script>). */
 static size_t skip_raw(const char *h, size_t n, size_t i, const char *close)

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "docrec.h"
-#include "ndf.h"
-#include "simhash.h"
+#include "format/docrec.h"
+#include "format/ndf.h"
+#include "fingerprint/simhash.h"
 
 struct texts {
 	char **p;

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "docrec.h"
-#include "log.h"
-#include "ndf.h"
+#include "util/cli.h"
+#include "format/docrec.h"
+#include "util/log.h"
+#include "format/ndf.h"
 
 static uint64_t splitmix(uint64_t *s)
 {

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "log.h"
+#include "format/catalog.h"
+#include "util/cli.h"
+#include "util/log.h"
 
 struct fpv {
 	uint64_t *v;

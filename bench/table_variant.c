@@ -25,11 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "cli.h"
-#include "log.h"
-#include "ndf.h"
-#include "tablefile.h"
+#include "util/bytes.h"
+#include "util/cli.h"
+#include "util/log.h"
+#include "format/ndf.h"
+#include "tables/tablefile.h"
 
 enum mode { STRIP, SWAP, BAD, PAST_END, DISORDER, DISORDER_EDGE };
 

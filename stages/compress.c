@@ -21,14 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "codec.h"
-#include "log.h"
-#include "memhint.h"
-#include "ndf.h"
-#include "tablefile.h"
-#include "tableread.h"
-#include "threads.h"
+#include "util/cli.h"
+#include "tables/codec.h"
+#include "util/log.h"
+#include "util/memhint.h"
+#include "format/ndf.h"
+#include "tables/tablefile.h"
+#include "tables/tableread.h"
+#include "util/threads.h"
 
 
 struct opts {

@@ -42,13 +42,13 @@
 #include <omp.h>
 #endif
 
-#include "cli.h"
-#include "crawl_reader.h"
-#include "docjson.h"
-#include "docrec.h"
-#include "log.h"
-#include "ndf.h"
-#include "webdoc.h"
+#include "util/cli.h"
+#include "input/crawl_reader.h"
+#include "output/docjson.h"
+#include "format/docrec.h"
+#include "util/log.h"
+#include "format/ndf.h"
+#include "html/webdoc.h"
 
 #define BLOCK_TARGET (1u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */

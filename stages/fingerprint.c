@@ -27,11 +27,11 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "cli.h"
-#include "docrec.h"
-#include "log.h"
-#include "ndf.h"
-#include "simhash.h"
+#include "util/cli.h"
+#include "format/docrec.h"
+#include "util/log.h"
+#include "format/ndf.h"
+#include "fingerprint/simhash.h"
 
 #ifdef _OPENMP
 #include <omp.h>

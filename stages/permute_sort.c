@@ -28,18 +28,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bytes.h"
-#include "catalog.h"
-#include "cli.h"
-#include "codec.h"
-#include "design.h"
-#include "keysort.h"
-#include "log.h"
-#include "memhint.h"
-#include "ndf.h"
-#include "spill.h"
-#include "tablefile.h"
-#include "threads.h"
+#include "util/bytes.h"
+#include "format/catalog.h"
+#include "util/cli.h"
+#include "tables/codec.h"
+#include "tables/design.h"
+#include "tables/keysort.h"
+#include "util/log.h"
+#include "util/memhint.h"
+#include "format/ndf.h"
+#include "tables/spill.h"
+#include "tables/tablefile.h"
+#include "util/threads.h"
 
 struct opts {
 	struct cli_common cc;

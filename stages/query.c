@@ -11,17 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "csv.h"
-#include "design.h"
-#include "join.h"
-#include "keysort.h"
-#include "log.h"
-#include "ndf.h"
-#include "provenance.h"
-#include "query.h"
-#include "tablefile.h"
+#include "format/catalog.h"
+#include "util/cli.h"
+#include "output/csv.h"
+#include "tables/design.h"
+#include "tables/join.h"
+#include "tables/keysort.h"
+#include "util/log.h"
+#include "format/ndf.h"
+#include "output/provenance.h"
+#include "tables/query.h"
+#include "tables/tablefile.h"
 
 struct opts {
 	struct cli_common cc;

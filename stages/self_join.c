@@ -14,20 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitrank.h"
-#include "catalog.h"
-#include "cli.h"
-#include "cluster.h"
-#include "csv.h"
-#include "design.h"
-#include "join.h"
-#include "log.h"
-#include "memhint.h"
-#include "ndf.h"
-#include "provenance.h"
-#include "tablefile.h"
-#include "tablejoin.h"
-#include "threads.h"
+#include "util/bitrank.h"
+#include "format/catalog.h"
+#include "util/cli.h"
+#include "output/cluster.h"
+#include "output/csv.h"
+#include "tables/design.h"
+#include "tables/join.h"
+#include "util/log.h"
+#include "util/memhint.h"
+#include "format/ndf.h"
+#include "output/provenance.h"
+#include "tables/tablefile.h"
+#include "tables/tablejoin.h"
+#include "util/threads.h"
 
 
 struct opts {

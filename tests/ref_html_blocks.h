@@ -7,7 +7,7 @@
 #ifndef NDD_REF_HTML_BLOCKS_H
 #define NDD_REF_HTML_BLOCKS_H
 
-#include "html_blocks.h"
+#include "html/html_blocks.h"
 
 #define REF_CHROME 5
 #define REF_SHORT_WORDS10 100

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "bitrank.h"
+#include "util/bitrank.h"
 #include "testutil.h"
 
 static void check_set(size_t n, unsigned every, uint64_t seed)

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "log.h"
-#include "ndf.h"
+#include "format/catalog.h"
+#include "util/log.h"
+#include "format/ndf.h"
 #include "testutil.h"
 
 #define FILES 2

@@ -5,7 +5,7 @@
  * header and <meta>, U+FFFD for undecodable bytes, and a seeded random
  * test that the output is always valid, NUL-terminated UTF-8.
  */
-#include "charset.h"
+#include "input/charset.h"
 #include "testutil.h"
 
 #include <string.h>

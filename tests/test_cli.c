@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "log.h"
+#include "util/cli.h"
+#include "util/log.h"
 #include "testutil.h"
 
 static int exists(const char *p)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "log.h"
+#include "output/cluster.h"
+#include "util/log.h"
 #include "testutil.h"
 
 

@@ -8,7 +8,7 @@
  * and every buffer is malloc'ed to its exact size so that an overread
  * of even one byte is caught).  Seeded: TEST_SEED=N replays a run.
  */
-#include "codec.h"
+#include "tables/codec.h"
 #include "testutil.h"
 
 #include <string.h>

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "crawl_reader.h"
-#include "docrec.h"
-#include "log.h"
+#include "input/crawl_reader.h"
+#include "format/docrec.h"
+#include "util/log.h"
 #include "testutil.h"
 
 struct buf {

@@ -9,9 +9,9 @@
  * First through html_text on whole pages, then hblocks_classify() on
  * blocks made by hand, which pins the rule's use of hblock.gap_depth.
  */
-#include "html_blocks.h"
-#include "html_classwords.h"
-#include "html_text.h"
+#include "html/html_blocks.h"
+#include "html/html_classwords.h"
+#include "html/html_text.h"
 #include "ref_html_blocks.h"
 #include "testhtml.h"
 #include "testutil.h"

@@ -8,12 +8,12 @@
  * markup, truncation at every offset, random bytes with a printed seed,
  * 100k-deep nesting) and a throughput figure.
  */
-#include "html_blocks.h"
-#include "html_classwords.h"
-#include "html_entities.h"
-#include "html_text.h"
-#include "html_tokenizer.h"
-#include "html_tokenizer_internal.h"
+#include "html/html_blocks.h"
+#include "html/html_classwords.h"
+#include "html/html_entities.h"
+#include "html/html_text.h"
+#include "html/html_tokenizer.h"
+#include "html/html_tokenizer_internal.h"
 #include "testhtml.h"
 #include "testutil.h"
 
@@ -1081,7 +1081,7 @@ const char *ref_text_main(const struct html_text *h, size_t *len);
 #define html_text_extract ref_text_extract
 #define html_text_title ref_text_title
 #define html_text_main ref_text_main
-#include "../common/html_text.c"
+#include "../common/html/html_text.c"
 #undef html_text_new
 #undef html_text_free
 #undef html_text_extract

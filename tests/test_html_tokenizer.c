@@ -10,8 +10,8 @@
  * loop ends, is checked token by token.  Inputs sit in buffers of their
  * exact size, so the sanitizer build catches a read past the end.
  */
-#include "html_tokenizer.h"
-#include "html_tokenizer_internal.h"
+#include "html/html_tokenizer.h"
+#include "html/html_tokenizer_internal.h"
 #include "testutil.h"
 
 #include <string.h>

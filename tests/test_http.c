@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "http.h"
+#include "input/http.h"
 #include "testutil.h"
 
 struct buf {

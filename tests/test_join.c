@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "design.h"
-#include "join.h"
-#include "keysort.h"
-#include "log.h"
-#include "tablejoin.h"
+#include "tables/design.h"
+#include "tables/join.h"
+#include "tables/keysort.h"
+#include "util/log.h"
+#include "tables/tablejoin.h"
 #include "testtable.h"
 #include "testutil.h"
-#include "threads.h"
+#include "util/threads.h"
 
 static uint64_t flip_bits(uint64_t fp, unsigned d, uint64_t *rng)
 {

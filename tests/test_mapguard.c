@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "mapguard.h"
-#include "ndf.h"
+#include "util/log.h"
+#include "util/mapguard.h"
+#include "format/ndf.h"
 #include "testutil.h"
 
 #define PAGE 4096

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "memhint.h"
+#include "util/memhint.h"
 #include "testutil.h"
 
 /* Every page the prefault says it reached holds the 0 it wrote there; the

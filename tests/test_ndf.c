@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bytes.h"
-#include "log.h"
-#include "ndf.h"
+#include "util/bytes.h"
+#include "util/log.h"
+#include "format/ndf.h"
 #include "testutil.h"
 
 static struct ndf_header sample_header(void)

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ndf.h"
-#include "provenance.h"
+#include "format/ndf.h"
+#include "output/provenance.h"
 #include "testutil.h"
 
 static void fill(struct provenance *p, uint32_t slot, int has_text, int short_text,

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "query.h"
+#include "tables/query.h"
 #include "testutil.h"
 
 static size_t reference(const struct ndf_index_entry *ix, size_t lo, size_t hi, uint64_t key)

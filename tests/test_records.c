@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "csv.h"
-#include "docrec.h"
+#include "util/cli.h"
+#include "output/csv.h"
+#include "format/docrec.h"
 #include "testutil.h"
 
 static struct str S(const char *s)

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "docrec.h"
-#include "ndf.h"
-#include "simhash.h"
+#include "format/docrec.h"
+#include "format/ndf.h"
+#include "fingerprint/simhash.h"
 #include "testutil.h"
 
 #define VOCAB 3000

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "tableread.h"
+#include "util/log.h"
+#include "tables/tableread.h"
 #include "testtable.h"
 #include "testutil.h"
 

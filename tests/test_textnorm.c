@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "textnorm.h"
+#include "fingerprint/textnorm.h"
 
 static struct textnorm g_tn;
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "testutil.h"
-#include "warc.h"
+#include "input/warc.h"
 
 struct buf {
 	unsigned char *p;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "html_text.h"
+#include "html/html_text.h"
 
 static struct html_text *H; /* made by the test's main() */
 

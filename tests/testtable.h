@@ -9,10 +9,10 @@
 
 #include <stdlib.h>
 
-#include "codec.h"
-#include "ndf.h"
-#include "tablefile.h"
-#include "tableread.h"
+#include "tables/codec.h"
+#include "format/ndf.h"
+#include "tables/tablefile.h"
+#include "tables/tableread.h"
 
 enum test_table_form {
 	TEST_RAW,      /* raw blocks */

@@ -1,0 +1,745 @@
+/*
+ * html_blocks.c - measuring and classifying text blocks (see html_blocks.h).
+ *
+ * Classification runs at up to three visibility tiers (0: without
+ * class-marked blocks and forms, 1: forms let in, 2: everything) and
+ * stops at the first that finds content; only if none does is the
+ * no-prose fallback tried, tier by tier again.  Every pass is linear.
+ *
+ * Blocks hidden at a tier for being chrome (class-marked, forms) act as
+ * BAD boundaries for the context rules, like the marks html_text leaves
+ * where it dropped nav/header/footer/aside: text next to removed chrome
+ * is at the edge of the content, not in its middle.  Blocks hidden for
+ * lying outside the declared main content are simply skipped.
+ */
+#include "html/html_blocks.h"
+
+#include <string.h>
+#include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#ifdef __SSSE3__
+#include <tmmintrin.h>
+#endif
+
+/* Class used only during classification: never content, a BAD boundary. */
+#define HB_CHROME 5
+
+/* tests/ref_html_blocks.h (the classifier as it was, a test oracle) has
+ * its own copy of these: change both, or the oracle test fails. */
+#define SHORT_WORDS10 100      /* 10 words */
+#define GOOD_WORDS10 400       /* 40 words */
+#define SENTENCE_WORDS10 150   /* 15 words with a sentence end */
+#define COPYRIGHT_MAX_WORDS10 1000
+#define FALLBACK_WORDS10 150   /* a no-prose page keeps a run of >= 15 words */
+
+/* ---- measuring ---- */
+
+/* The measure of a block's text so far. */
+struct hblock_tally {
+	uint32_t words10, spaces;
+	int in_word, sentence;
+	int after_g; /* the last byte was 'g' or 'G' */
+	int legal;   /* "gh" (of "copyright", "rights"), U+00A9 or U+7248 seen */
+};
+
+static int is_cjk(uint32_t cp)
+{
+	return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+	       (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+	       (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
+static int is_sentence_end(uint32_t cp)
+{
+	return cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 ||
+	       cp == 0xFF1F || cp == 0x2026;
+}
+
+/* Decode one UTF-8 character of valid input (the text buffer is valid or
+ * holds the caller's bytes as they were: a stray byte counts as itself). */
+static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
+{
+	const unsigned char *p = *pp;
+	uint32_t cp = *p++;
+	int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
+	if (more)
+		cp &= 0x3Fu >> more;
+	while (more-- > 0 && p < end && (*p & 0xC0) == 0x80)
+		cp = cp << 6 | (*p++ & 0x3Fu);
+	*pp = p;
+	return cp;
+}
+
+/* Does a copyright marker start at s[i] (n bytes in all)?  @i holds one
+ * of the bytes copyright_candidates() looks for. */
+static int copyright_at(const char *s, size_t n, size_t i)
+{
+	static const char zh_hans[] = "\xe7\x89\x88\xe6\x9d\x83\xe6\x89\x80\xe6\x9c\x89";
+	static const char zh_hant[] = "\xe7\x89\x88\xe6\xac\x8a\xe6\x89\x80\xe6\x9c\x89";
+	const unsigned char c = (unsigned char)s[i];
+	if (c == 0xC2)
+		return i + 1 < n && (unsigned char)s[i + 1] == 0xA9;
+	if (c == 0xE7)
+		return n - i >= 12 && (!memcmp(s + i, zh_hans, 12) || !memcmp(s + i, zh_hant, 12));
+	/* the 'g' of "copyright" and of "all rights reserved" is their 7th byte */
+	if (i < 6)
+		return 0;
+	const int first = s[i - 6] | 0x20; /* 'g' is common: look at the first letter first */
+	return (first == 'c' && n - (i - 6) >= 9 && !strncasecmp(s + i - 6, "copyright", 9)) ||
+	       (first == 'a' && n - (i - 6) >= 19 && !strncasecmp(s + i - 6, "all rights reserved", 19));
+}
+
+static int copyright_candidate(unsigned char c)
+{
+	return (c | 0x20) == 'g' || c == 0xC2 || c == 0xE7;
+}
+
+/*
+ * "\u00a9", "copyright", "all rights reserved" (ASCII case-insensitive), or
+ * the Chinese "\u7248\u6743\u6240\u6709" / "\u7248\u6b0a\u6240\u6709" ("all rights
+ * reserved").  One pass that stops only at 'g', 'G', 0xC2 (the lead byte
+ * of the sign) and 0xE7 (of the Chinese), 16 bytes at a time with SSE2.
+ */
+static __attribute__((noinline)) int has_copyright(const char *s, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i lower = _mm_set1_epi8(0x20), g = _mm_set1_epi8('g');
+	const __m128i c2 = _mm_set1_epi8((char)0xC2), e7 = _mm_set1_epi8((char)0xE7);
+	for (; i + 16 <= n; i += 16) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, lower), g),
+						  _mm_or_si128(_mm_cmpeq_epi8(v, c2), _mm_cmpeq_epi8(v, e7)));
+		for (unsigned m = (unsigned)_mm_movemask_epi8(hit); m; m &= m - 1)
+			if (copyright_at(s, n, i + (size_t)__builtin_ctz(m)))
+				return 1;
+	}
+#endif
+	for (; i < n; i++)
+		if (copyright_candidate((unsigned char)s[i]) && copyright_at(s, n, i))
+			return 1;
+	return 0;
+}
+
+#ifdef __SSE2__
+/* Bits set in a 16-bit mask (baseline x86-64 has no popcnt instruction;
+ * the default build's x86-64-v2 has). */
+static uint32_t pop16(unsigned x)
+{
+#ifdef __POPCNT__
+	return (uint32_t)__builtin_popcount(x);
+#else
+	x = x - ((x >> 1) & 0x5555u);
+	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+	x = (x + (x >> 4)) & 0x0F0Fu;
+	return (x + (x >> 8)) & 0x1Fu;
+#endif
+}
+#endif
+
+
+/* One byte or character at *pp (scalar measure()). */
+static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
+			       const unsigned char *end)
+{
+	if (**pp < 0x80) { /* ASCII without decoding */
+		const unsigned char c = *(*pp)++;
+		if (t->after_g && (c | 0x20) == 'h')
+			t->legal = 1;
+		t->after_g = (c | 0x20) == 'g';
+		if (c == ' ') {
+			t->spaces++;
+			t->in_word = 0;
+			return;
+		}
+		t->words10 += t->in_word ? 0 : 10;
+		t->in_word = 1;
+		if (c == '.' || c == '!' || c == '?')
+			t->sentence = 1;
+		return;
+	}
+	const uint32_t cp = next_cp(pp, end);
+	t->after_g = 0;
+	if (cp == 0xA9 || cp == 0x7248) /* (c), the first character of the Chinese */
+		t->legal = 1;
+	if (is_cjk(cp)) {
+		t->words10 += 6;
+		t->in_word = 0;
+	} else {
+		t->words10 += t->in_word ? 0 : 10;
+		t->in_word = 1;
+	}
+	if (is_sentence_end(cp))
+		t->sentence = 1;
+}
+
+#ifdef __SSE2__
+/* 0xFF where a byte of @v is '.', '!' or '?'.  With SSSE3, one lookup by
+ * the low half of each byte: the table holds the one mark that half
+ * allows, or 0x80, which no byte the lookup reaches equals (a byte with
+ * its top bit set looks up 0). */
+static inline __m128i punct16(__m128i v)
+{
+#ifdef __SSSE3__
+	const __m128i marks = _mm_setr_epi8((char)0x80, '!', (char)0x80, (char)0x80, (char)0x80,
+					    (char)0x80, (char)0x80, (char)0x80, (char)0x80, (char)0x80,
+					    (char)0x80, (char)0x80, (char)0x80, (char)0x80, '.', '?');
+	return _mm_cmpeq_epi8(_mm_shuffle_epi8(marks, v), v);
+#else
+	return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+			    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
+					 _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
+#endif
+}
+
+/*
+ * Measure the 16 bytes at @p, of which the first @k are the text's (the
+ * rest are masked off by @valid = (1 << k) - 1), on from @t, if they are
+ * all ASCII: spaces, word starts (a non-space byte after a space, or
+ * first with !in_word), sentence punctuation (of a whole chunk, or'd into
+ * @seen->punct) and "gh".  @return 0
+ * without counting if one of them is not ASCII.  Inlined twice: for
+ * whole chunks, where @valid is a constant, and for a text's last chunk.
+ */
+struct tally_seen {
+	__m128i punct;
+};
+
+static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
+							 struct tally_seen *seen,
+							 const unsigned char *p, unsigned k,
+							 unsigned valid)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p); /* see HBLOCK_SLACK */
+	if ((unsigned)_mm_movemask_epi8(v) & valid)
+		return 0;
+	const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) & valid;
+	const __m128i punct = punct16(v);
+	if (valid == 0xFFFFu) /* whole chunks: one test at the end of the run */
+		seen->punct = _mm_or_si128(seen->punct, punct);
+	else
+		t->sentence |= ((unsigned)_mm_movemask_epi8(punct) & valid) != 0;
+	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	const unsigned g = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('g'))) & valid;
+	const unsigned h = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('h')));
+	t->legal |= ((g << 1 | (unsigned)t->after_g) & h & valid) != 0;
+	t->after_g = (int)(g >> (k - 1) & 1);
+	const unsigned after_space = s << 1 | (unsigned)(t->in_word ^ 1);
+	t->words10 += 10u * pop16(~s & after_space & valid);
+	t->spaces += pop16(s);
+	t->in_word = !(s >> (k - 1) & 1);
+	return 1;
+}
+#endif
+
+#ifdef __SSE2__
+/*
+ * At @p, the text's bytes up to its first non-ASCII one by masks, then
+ * the run of non-ASCII characters there one by one; @return where the
+ * next byte (ASCII, or the end) is.  A non-ASCII byte must lie within
+ * the first min(16, end - p).  Most such chunks are English with one
+ * curly quote: the ASCII around it was tallied byte by byte before.  Out
+ * of line: the ASCII loop around it keeps its registers.
+ */
+static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_tally *t,
+								  const unsigned char *p,
+								  const unsigned char *end)
+{
+	const unsigned k = (unsigned)__builtin_ctz(
+		(unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)p)));
+	if (k) {
+		struct tally_seen unused = {_mm_setzero_si128()};
+		tally16(t, &unused, p, k, (1u << k) - 1);
+	}
+	p += k;
+	while (p < end && *p >= 0x80)
+		tally_char(t, &p, end);
+	return p;
+}
+#endif
+
+/* Measure [s, s+n) on from @t.  ASCII goes 16 bytes at a time (the tail
+ * too: HBLOCK_SLACK); a chunk with another byte goes through
+ * tally_mixed().  The tally lives in locals here: @t is written back once. */
+static inline __attribute__((always_inline)) void tally_run(struct hblock_tally *t,
+							   const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
+	struct hblock_tally l = *t;
+#ifdef __SSE2__
+	struct tally_seen seen = {_mm_setzero_si128()};
+	while (p < end) {
+		const size_t left = (size_t)(end - p);
+		if (left >= 16 && tally16(&l, &seen, p, 16, 0xFFFFu)) {
+			p += 16;
+			continue;
+		}
+		if (left < 16 && tally16(&l, &seen, p, (unsigned)left, (1u << left) - 1))
+			break;
+		p = tally_mixed(&l, p, end);
+	}
+	l.sentence |= _mm_movemask_epi8(seen.punct) != 0;
+#else
+	while (p < end)
+		tally_char(&l, &p, end);
+#endif
+	*t = l;
+}
+
+/* hblock_measure() from the tally of all of the block's text at @s; inlined
+ * into both measurers (a call per block cost 43 M instructions on the
+ * 30 MB bench crawl). */
+static inline __attribute__((always_inline)) void hblock_finish(struct hblock *b,
+							    const struct hblock_tally *t, const char *s)
+{
+	b->words10 = t->words10;
+	b->ns_bytes = b->len - t->spaces;
+	if (t->sentence)
+		b->flags |= HB_SENTENCE;
+	/* Legal footers (rights, syndication terms, licence numbers) run to a
+	 * paragraph; an article that merely mentions copyright is longer.  Only
+	 * text with one of the markers' telltales is searched. */
+	if (b->words10 < COPYRIGHT_MAX_WORDS10 && t->legal && has_copyright(s, b->len))
+		b->flags |= HB_COPYRIGHT;
+}
+
+uint32_t hblock_words10(const char *s, size_t n)
+{
+	struct hblock_tally t = {0};
+	tally_run(&t, s, n);
+	return t.words10;
+}
+
+#ifdef __SSE2__
+/* The bits of the 16 bytes @v equal to @c. */
+static inline uint64_t eq16(__m128i v, char c)
+{
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
+
+/*
+ * hblock_measure() of a block of 1..64 bytes of ASCII at @s, as masks of
+ * up to 64 bits: the whole tally at once, where the chunk loop paid its
+ * start, its tail and its carries (most blocks are a line of some 30
+ * bytes: a list item, a cell; longer ones do better by the chunk loop,
+ * whose masks are 16 bits).  Counts as tally16() does: a word starts at
+ * a non-space after a space or first; "gh" inside the block.  @return 0,
+ * having set nothing, if a byte is not ASCII.
+ */
+struct short_masks {
+	uint64_t space, punct, g, h, high;
+};
+
+/* The masks of the 16 bytes at s + @k, at bit @k (a constant where
+ * inlined: measure_short() takes its chunks by a switch, not a loop). */
+static inline __attribute__((always_inline)) void short_chunk(struct short_masks *m, const char *s,
+							      unsigned k)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k)); /* see HBLOCK_SLACK */
+	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	m->space |= eq16(v, ' ') << k;
+	m->punct |= (uint64_t)(unsigned)_mm_movemask_epi8(punct16(v)) << k;
+	m->g |= eq16(lower, 'g') << k;
+	m->h |= eq16(lower, 'h') << k;
+	m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;
+}
+
+static int measure_short(struct hblock *b, const char *s)
+{
+	const unsigned n = b->len;
+	struct short_masks m = {0, 0, 0, 0, 0};
+	switch ((n - 1) >> 4) {
+	case 3:
+		short_chunk(&m, s, 48);
+		/* fall through */
+	case 2:
+		short_chunk(&m, s, 32);
+		/* fall through */
+	case 1:
+		short_chunk(&m, s, 16);
+		/* fall through */
+	default:
+		short_chunk(&m, s, 0);
+	}
+	uint64_t space = m.space;
+	const uint64_t punct = m.punct, g = m.g, h = m.h, high = m.high;
+	const uint64_t valid = ~0ull >> (64 - n);
+	if (high & valid)
+		return 0;
+	space &= valid;
+	const struct hblock_tally t = {
+		.words10 = 10u * (uint32_t)__builtin_popcountll(~space & (space << 1 | 1u) & valid),
+		.spaces = (uint32_t)__builtin_popcountll(space),
+		.sentence = (punct & valid) != 0,
+		.legal = (g << 1 & h & valid) != 0,
+	};
+	hblock_finish(b, &t, s);
+	return 1;
+}
+#endif
+
+/* hblock_measure() by the chunk loop: out of line, so that the short
+ * blocks' path saves none of the registers it needs. */
+static __attribute__((noinline)) void measure_long(struct hblock *b, const char *s)
+{
+	struct hblock_tally t = {0};
+	tally_run(&t, s, b->len);
+	hblock_finish(b, &t, s);
+}
+
+void hblock_measure(struct hblock *b, const char *s)
+{
+#ifdef __SSE2__
+	if (b->len - 1 < 64 && measure_short(b, s))
+		return;
+#endif
+	measure_long(b, s);
+}
+
+/* ---- classifying ---- */
+
+static int link_dense(const struct hblock *b)
+{
+	return (uint64_t)b->link_words10 * 3 > b->words10;
+}
+
+/* Class of a block from its own evidence. */
+static enum hb_cls classify_block(const struct hblock *b)
+{
+	if ((b->flags & HB_COPYRIGHT) || link_dense(b))
+		return HB_BAD;
+	if (b->words10 < SHORT_WORDS10)
+		return HB_SHORT;
+	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
+	    (b->words10 >= GOOD_WORDS10 || (b->words10 >= SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
+		return HB_GOOD;
+	return HB_NEARGOOD;
+}
+
+/* The flags that hide a block at @tier (0 = no soft-dropped, 1 = forms
+ * too, 2 = all): a mark (dropped chrome) has no text at any tier. */
+static uint8_t hidden_at(int tier)
+{
+	return (uint8_t)(HB_MARK | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
+}
+
+/*
+ * A link line, unlike a link list, sits between text blocks: it is part
+ * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
+ * function name in an API table) and only SHORT.  A list is 3 or more
+ * link-dense blocks in a row, or link blocks next to chrome or an edge.
+ * So the link-dense blocks b[s..e) (all BAD), a run between two visible
+ * blocks that are not link-dense, are SHORT, but for legal lines, if
+ * they are at most two and all short.
+ */
+static void lone_link_run(struct hblock *b, size_t s, size_t e)
+{
+	if (e - s > 2)
+		return;
+	for (size_t i = s; i < e; i++)
+		if (b[i].words10 >= SHORT_WORDS10)
+			return;
+	for (size_t i = s; i < e; i++)
+		if (!(b[i].flags & HB_COPYRIGHT))
+			b[i].cls = HB_SHORT;
+}
+
+/* hblock.ctx as classify_initial() keeps it: a block's class by its own
+ * evidence, and this bit if it is link-dense (the same at every tier). */
+#define CTX_LINKS 8
+
+/*
+ * Initial classes at @tier; @return whether declared main content has
+ * text.  Runs of link-dense blocks are judged as they end (a block's
+ * neighbours used to be walked from every one of them).  The first call
+ * (@first, tier 0) judges each block and keeps the verdict in ctx for
+ * the later tiers and the fallback, and ors all flags into *@seen.
+ */
+static inline __attribute__((always_inline)) int initial_pass(struct hblock *b, size_t n, int tier,
+							      int first, uint8_t *seen)
+{
+	const uint8_t hide = hidden_at(tier);
+	int main_has_content = 0;
+	uint8_t all = 0;
+	/* The run of link-dense blocks at b[run..i) is open; it may be link
+	 * lines if a visible block that is not link-dense stands before it. */
+	size_t run = 0;
+	int in_run = 0, run_after_text = 0, after_text = 0;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t flags = b[i].flags;
+		uint8_t base;
+		if (first) {
+			base = (uint8_t)(classify_block(&b[i]) | (link_dense(&b[i]) ? CTX_LINKS : 0));
+			b[i].ctx = base;
+			all |= flags;
+		} else {
+			base = b[i].ctx;
+		}
+		if (flags & hide) {
+			b[i].cls = HB_CHROME;
+			after_text = in_run = 0;
+			continue;
+		}
+		const uint8_t c = base & (CTX_LINKS - 1);
+		b[i].cls = c;
+		if (base & CTX_LINKS) {
+			if (!in_run)
+				run = i, in_run = 1, run_after_text = after_text;
+			after_text = 0;
+			continue;
+		}
+		if (in_run && run_after_text)
+			lone_link_run(b, run, i);
+		in_run = 0;
+		after_text = 1;
+		main_has_content |= (flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
+	}
+	if (first)
+		*seen = all;
+	return main_has_content;
+}
+
+static int classify_initial(struct hblock *b, size_t n, int tier, uint8_t *seen)
+{
+	return seen ? initial_pass(b, n, tier, 1, seen) : initial_pass(b, n, tier, 0, NULL);
+}
+
+/* Only declared main content counts, and in it all but link lists and
+ * legal lines is content. */
+static void classify_main(struct hblock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(b[i].flags & HB_MAIN))
+			b[i].cls = HB_HIDDEN;
+		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD)
+			b[i].cls = HB_GOOD;
+	}
+}
+
+/* The classes the context rules stop at, as a bit per class. */
+#define EDGE_CLASSES (1u << HB_GOOD | 1u << HB_BAD | 1u << HB_CHROME)
+
+static int is_edge(uint8_t c)
+{
+	return EDGE_CLASSES >> c & 1;
+}
+
+/* The class of the first block from b[i] on (up to n) that is an edge of
+ * the context rules, BAD past the end; its index in *@at. */
+static uint8_t next_edge(const struct hblock *b, size_t n, size_t i, size_t *at)
+{
+	while (i < n && !is_edge(b[i].cls))
+		i++;
+	*at = i;
+	return i < n ? b[i].cls : HB_BAD;
+}
+
+/*
+ * The context rules: a NEARGOOD block becomes GOOD if its nearest GOOD or
+ * BAD neighbour on either side is GOOD, else BAD; then a SHORT block
+ * becomes GOOD if those on both sides are GOOD (hidden blocks are
+ * skipped; chrome and the document's edges count as BAD).  Each rule
+ * judges neighbours by their class before it.
+ *
+ * One pass forth: a block's neighbours before it are remembered, those
+ * after it looked up when a NEARGOOD block, or a SHORT one after GOOD,
+ * needs them, and kept for the blocks up to them (most blocks are BAD
+ * link lists and need nothing).  old_* are edges by the classes before
+ * the first rule; mid_* by those after it, where a NEARGOOD block is an
+ * edge too, of the class the first rule gives it.
+ */
+static void classify_context(struct hblock *b, size_t n)
+{
+	uint8_t prev_old = HB_BAD, prev_mid = HB_BAD, next_old = HB_BAD, next_mid = HB_BAD;
+	size_t old_at = 0, mid_at = 0; /* where next_old, next_mid stand */
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t c = b[i].cls;
+		if (is_edge(c)) {
+			prev_old = prev_mid = c;
+		} else if (c == HB_NEARGOOD) {
+			if (old_at <= i)
+				next_old = next_edge(b, n, i + 1, &old_at);
+			prev_mid = prev_old == HB_GOOD || next_old == HB_GOOD ? HB_GOOD : HB_BAD;
+			b[i].cls = prev_mid;
+		} else if (c == HB_SHORT && prev_mid == HB_GOOD) {
+			if (mid_at <= i) {
+				size_t j = i + 1;
+				while (j < n && (b[j].cls == HB_SHORT || b[j].cls == HB_HIDDEN))
+					j++;
+				mid_at = j;
+				/* After GOOD, a NEARGOOD block will be GOOD: GOOD is
+				 * one of its nearest neighbours then, or that GOOD
+				 * block's verdict came from a neighbour they share. */
+				next_mid = j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_NEARGOOD) ? HB_GOOD : HB_BAD;
+			}
+			if (next_mid == HB_GOOD)
+				b[i].cls = HB_GOOD;
+		}
+	}
+}
+
+/*
+ * The depth of the element that holds the content run b[s..e]: the least
+ * gap inside it.  A run of one block has no inside: if it shares a deeper
+ * element with one neighbour than with the other, that element holds it
+ * and that neighbour's side; if both sides are alike, the block may be
+ * alone in an element of its own (<div class=article><p>...</p></div>
+ * between template lines), and UINT16_MAX lets nothing in.
+ */
+static uint16_t run_holder(const struct hblock *b, size_t n, size_t s, size_t e)
+{
+	if (s == e) {
+		const uint16_t before = b[s].gap_depth, after = s + 1 < n ? b[s + 1].gap_depth : 0;
+		return before == after ? UINT16_MAX : before > after ? before : after;
+	}
+	uint16_t holder = UINT16_MAX;
+	for (size_t i = s + 1; i <= e; i++)
+		holder = b[i].gap_depth < holder ? b[i].gap_depth : holder;
+	return holder;
+}
+
+/* From b[from] away from the run (@step 1 or -1), make SHORT blocks GOOD
+ * (hidden ones passed over) while they and the run lie inside the element
+ * of depth @holder; stop at any other block.  @return the last block it
+ * made GOOD, @from - @step if none. */
+static size_t extend_side(struct hblock *b, size_t n, size_t from, int step, uint16_t holder)
+{
+	size_t last = from - (size_t)step;
+	uint16_t reach = UINT16_MAX; /* b[i] and the run lie within an element this deep */
+	for (size_t i = from; i < n; i += (size_t)step) { /* step -1 wraps below 0 */
+		const uint16_t gap = step > 0 ? b[i].gap_depth : b[i + 1].gap_depth;
+		reach = gap < reach ? gap : reach;
+		if (reach < holder || (b[i].cls != HB_SHORT && b[i].cls != HB_HIDDEN))
+			return last;
+		if (b[i].cls == HB_SHORT) {
+			b[i].cls = HB_GOOD;
+			last = i;
+		}
+	}
+	return last;
+}
+
+/*
+ * A heading (not a link list, not a legal line) right before content
+ * introduces it: from the GOOD block b[first] back, hidden blocks passed
+ * over, make such headings GOOD (a heading before a heading that
+ * introduces content is content too).  @return how many.
+ */
+static size_t take_headings(struct hblock *b, size_t first)
+{
+	size_t made = 0;
+	for (size_t k = first; k-- > 0;) {
+		const struct hblock *const x = &b[k];
+		if (x->cls == HB_HIDDEN)
+			continue;
+		if (!(x->flags & HB_HEADING) || (x->cls != HB_SHORT && x->cls != HB_BAD) ||
+		    link_dense(x) || (x->flags & HB_COPYRIGHT))
+			break;
+		b[k].cls = HB_GOOD;
+		made++;
+	}
+	return made;
+}
+
+/*
+ * SHORT blocks left at the edges of content runs.  The first or last line
+ * of an article is content however short, and whether it is kept must not
+ * depend on what the template puts beside it: so a run of GOOD blocks
+ * (hidden ones between them passed over) takes in the SHORT blocks next
+ * to it that lie inside the element holding the run.  A template's own
+ * short lines (a byline, a "Posted in" line, a pager) sit outside that
+ * element, and a BAD block or chrome ends the run's reach anyway.  The
+ * SHORT blocks left are no content.  Then the headings before each run:
+ * the blocks before it are final by then (a later run reaches back no
+ * further than this one).  @return the GOOD blocks.
+ */
+static size_t classify_edges(struct hblock *b, size_t n)
+{
+	size_t i = 0, good = 0;
+	for (;;) {
+		while (i < n && b[i].cls != HB_GOOD)
+			i++;
+		if (i == n)
+			return good;
+		size_t e = i, j = i + 1, first = i;
+		for (; j < n && (b[j].cls == HB_GOOD || b[j].cls == HB_HIDDEN); j++)
+			if (b[j].cls == HB_GOOD)
+				e = j;
+		const uint16_t holder = run_holder(b, n, i, e);
+		if (i > 0)
+			first = extend_side(b, n, i - 1, -1, holder);
+		good += take_headings(b, first);
+		extend_side(b, n, e + 1, 1, holder);
+		/* What it took in is no run of its own; counted here. */
+		for (i = first; i < n && (i <= e || b[i].cls == HB_GOOD || b[i].cls == HB_HIDDEN); i++)
+			good += b[i].cls == HB_GOOD;
+	}
+}
+
+static size_t count_good(const struct hblock *b, size_t n)
+{
+	size_t good = 0;
+	for (size_t i = 0; i < n; i++)
+		good += b[i].cls == HB_GOOD;
+	return good;
+}
+
+/* Classify at @tier; @return the number of GOOD blocks.  @seen: as
+ * classify_initial() says, for the first call. */
+static size_t classify_tier(struct hblock *b, size_t n, int tier, uint8_t *seen)
+{
+	if (classify_initial(b, n, tier, seen))
+		classify_main(b, n);
+	classify_context(b, n);
+	return classify_edges(b, n);
+}
+
+/*
+ * No prose anywhere (an API reference, a table): the largest run of
+ * SHORT/NEARGOOD blocks between BAD ones or chrome is the content, if
+ * it has FALLBACK_WORDS10.  @return the number of GOOD blocks.
+ */
+static size_t classify_fallback(struct hblock *b, size_t n, int tier)
+{
+	size_t best_start = 0, best_end = 0, start = 0;
+	uint64_t best = 0, run = 0;
+	classify_initial(b, n, tier, NULL);
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || b[i].cls == HB_BAD || b[i].cls == HB_CHROME) {
+			if (run > best)
+				best = run, best_start = start, best_end = i;
+			run = 0;
+			start = i + 1;
+		} else if (b[i].cls != HB_HIDDEN) {
+			run += b[i].words10;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const int in = best >= FALLBACK_WORDS10 && i >= best_start && i < best_end;
+		b[i].cls = in && b[i].cls != HB_HIDDEN ? HB_GOOD : HB_BAD;
+	}
+	return count_good(b, n);
+}
+
+/* Does @tier show the same blocks as the tier before it?  (A page with no
+ * form shows the same at tiers 0 and 1: classifying again would find
+ * nothing new.) */
+static int same_as_before(uint8_t flags_seen, int tier)
+{
+	return tier > 0 && (hidden_at(tier) & flags_seen) == (hidden_at(tier - 1) & flags_seen);
+}
+
+size_t hblocks_classify(struct hblock *b, size_t n)
+{
+	uint8_t seen = 0;
+	size_t good = classify_tier(b, n, 0, &seen);
+	for (int tier = 1; tier < 3 && !good; tier++)
+		if (!same_as_before(seen, tier))
+			good = classify_tier(b, n, tier, NULL);
+	for (int tier = 0; tier < 3 && !good; tier++)
+		if (!same_as_before(seen, tier))
+			good = classify_fallback(b, n, tier);
+	return good;
+}

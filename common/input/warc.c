@@ -1,0 +1,399 @@
+/*
+ * warc.c - the WARC reader's record layer and public API (see warc.h; the
+ * input and stream layers are in warc_stream.c, header folding in
+ * warc_header.c).
+ *
+ * A record: find "WARC/" at a line start, read the header up to the empty
+ * line, fold it, check Content-Length and the CRLF CRLF that ends it:
+ *
+ *   WARC/1.1\r\n
+ *   WARC-Type: response\r\n
+ *   Content-Length: 1234\r\n
+ *   \r\n
+ *   <1234 bytes of block>\r\n
+ *   \r\n
+ */
+#include "input/warc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "input/warc_internal.h"
+
+enum { REC_END = 0, REC_OK = 1, REC_SKIP = 2, REC_FATAL = -1 };
+
+uint64_t warc_stats_skipped(const struct warc_stats *s)
+{
+	return s->garbage + s->bad_header + s->bad_length + s->huge +
+	       s->truncated + s->corrupt_gzip;
+}
+
+void warc_stats_add(struct warc_stats *a, const struct warc_stats *b)
+{
+	a->records += b->records;
+	a->bytes_in += b->bytes_in;
+	a->garbage += b->garbage;
+	a->bad_header += b->bad_header;
+	a->bad_length += b->bad_length;
+	a->huge += b->huge;
+	a->truncated += b->truncated;
+	a->corrupt_gzip += b->corrupt_gzip;
+}
+
+/* ---- record layer ---- */
+
+const char *warc_header_get(const struct warc_record *rec, const char *name)
+{
+	return warc_header_find(rec->headers, rec->n_headers, name);
+}
+
+const char *warc_target_uri(const struct warc_record *rec, size_t *len)
+{
+	const char *v = warc_header_get(rec, "WARC-Target-URI");
+	if (!v)
+		return NULL;
+	size_t n = strlen(v);
+	if (n >= 2 && v[0] == '<' && v[n - 1] == '>') {
+		v++;
+		n -= 2;
+	}
+	*len = n;
+	return v;
+}
+
+/*
+ * Length of the header at win_pos up to and including its empty line.
+ * @return the length, 0 if there is none within WARC_MAX_HEADER or before
+ * the stream ends (*ended set then), or a negative stream fault.
+ */
+static long header_end(struct warc_reader *r, int cross, int *ended)
+{
+	size_t scanned = 0;
+	*ended = 0;
+	for (;;) {
+		const size_t a = warc_avail(r);
+		const size_t len = warc_header_end(r->win + r->win_pos, a, &scanned);
+		if (len)
+			return (long)len;
+		if (a >= WARC_MAX_HEADER)
+			return 0;
+		int rc = warc_need(r, a + 4096 < WARC_MAX_HEADER ? a + 4096 : WARC_MAX_HEADER, cross);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && warc_avail(r) == a) {
+			*ended = 1;
+			return 0;
+		}
+	}
+}
+
+/* Fold the header at win_pos and fill @rec's header fields. */
+static int parse_header(struct warc_reader *r, size_t hlen, struct warc_record *rec)
+{
+	if (warc_header_parse(&r->hb, (const char *)r->win + r->win_pos, hlen)) {
+		log_error("%s: out of memory for a %zu-byte header", r->name, hlen);
+		return -1;
+	}
+	rec->version = r->hb.version;
+	rec->headers = r->hb.hdrs;
+	rec->n_headers = r->hb.n_hdrs;
+	return 0;
+}
+
+static size_t eol_len(const uint8_t *p)
+{
+	return p[0] == '\n' ? 1 : (p[0] == '\r' && p[1] == '\n') ? 2 : 0;
+}
+
+/* Bytes of the end-of-record marker at @p (CRLF CRLF, tolerating bare LF);
+ * 4 bytes must be readable. */
+static size_t terminator(const uint8_t *p)
+{
+	const size_t a = eol_len(p);
+	const size_t b = a ? eol_len(p + a) : 0;
+	return b ? a + b : 0;
+}
+
+static int stream_fault(int rc)
+{
+	return rc == NEED_FATAL ? REC_FATAL : REC_SKIP;
+}
+
+/* A broken record: count it, say why, and resynchronise @skip bytes on
+ * (after its header, where a record may hide if Content-Length lied). */
+static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const char *what)
+{
+	char at[128];
+	warc_where(r, at, sizeof at);
+	(*counter)++;
+	log_warn("%s: record at %s skipped: %s", r->name, at, what);
+	if (r->per_member) {
+		/* the member held this record only: what is left of it is not
+		 * a record, even where a line in the block starts "WARC/" */
+		warc_win_drop(r);
+		const int rc = warc_discard(r, UINT64_MAX, 0);
+		return rc < 0 ? stream_fault(rc) : REC_SKIP;
+	}
+	r->win_pos += skip;
+	r->resyncing = 1;
+	return REC_SKIP;
+}
+
+/* Skip a block above the size limit without holding it; the record's end
+ * marker is then skipped as blank space before the next record. */
+static int skip_huge(struct warc_reader *r, size_t hlen, uint64_t cl, int cross)
+{
+	char msg[128];
+	const uint64_t rec_u = r->win_u_off + r->win_pos;
+	if (r->file_size >= 0 && rec_u + hlen + cl > (uint64_t)r->file_size) {
+		snprintf(msg, sizeof msg, "Content-Length %llu runs past the end of the file",
+			 (unsigned long long)cl);
+		return lose(r, &r->st.bad_length, hlen, msg);
+	}
+	snprintf(msg, sizeof msg, "block of %llu bytes is above the limit of %zu",
+		 (unsigned long long)cl, r->max_record);
+	lose(r, &r->st.huge, hlen, msg);
+	r->resyncing = 0;
+	const int rc = warc_discard(r, cl, cross);
+	return rc < 0 ? stream_fault(rc) : REC_SKIP;
+}
+
+/* 1 if only blank bytes follow the first @len bytes up to the end of the
+ * gzip member (*extra of them), 0 if more data follows, or a fault. */
+static int member_ends_at(struct warc_reader *r, size_t len, size_t *extra)
+{
+	size_t i = len;
+	for (;;) {
+		const int rc = warc_need(r, i + 1, 0);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			*extra = i - len;
+			return 1;
+		}
+		if (!warc_is_blank(r->win[r->win_pos + i]))
+			return 0;
+		i++;
+	}
+}
+
+static void note_multi(struct warc_reader *r)
+{
+	r->seen_multi = 1;
+	if (r->warned_multi)
+		return;
+	r->warned_multi = 1;
+	log_warn("%s: gzip member at offset %llu holds more than one record "
+		 "(whole-file gzip?); record offsets are offsets in the inflated stream",
+		 r->name, (unsigned long long)r->mem_c_start);
+}
+
+/* Hand out the record at win_pos: @len bytes of which @hlen header. */
+static int accept(struct warc_reader *r, struct warc_record *rec, size_t len,
+		  size_t hlen, size_t cl, int aligned)
+{
+	rec->flags = 0;
+	rec->offset = r->win_u_off + r->win_pos;
+	rec->length = len;
+	if (r->gzip) {
+		size_t extra = 0;
+		const int rc = aligned ? member_ends_at(r, len, &extra) : 0;
+		if (rc < 0)
+			return stream_fault(rc);
+		if (rc == 1) {
+			rec->offset = r->mem_c_start;
+			rec->length = r->mem_c_end - r->mem_c_start;
+			len += extra;
+		} else {
+			rec->flags |= WARC_REC_OFFSET_UNCOMPRESSED;
+			note_multi(r);
+		}
+	}
+	rec->type = warc_type_from_name(warc_header_get(rec, "WARC-Type"));
+	rec->block = r->win + r->win_pos + hlen;
+	rec->block_len = cl;
+	r->win_pos += len;
+	r->st.records++;
+	r->resyncing = 0;
+	return REC_OK;
+}
+
+/* The header and block of the record whose "WARC/" is at win_pos. */
+static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned, int cross)
+{
+	const uint64_t mem = r->mem_c_start;
+	char msg[128];
+	int ended;
+	const long hlen = header_end(r, cross, &ended);
+	if (hlen < 0)
+		return stream_fault((int)hlen);
+	if (hlen == 0)
+		return ended ? lose(r, &r->st.truncated, 1, "input ends inside the WARC header")
+			     : lose(r, &r->st.bad_header, 1, "no end of the WARC header within 256 KiB");
+	if (parse_header(r, (size_t)hlen, rec))
+		return REC_FATAL;
+	const int64_t cl = warc_content_length(warc_header_get(rec, "Content-Length"));
+	if (cl < 0)
+		return lose(r, &r->st.bad_header, 1, "missing or invalid Content-Length");
+	if ((uint64_t)cl > r->max_record)
+		return skip_huge(r, (size_t)hlen, (uint64_t)cl, cross);
+	const size_t total = (size_t)hlen + (size_t)cl;
+	const int rc = warc_need(r, total + 4, cross);
+	if (rc < 0)
+		return stream_fault(rc);
+	size_t term;
+	const uint8_t *end = r->win + r->win_pos + total;
+	if (rc == 1) {
+		term = terminator(end);
+		if (!term) {
+			snprintf(msg, sizeof msg, "Content-Length %lld does not end at a record boundary",
+				 (long long)cl);
+			return lose(r, &r->st.bad_length, (size_t)hlen, msg);
+		}
+	} else if (warc_avail(r) >= total && !warc_any_nonblank(end, warc_avail(r) - total)) {
+		term = warc_avail(r) - total; /* end marker cut short by the end of data */
+	} else {
+		const int member = r->gzip && !cross;
+		snprintf(msg, sizeof msg, "Content-Length %lld runs past the end of the %s",
+			 (long long)cl, member ? "gzip member" : "input");
+		return lose(r, member ? &r->st.bad_length : &r->st.truncated, (size_t)hlen, msg);
+	}
+	return accept(r, rec, total + term, (size_t)hlen, (size_t)cl,
+		      aligned && mem == r->mem_c_start);
+}
+
+/* Skip CR, LF, spaces and NULs between records (within a gzip member). */
+static int skip_blanks(struct warc_reader *r)
+{
+	for (;;) {
+		const int rc = warc_need(r, 1, !r->gzip);
+		if (rc <= 0)
+			return rc;
+		const uint8_t *p = r->win + r->win_pos, *e = r->win + r->win_len;
+		while (p < e && warc_is_blank(*p))
+			p++;
+		r->win_pos = (size_t)(p - r->win);
+		if (p < e)
+			return 1;
+		warc_win_drop(r);
+	}
+}
+
+static int read_record(struct warc_reader *r, struct warc_record *rec)
+{
+	if (r->gzip && warc_avail(r) == 0 && !r->member_active) {
+		const int rc = warc_gz_begin_member(r);
+		if (rc <= 0)
+			return rc < 0 ? REC_FATAL : REC_END;
+	}
+	int rc = skip_blanks(r);
+	if (rc < 0)
+		return stream_fault(rc);
+	if (rc == 0)
+		return r->gzip ? REC_SKIP : REC_END;
+	const int aligned = r->gzip && r->win_u_off + r->win_pos == r->mem_u_start;
+	const int cross = !r->gzip || !aligned || r->seen_multi;
+	r->per_member = r->gzip && !cross;
+	rc = warc_need(r, 5, cross);
+	if (rc < 0)
+		return stream_fault(rc);
+	if (rc == 0 || memcmp(r->win + r->win_pos, "WARC/", 5)) {
+		rc = warc_resync(r, cross);
+		return rc < 0 ? stream_fault(rc) : REC_SKIP;
+	}
+	return read_body(r, rec, aligned, cross);
+}
+
+int warc_next(struct warc_reader *r, struct warc_record *rec)
+{
+	if (r->failed || (!r->detected && warc_stream_detect(r)))
+		return r->failed = 1, -1;
+	for (;;) {
+		const int rc = read_record(r, rec);
+		if (rc == REC_OK)
+			return 1;
+		if (rc == REC_END)
+			return 0;
+		if (rc == REC_FATAL) {
+			r->failed = 1;
+			return -1;
+		}
+	}
+}
+
+struct warc_reader *warc_open_read(warc_read_fn read, void *ctx, const char *name,
+				   size_t max_record, int64_t size)
+{
+	struct warc_reader *r = calloc(1, sizeof *r);
+	if (r)
+		r->in = malloc(WARC_IN_CHUNK);
+	if (!r || !r->in) {
+		log_error("%s: out of memory", name);
+		free(r);
+		return NULL;
+	}
+	r->read = read;
+	r->read_ctx = ctx;
+	r->name = name;
+	r->max_record = max_record ? max_record : WARC_DEFAULT_MAX_RECORD;
+	r->win_limit = WARC_MAX_HEADER + r->max_record + WARC_WIN_SLACK + 16;
+	r->file_size = size;
+	return r;
+}
+
+static long file_read(void *ctx, void *buf, size_t n)
+{
+	FILE *fp = ctx;
+	const size_t got = fread(buf, 1, n, fp);
+	return got == 0 && ferror(fp) ? -1 : (long)got;
+}
+
+struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
+{
+	int64_t size = -1;
+	struct stat sb;
+	if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && ftello(fp) == 0)
+		size = sb.st_size;
+	return warc_open_read(file_read, fp, name, max_record, size);
+}
+
+int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap, size_t *written)
+{
+	/* Only a finished member whose window is consumed: the bytes of the
+	 * next record must not leave with this one. */
+	if (!r->gzip || r->member_active || warc_avail(r) != 0 || !r->win)
+		return 0;
+	uint8_t *const old = r->win;
+	const size_t old_cap = r->win_cap;
+	*written = r->win_high > r->win_len ? r->win_high : r->win_len;
+	warc_win_drop(r);
+	r->win = *buf;
+	r->win_cap = *buf ? *cap : 0;
+	r->win_high = 0; /* what the new buffer held before is its giver's to know */
+	*buf = old;
+	*cap = old_cap;
+	return 1;
+}
+
+const struct warc_stats *warc_reader_stats(const struct warc_reader *r)
+{
+	return &r->st;
+}
+
+int warc_reader_is_gzip(const struct warc_reader *r)
+{
+	return r->gzip;
+}
+
+void warc_close(struct warc_reader *r)
+{
+	if (!r)
+		return;
+	warc_stream_free(r);
+	warc_hdrbuf_free(&r->hb);
+	free(r);
+}

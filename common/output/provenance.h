@@ -1,0 +1,177 @@
+/*
+ * provenance.h - what the CSV says of a document (URL, WARC file, offset,
+ * fingerprint, hashes, flags), loaded from the catalog for just the
+ * documents that were paired: a night has millions of pages and only the
+ * duplicates need their provenance in memory.
+ *
+ * Use: prov_init(n_docs), prov_mark() each needed document index, one
+ * prov_load() pass over the catalog, then prov_get()/prov_str().
+ */
+#ifndef NDD_PROVENANCE_H
+#define NDD_PROVENANCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/bitrank.h"
+#include "format/catalog.h"
+#include "output/csv.h"
+
+/*
+ * One cache line, aligned to one: the filter and the CSV reach documents
+ * scattered over the night, and a record that straddled two lines cost
+ * two misses where one was prefetched.  Only what those readers use is
+ * kept: of the flags, whether the text is short, and of its length,
+ * whether there is any.
+ */
+struct prov_doc {
+	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
+	const char *url, *warc_file; /* in the loading thread's arena */
+	uint32_t url_len;
+	uint16_t warc_file_len;      /* a path: PATH_MAX is 4096 */
+	uint8_t text;                /* PROV_HAS_TEXT | PROV_SHORT_TEXT */
+};
+_Static_assert(sizeof(struct prov_doc) == 64, "a provenance record is one cache line");
+
+struct prov_arena; /* one per loading thread: see provenance.c */
+
+struct provenance {
+	struct bitrank needed; /* the documents asked for; a slot is a rank */
+	size_t n_docs;
+	struct prov_doc *doc;
+	uint8_t *text;   /* per slot: its prov_doc's text bits, what the
+			    filter of pairs reads (a byte in cache, where the
+			    record is a miss) */
+	size_t n;        /* slots */
+	struct prov_arena *arena;
+	int n_arenas;
+};
+
+/** Prepare for documents 0..@n_docs-1.  @return 0, or -1 on OOM (logged). */
+int prov_init(struct provenance *p, size_t n_docs) __attribute__((warn_unused_result));
+
+/** Ask for document @idx (< n_docs); call before prov_load(). */
+void prov_mark(struct provenance *p, uint32_t idx);
+
+/**
+ * Make the slots of the marked documents (after the last prov_mark()):
+ * prov_load() does it if the caller did not, and a caller that calls it
+ * first can allocate after the provenance's arrays.
+ * @return 0, or -1 on OOM (logged).
+ */
+int prov_prepare(struct provenance *p) __attribute__((warn_unused_result));
+
+/**
+ * One pass over the catalog @paths[0..n) filling the marked documents.
+ * @return 0, or non-zero (logged); *@info describes the catalog.
+ */
+int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
+	__attribute__((warn_unused_result));
+
+/** A marked document, after prov_load(). */
+/** Whether document @idx was marked. */
+static inline int prov_needed(const struct provenance *p, uint64_t idx)
+{
+	return idx < p->n_docs && bitrank_test(&p->needed, idx);
+}
+
+/** Slot of marked document @idx, after prov_load(): slots number the
+ * marked documents in document order, so they sort as the documents do. */
+static inline uint32_t prov_slot(const struct provenance *p, uint32_t idx)
+{
+	return bitrank_rank(&p->needed, idx);
+}
+
+/** Start loading what prov_slot(@p, @idx) reads. */
+static inline void prov_prefetch_slot(const struct provenance *p, uint32_t idx)
+{
+	bitrank_prefetch(&p->needed, idx);
+}
+
+static inline const struct prov_doc *prov_get(const struct provenance *p, uint32_t idx)
+{
+	return &p->doc[prov_slot(p, idx)];
+}
+
+/** The document in slot @s. */
+static inline const struct prov_doc *prov_at(const struct provenance *p, uint32_t s)
+{
+	return &p->doc[s];
+}
+
+enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
+
+/*
+ * Whether two documents' texts (PROV_* bits @ta, @tb), @d bits apart,
+ * let them be reported as duplicates.  Pages without main text match
+ * nothing by text: that extraction found no content says nothing about
+ * the pages being copies.  Short texts carry an exact-text fingerprint
+ * and match only identical short texts.
+ */
+static inline int prov_texts_allow(uint8_t ta, uint8_t tb, uint32_t d)
+{
+	return ta == tb && (ta & PROV_HAS_TEXT) && (!(ta & PROV_SHORT_TEXT) || d == 0);
+}
+
+/**
+ * May documents @a and @b, @d bits apart, be reported as duplicates?
+ * Byte-identical payloads always may (an exact copy is a copy whatever its
+ * text); otherwise prov_texts_allow() decides.
+ */
+static inline int prov_pair_allowed(const struct prov_doc *a, const struct prov_doc *b,
+				    uint32_t d)
+{
+	return (d == 0 && a->payload_hash == b->payload_hash) || prov_texts_allow(a->text, b->text, d);
+}
+
+/**
+ * prov_pair_allowed() of the documents in slots @sa and @sb, reading
+ * their records only when their texts do not decide it (rare: pairs of
+ * pages without text, or of short texts).
+ */
+static inline int prov_slots_allowed(const struct provenance *p, uint32_t sa, uint32_t sb,
+				     uint32_t d)
+{
+	return prov_texts_allow(p->text[sa], p->text[sb], d) ||
+	       (d == 0 && p->doc[sa].payload_hash == p->doc[sb].payload_hash);
+}
+
+/** How @m duplicates @ref, for the CSV's match column: "exact" (same
+ * payload bytes), "same-text" (same main text) or "near". */
+static inline const char *prov_match_kind(const struct prov_doc *ref, const struct prov_doc *m)
+{
+	if (ref->payload_hash == m->payload_hash)
+		return "exact";
+	if (ref->text_hash == m->text_hash)
+		return "same-text";
+	return "near";
+}
+
+/** Room prov_put_location() needs for @d. */
+static inline size_t prov_location_bound(const struct prov_doc *d)
+{
+	return CSV_FIELD_BOUND(d->url_len) + CSV_FIELD_BOUND(d->warc_file_len) + 3 +
+	       CSV_U64_BOUND + CSV_HEX64_BOUND;
+}
+
+/** The CSV fields that say where a document is, in the contract's order:
+ * url,warc_file,warc_offset,simhash (no separator before or after), at a
+ * cursor with prov_location_bound() bytes of room (csv.h). */
+static inline char *prov_put_location(char *p, const struct prov_doc *d)
+{
+	p = csv_put_field(p, d->url, d->url_len);
+	*p++ = ',';
+	p = csv_put_field(p, d->warc_file, d->warc_file_len);
+	*p++ = ',';
+	p = csv_put_u64(p, d->warc_offset);
+	*p++ = ',';
+	return csv_put_hex64(p, d->simhash);
+}
+
+/** prov_put_location() appended to @w. */
+void prov_write_location(struct csv_writer *w, const struct prov_doc *d);
+
+/** Free everything; the struct may be zeroed or initialised. */
+void prov_free(struct provenance *p);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * query.h - batch queries against a stored compressed table (the paper's
+ * batch mode): new fingerprints looked up in last night's tables.
+ *
+ * The queries are permuted for the table and sorted; for each run of
+ * queries with equal leading bits, the blocks that can hold that run are
+ * found by interpolation search over the block index's first keys (keys
+ * of a permuted table are close to uniform, so a guess lands within a
+ * block or two), and only those blocks are read and decoded.  Pairs obey
+ * the same first-table rule as the self-join, so each (query, stored)
+ * pair is reported once over all tables.
+ */
+#ifndef NDD_QUERY_H
+#define NDD_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tables/design.h"
+#include "tables/join.h"
+#include "format/ndf.h"
+
+struct query_stats {
+	uint64_t blocks_read, comparisons;
+};
+
+/**
+ * Look up the sorted permuted queries @qkeys/@qidx[0..nq) (sorted by key)
+ * in the compressed table section @sec, which is table @t of design @d.
+ * Appends (a = query index, b = stored document index, d) for every pair
+ * within d->k that table @t is first to see.
+ * @return 0, or a negative ndf_err (logged).
+ */
+int query_table(struct ndf_section *sec, const struct design *d, uint32_t t,
+		const uint64_t *qkeys, const uint32_t *qidx, size_t nq, struct pair_vec *out,
+		struct query_stats *st) __attribute__((warn_unused_result));
+
+/**
+ * Index of the last entry of @first_keys[lo..hi) whose key is below @key,
+ * or lo - 1 if there is none (interpolation search; exposed for tests).
+ */
+size_t query_find_block(const struct ndf_index_entry *ix, size_t lo, size_t hi, uint64_t key);
+
+#endif
