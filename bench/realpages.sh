@@ -1,0 +1,49 @@
+#!/bin/sh
+# Real-page quality (run by bench/run.sh): the realpages kit
+# (../shared/realpages, its README says what it holds) built into a scratch
+# folder, evaluate.sh run with this checkout, and one table printed:
+# extraction P/R/F1 for all 130 pages, the 94 real ones (>= 8000 bytes) and
+# the tune and holdout pages of bench/realpages_split.txt; near-duplicate
+# P/R/F1 and every pair kind at the default k and at k = 3.
+#
+#   REALPAGES=DIR   the kit's folder (default: ../shared/realpages beside
+#                   this checkout, then /work/shared/realpages)
+#   RP=DIR          an already built kit (build.sh's OUTDIR): not rebuilt
+#   BENCH_DIR=DIR   scratch space (default /tmp/ndd-bench); the results of
+#                   evaluate.sh stay in BENCH_DIR/realpages/res
+# evaluate.sh runs build/bin/ndd-extract and run_pipeline.sh of this
+# checkout, so build/ must be built (make).  Needs python3 with lxml to
+# build the kit (build.sh installs python3-lxml with apt-get if it may).
+set -u
+HERE=$(pwd)
+KITSRC=${REALPAGES:-}
+if [ -z "$KITSRC" ]; then
+	for d in "$HERE/../shared/realpages" "$HERE/../../shared/realpages" /work/shared/realpages; do
+		[ -x "$d/evaluate.sh" ] && { KITSRC=$d; break; }
+	done
+fi
+if [ -z "$KITSRC" ] || [ ! -x "$KITSRC/evaluate.sh" ]; then
+	echo "realpages: skipped: no realpages kit (set REALPAGES=DIR)"
+	exit 0
+fi
+[ -x build/bin/ndd-extract ] || { echo "realpages: build/bin/ndd-extract missing (make)" >&2; exit 1; }
+DIR=${BENCH_DIR:-/tmp/ndd-bench}/realpages
+mkdir -p "$DIR" || exit 1
+KIT=${RP:-}
+if [ -z "$KIT" ]; then
+	KIT=$DIR/kit
+	# build.sh wipes only a folder it made; a kit of the same sources is reused.
+	stamp=$(cat "$KITSRC"/build.sh "$KITSRC"/lib/*.py | cksum)
+	if [ ! -f "$KIT/truth.csv" ] || [ "$(cat "$DIR/kit.stamp" 2>/dev/null)" != "$stamp" ]; then
+		"$KITSRC/build.sh" "$KIT" >"$DIR/build.log" 2>&1 ||
+			{ cat "$DIR/build.log" >&2; echo "realpages: build.sh failed" >&2; exit 1; }
+		echo "$stamp" >"$DIR/kit.stamp"
+	fi
+fi
+RES=$DIR/res
+rm -rf "$RES"
+"$KITSRC/evaluate.sh" "$KIT" "$HERE" "$RES" -k 3 >"$DIR/evaluate.log" 2>&1 ||
+	{ tail -20 "$DIR/evaluate.log" >&2; echo "realpages: evaluate.sh failed" >&2; exit 1; }
+PYTHONDONTWRITEBYTECODE=1 python3 bench/realpages_table.py --kit "$KIT" --kitsrc "$KITSRC" \
+	--res "$RES" --split bench/realpages_split.txt --k default --k 3 || exit 1
+echo "(evaluate.sh's full summary: $RES/summary.txt)"
