@@ -13,7 +13,7 @@
 #include "html/html_entities.h"
 #include "html/html_text.h"
 #include "html/html_tokenizer.h"
-#include "html/html_tokenizer_internal.h"
+#include "html/html_scan.h"
 #include "testhtml.h"
 #include "testutil.h"
 

@@ -2,7 +2,7 @@
  * test_html_tokenizer.c - the tokenizer's shortcuts against its plain
  * reading.
  *
- * Each shortcut of html_tokenizer_internal.h must give what the plain
+ * Each shortcut of html_scan.h must give what the plain
  * byte-by-byte reading gives, on inputs that reach both: the same tokens
  * are read with the shortcut's conditions met (a remembered name, room
  * before the end) and not met (a fresh tokenizer, the input's end close
@@ -11,7 +11,7 @@
  * exact size, so the sanitizer build catches a read past the end.
  */
 #include "html/html_tokenizer.h"
-#include "html/html_tokenizer_internal.h"
+#include "html/html_scan.h"
 #include "testutil.h"
 
 #include <string.h>

@@ -26,7 +26,7 @@
 #include "html/html_blocks.h"
 #include "html/html_classwords.h"
 #include "html/html_entities.h"
-#include "html/html_tokenizer_internal.h"
+#include "html/html_scan.h"
 
 #include <assert.h>
 #include <stddef.h>

@@ -1,18 +1,27 @@
 /*
- * html_tokenizer_internal.h - the tokenizer's scanning code, inline, for
- * html_tokenizer.c and html_text.c only.
+ * html_scan.h - the HTML tokenizer's scanner, all static inline:
+ * htok_scan() reads the next token at a struct htok_pos.
  *
- * html_text's loop reads ~5,000 tokens per page; with htok_next() behind a
- * call, each token paid for saving and restoring the registers of both
- * loops and for passing the token through memory.  Here the whole
- * tokenizer is static inline (htok_scan()), so html_text_extract() and the
- * tokenizer compile into one loop; htok_next() is the same code behind a
- * call, for tests.  The tables stay in html_tokenizer.c.
+ * html_text's loop reads ~5,000 tokens per page; with the scanner behind
+ * a call, each token paid for saving and restoring the registers of both
+ * loops and for passing the token through memory.  Inline, the tree
+ * builder (html_text.c) and the scanner compile into one loop;
+ * htok_next() (html_tokenizer.h) is the same code behind a call.  The
+ * tables it reads are in html_scan.c.
+ *
+ * A simplified form of the WHATWG tokenizer states that matter when only
+ * the text is wanted: data, tag open, tag name, attribute name/value
+ * (quoted and unquoted), comment, bogus comment, CDATA and raw text.
+ * Character references are left to the caller, which decodes them while
+ * it copies text anyway.  Every scan is a memchr()/memmem() or a loop
+ * bounded by t->end, so malformed input can only end a token early; a
+ * token starting more than HTOK_FAR bytes before t->end makes its
+ * fixed-size reads without bounds tests, as none reaches that far.
  */
-#ifndef NDD_HTML_TOKENIZER_INTERNAL_H
-#define NDD_HTML_TOKENIZER_INTERNAL_H
+#ifndef NDD_HTML_SCAN_H
+#define NDD_HTML_SCAN_H
 
-#include "html/html_tokenizer.h"
+#include "html/html_token.h"
 
 #include <assert.h>
 #include <string.h>
@@ -41,7 +50,7 @@ extern const struct htok_tag_info htok_tags[HTAG_COUNT]; /* by element */
  * multiply, one load of a 16-byte slot that holds the whole key, and two
  * compares, instead of a bisection of string compares (the lookup runs
  * for every tag of every page).  htok_tag_slots and htok_tags[] are made
- * from one list (HTAG_TABLE in html_tokenizer.c; test_html_text looks up
+ * from one list (HTAG_TABLE in html_scan.c; test_html_text looks up
  * every name htag_name() gives).  The multiplier was found by trying random odd numbers until the 121 names
  * fell into distinct slots; a new name that collides makes the compiler
  * complain of an overridden initializer (-Woverride-init, in -Wextra;
