@@ -54,7 +54,7 @@
 #define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define WIN_KEEP_MAX (4u << 20) /* nor swapped read buffers written further than this */
-#define EXTRACT_CONFIG_VERSION 1
+#define EXTRACT_CONFIG_VERSION 2 /* 2: the blocks are recorded */
 
 struct opts {
 	struct cli_common cc;
@@ -741,6 +741,7 @@ static int output_start(struct run *r)
 	memset(&h, 0, sizeof h);
 	h.version = NDF_VERSION;
 	h.kind = NDF_KIND_DOCS;
+	h.aux = DOCREC_VERSION;
 	h.feature_config = feature_config(r->o);
 	r->w = ndf_writer_open(r->of.fp, r->of.display, &h);
 	return r->w ? 0 : -1;

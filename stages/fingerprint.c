@@ -484,6 +484,11 @@ static int open_section(FILE *fp, const char *name, struct ndf_reader **r)
 		*r = NULL;
 		return -1;
 	}
+	if (docrec_check_header(ndf_reader_header(*r), name)) {
+		ndf_reader_close(*r);
+		*r = NULL;
+		return -1;
+	}
 	return 1;
 }
 

@@ -1063,6 +1063,47 @@ static void test_deep_nesting(void)
 	free(page);
 }
 
+/*
+ * The block list: the content blocks joined by '\n' are the main text;
+ * every text outside the never-content elements is in some block (the
+ * share links and the soft-dropped comments too, flagged), the nav's and
+ * the script's in none.
+ */
+static void test_block_list(void)
+{
+	CHECK(html_text_extract(H, template_b, strlen(template_b)) == 0);
+	size_t ml, n = html_text_n_blocks(H), at = 0, texts = 0;
+	const char *const m = html_text_main(H, &ml);
+	int soft_comment = 0, heading = 0, banner = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct html_text_block b = html_text_block_at(H, i);
+		if (!b.len)
+			continue;
+		texts++;
+		CHECK(memchr(b.text, '\n', b.len) == NULL);
+		if (b.flags & HTB_CONTENT) {
+			CHECK(at + b.len <= ml && !memcmp(m + at, b.text, b.len));
+			at += b.len;
+			if (at < ml) {
+				CHECK(m[at] == '\n');
+				at++;
+			}
+		}
+		soft_comment |= (b.flags & HTB_SOFT) && b.len > 20 && !memcmp(b.text, "Great news", 10);
+		heading |= (b.flags & HTB_HEADING) && (b.flags & HTB_CONTENT);
+		banner |= !(b.flags & HTB_CONTENT) && strstr(b.text, "your daily dose") != NULL;
+	}
+	CHECK(at == ml && ml > 0);
+	CHECK(texts >= 6);
+	CHECK(soft_comment && heading && banner);
+	CHECK(html_text_extract(H, template_a, strlen(template_a)) == 0);
+	n = html_text_n_blocks(H);
+	for (size_t i = 0; i < n; i++) {
+		const struct html_text_block b = html_text_block_at(H, i);
+		CHECK(!b.len || (!memmem(b.text, b.len, "Sport", 5) && !memmem(b.text, b.len, "ads", 3)));
+	}
+}
+
 /* ---- the tree builder without its shortcuts ---- */
 
 /*
@@ -1081,7 +1122,13 @@ const char *ref_text_main(const struct html_text *h, size_t *len);
 #define html_text_extract ref_text_extract
 #define html_text_title ref_text_title
 #define html_text_main ref_text_main
+#define html_text_n_blocks ref_text_n_blocks
+#define html_text_block_at ref_text_block_at
+size_t ref_text_n_blocks(const struct html_text *h);
+struct html_text_block ref_text_block_at(const struct html_text *h, size_t i);
 #include "../common/html/html_text.c"
+#undef html_text_n_blocks
+#undef html_text_block_at
 #undef html_text_new
 #undef html_text_free
 #undef html_text_extract
@@ -1248,6 +1295,7 @@ int main(void)
 	test_same_article_two_templates();
 	test_boilerplate_dropped();
 	test_two_articles_one_template();
+	test_block_list();
 	test_cjk();
 	test_link_density_and_main();
 	test_block_rules();

@@ -10,6 +10,7 @@
 #include "util/cli.h"
 #include "output/csv.h"
 #include "format/docrec.h"
+#include "format/ndf.h"
 #include "testutil.h"
 
 static struct str S(const char *s)
@@ -53,6 +54,97 @@ static void test_docrec(void)
 		CHECK(docrec_decode(&p, buf + cut, &e) == -1);
 	}
 	free(buf);
+}
+
+/* Encode @d, flip what @mangle says, @return whether it still decodes. */
+static int decodes(const struct doc_record *d)
+{
+	const size_t n = docrec_size(d);
+	uint8_t *buf = malloc(n);
+	struct doc_record e;
+	CHECK(docrec_encode(d, buf) == n);
+	const uint8_t *p = buf;
+	const int ok = docrec_decode(&p, buf + n, &e) == 0 && p == buf + n;
+	free(buf);
+	return ok;
+}
+
+/* The blocks: round trip, every truncation refused, and blocks that do
+ * not cut all_text exactly (a length off by one, a separator that is not
+ * '\n', a zero length, an unknown flag, a byte count that is not whole
+ * blocks) refused. */
+static void test_docrec_blocks(void)
+{
+	static const char all[] = "Home\nA long paragraph of text.\nShare";
+	const struct doc_block b[3] = {
+		{0x1111, 4, DB_SOFT}, {0x2222, 25, DB_CONTENT | DB_MAIN}, {0x3333, 5, DB_HEADING}};
+	uint8_t raw[3 * DOCBLOCK_SIZE + 1];
+	for (int i = 0; i < 3; i++)
+		CHECK(docblock_encode(raw + i * DOCBLOCK_SIZE, &b[i]) == raw + (i + 1) * DOCBLOCK_SIZE);
+	struct doc_record d = {0}, e;
+	d.doc_id = 7;
+	d.url = S("http://a.example/x");
+	d.text = S("A long paragraph of text.");
+	d.all_text = (struct str){all, (uint32_t)strlen(all)};
+	d.blocks = (struct str){(const char *)raw, 3 * DOCBLOCK_SIZE};
+	size_t n = docrec_size(&d);
+	uint8_t *buf = malloc(n);
+	CHECK(docrec_encode(&d, buf) == n);
+	const uint8_t *p = buf;
+	CHECK(docrec_decode(&p, buf + n, &e) == 0 && p == buf + n);
+	CHECK(same(e.all_text, d.all_text) && docrec_n_blocks(&e) == 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		const struct doc_block x = docrec_block(&e, i);
+		CHECK(x.hash == b[i].hash && x.len == b[i].len && x.flags == b[i].flags);
+	}
+	for (size_t cut = 0; cut < n; cut++) {
+		p = buf;
+		CHECK(docrec_decode(&p, buf + cut, &e) == -1);
+	}
+	free(buf);
+	CHECK(decodes(&d));
+	raw[8] = 5; /* "Home\n" as the first block: the separator is inside the next */
+	CHECK(!decodes(&d));
+	raw[8] = 3; /* "Hom", then 'e' where '\n' should be */
+	CHECK(!decodes(&d));
+	raw[8] = 0;
+	CHECK(!decodes(&d));
+	raw[8] = 4;
+	raw[12] = 0x80;
+	CHECK(!decodes(&d));
+	raw[12] = DB_SOFT;
+	CHECK(decodes(&d));
+	d.all_text.n--; /* the last block runs past the text */
+	CHECK(!decodes(&d));
+	d.all_text.n++;
+	d.blocks.n = 2 * DOCBLOCK_SIZE; /* the last block's text is unaccounted for */
+	CHECK(!decodes(&d));
+	d.blocks.n = 0;
+	CHECK(!decodes(&d));
+	d.all_text.n = 0;
+	CHECK(decodes(&d));
+	/* a count of blocks that is not whole blocks of the record */
+	d.all_text.n = (uint32_t)strlen(all);
+	d.blocks.n = 3 * DOCBLOCK_SIZE;
+	n = docrec_size(&d);
+	buf = malloc(n);
+	docrec_encode(&d, buf);
+	const size_t at_count = n - 3 * DOCBLOCK_SIZE - 4;
+	buf[at_count] = 4;
+	p = buf;
+	CHECK(docrec_decode(&p, buf + n, &e) == -1);
+	buf[at_count] = 0xff;
+	buf[at_count + 3] = 0xff;
+	p = buf;
+	CHECK(docrec_decode(&p, buf + n, &e) == -1);
+	free(buf);
+	/* documents of the layout before the blocks (aux 0) are refused */
+	struct ndf_header h = {.version = NDF_VERSION, .kind = NDF_KIND_DOCS};
+	CHECK(docrec_check_header(&h, "old.ndf") == -1);
+	h.aux = DOCREC_VERSION + 1;
+	CHECK(docrec_check_header(&h, "new.ndf") == -1);
+	h.aux = DOCREC_VERSION;
+	CHECK(docrec_check_header(&h, "this.ndf") == 0);
 }
 
 static void test_fprec(void)
@@ -218,6 +310,7 @@ static void test_csv_stream(int bulk)
 int main(void)
 {
 	test_docrec();
+	test_docrec_blocks();
 	test_numbers();
 	uint64_t rng = test_seed(5);
 	test_put_numbers(&rng);

@@ -556,7 +556,8 @@ static int write_block(struct ndf_writer *nw, uint8_t *buf, size_t *len, uint32_
 
 static int write_section(FILE *fp, const char *path, uint32_t file_no, int docs)
 {
-	struct ndf_header h = {.version = NDF_VERSION, .kind = NDF_KIND_DOCS};
+	struct ndf_header h = {.version = NDF_VERSION, .kind = NDF_KIND_DOCS,
+				 .aux = DOCREC_VERSION};
 	struct ndf_writer *nw = ndf_writer_open(fp, path, &h);
 	static uint8_t buf[1 << 20];
 	static char text[MAXW * 12];

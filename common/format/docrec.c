@@ -4,12 +4,62 @@
  */
 #include "format/docrec.h"
 
-#include "util/bytes.h"
+#include <string.h>
 
+#include "format/ndf.h"
+#include "util/bytes.h"
+#include "util/log.h"
+
+int docrec_check_header(const struct ndf_header *h, const char *name)
+{
+	if (h->aux == DOCREC_VERSION)
+		return 0;
+	log_error("%s: documents of record layout %llu, this program reads layout %d: "
+		  "extract them again with this version of ndd-extract",
+		  name, (unsigned long long)(h->aux ? h->aux : 1), DOCREC_VERSION);
+	return -1;
+}
+
+struct doc_block docrec_block(const struct doc_record *d, uint32_t i)
+{
+	const uint8_t *p = (const uint8_t *)d->blocks.p + (size_t)i * DOCBLOCK_SIZE;
+	return (struct doc_block){get_le64(p), get_le32(p + 8), p[12]};
+}
+
+uint8_t *docblock_encode(uint8_t *out, const struct doc_block *b)
+{
+	out = out_u64(out, b->hash);
+	out = out_u32(out, b->len);
+	*out++ = b->flags;
+	return out;
+}
+
+/* Whether the blocks of @d cut its all_text exactly into pieces of text
+ * joined by '\n' (an empty all_text has no blocks). */
+static int blocks_valid(const struct doc_record *d)
+{
+	const uint32_t n = docrec_n_blocks(d);
+	const uint8_t *const t = (const uint8_t *)d->all_text.p;
+	uint64_t at = 0;
+	if (d->blocks.n % DOCBLOCK_SIZE)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct doc_block b = docrec_block(d, i);
+		if (b.len == 0 || (b.flags & ~DB_KNOWN) || at + b.len > d->all_text.n)
+			return 0;
+		at += b.len;
+		if (i + 1 < n) {
+			if (at >= d->all_text.n || t[at] != '\n')
+				return 0;
+			at++;
+		}
+	}
+	return at == d->all_text.n;
+}
 size_t docrec_size(const struct doc_record *d)
 {
-	return 5 * 8 + 2 * 4 + 6 * 4 + (size_t)d->url.n + d->warc_file.n +
-	       d->record_id.n + d->date.n + d->title.n + d->text.n;
+	return 5 * 8 + 2 * 4 + 8 * 4 + (size_t)d->url.n + d->warc_file.n +
+	       d->record_id.n + d->date.n + d->title.n + d->text.n + d->all_text.n + d->blocks.n;
 }
 
 size_t docrec_encode(const struct doc_record *d, uint8_t *out)
@@ -28,6 +78,11 @@ size_t docrec_encode(const struct doc_record *d, uint8_t *out)
 	p = out_str(p, d->date.p, d->date.n);
 	p = out_str(p, d->title.p, d->title.n);
 	p = out_str(p, d->text.p, d->text.n);
+	p = out_str(p, d->all_text.p, d->all_text.n);
+	p = out_u32(p, docrec_n_blocks(d));
+	if (d->blocks.n)
+		memcpy(p, d->blocks.p, d->blocks.n);
+	p += d->blocks.n;
 	return (size_t)(p - out);
 }
 
@@ -45,7 +100,15 @@ int docrec_decode(const uint8_t **in, const uint8_t *end, struct doc_record *d)
 	    cur_u32(&c, &d->http_status) || cur_slice(&c, &d->url) ||
 	    cur_slice(&c, &d->warc_file) || cur_slice(&c, &d->record_id) ||
 	    cur_slice(&c, &d->date) || cur_slice(&c, &d->title) ||
-	    cur_slice(&c, &d->text))
+	    cur_slice(&c, &d->text) || cur_slice(&c, &d->all_text))
+		return -1;
+	uint32_t n_blocks;
+	if (cur_u32(&c, &n_blocks) || n_blocks > UINT32_MAX / DOCBLOCK_SIZE ||
+	    cur_need(&c, (size_t)n_blocks * DOCBLOCK_SIZE))
+		return -1;
+	d->blocks = (struct str){(const char *)c.next, n_blocks * DOCBLOCK_SIZE};
+	c.next += d->blocks.n;
+	if (!blocks_valid(d))
 		return -1;
 	*in = c.next;
 	return 0;

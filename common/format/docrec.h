@@ -27,6 +27,42 @@ enum {
 	DOC_CHARSET_LOSSY = 1u << 2,  /* some bytes could not be decoded */
 	DOC_FROM_ARCHIVE = 1u << 3,   /* came out of a tar/zip, offsets are in the member */
 	DOC_OFFSET_UNCOMPRESSED = 1u << 4, /* whole-file gzip: offset is in the inflated stream */
+	/* Set by ndd-fingerprint --templates (never in a documents file): */
+	DOC_FALLBACK_TEXT = 1u << 5, /* nothing confidently content: all non-template text */
+	DOC_NO_CONTENT = 1u << 6,    /* no text outside the template: fingerprint of the payload */
+};
+
+/*
+ * Record layout of NDF_KIND_DOCS, in the section header's aux field.  A
+ * reader refuses other layouts: 1 (aux 0, no blocks) was before the
+ * blocks were recorded.
+ */
+#define DOCREC_VERSION 2
+
+struct ndf_header;
+
+/** Whether @h (a DOCS section of @name) holds records of DOCREC_VERSION;
+ * if not, logs why and @return -1. */
+int docrec_check_header(const struct ndf_header *h, const char *name);
+
+/*
+ * A text block of a page (html_text.h cut it): what the template pass
+ * needs.  Blocks are stored back to back, DOCBLOCK_SIZE bytes each; block
+ * i's text is the i-th '\n'-separated piece of the record's all_text.
+ */
+#define DOCBLOCK_SIZE 13
+enum {
+	DB_CONTENT = 1 << 0, /* the page model kept it (it is in text) */
+	DB_SOFT = 1 << 1,    /* inside a class/id/role-marked chrome element */
+	DB_MAIN = 1 << 2,    /* inside <main>, <article> or role=main */
+	DB_HEADING = 1 << 3, /* inside h1..h6 */
+	DB_FORM = 1 << 4,    /* inside a <form> */
+	DB_KNOWN = 0x1f,     /* a reader refuses other bits */
+};
+struct doc_block {
+	uint64_t hash; /* XXH3-64 (seed 0) of the block's text */
+	uint32_t len;  /* bytes of text, > 0 */
+	uint8_t flags; /* DB_* */
 };
 
 /*
@@ -52,7 +88,21 @@ struct doc_record {
 	struct str date;       /* WARC-Date as written */
 	struct str title;
 	struct str text;       /* main content, UTF-8, whitespace normalised */
+	struct str all_text;   /* every block's text in document order, '\n'-joined */
+	struct str blocks;     /* n x DOCBLOCK_SIZE bytes: the blocks of all_text */
 };
+
+/** Blocks in @d. */
+static inline uint32_t docrec_n_blocks(const struct doc_record *d)
+{
+	return d->blocks.n / DOCBLOCK_SIZE;
+}
+
+/** Block @i (< docrec_n_blocks()) of @d. */
+struct doc_block docrec_block(const struct doc_record *d, uint32_t i);
+
+/** Write @b at @out (DOCBLOCK_SIZE bytes).  @return out + DOCBLOCK_SIZE. */
+uint8_t *docblock_encode(uint8_t *out, const struct doc_block *b);
 
 /** Bytes docrec_encode() will write for @d. */
 size_t docrec_size(const struct doc_record *d);
@@ -62,7 +112,8 @@ size_t docrec_encode(const struct doc_record *d, uint8_t *out);
 
 /**
  * Decode one record from *@in (not past @end), advancing *@in.
- * @return 0, or -1 if the bytes do not hold a whole, well-formed record.
+ * @return 0, or -1 if the bytes do not hold a whole, well-formed record
+ * (its blocks too: known flags, lengths > 0 that cut all_text exactly).
  */
 int docrec_decode(const uint8_t **in, const uint8_t *end, struct doc_record *d);
 

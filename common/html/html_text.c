@@ -1243,3 +1243,20 @@ const char *html_text_main(const struct html_text *h, size_t *len)
 		*len = h->main.len;
 	return h->main.p ? h->main.p : "";
 }
+
+size_t html_text_n_blocks(const struct html_text *h)
+{
+	return h->oom ? 0 : h->n_blocks;
+}
+
+struct html_text_block html_text_block_at(const struct html_text *h, size_t i)
+{
+	const struct hblock *const b = &h->blocks[i];
+	const unsigned f = b->flags;
+	return (struct html_text_block){
+		h->text.p + b->off, b->len,
+		(b->cls == HB_GOOD ? HTB_CONTENT : 0u) | (f & HB_SOFT ? HTB_SOFT : 0u) |
+			(f & HB_MAIN ? HTB_MAIN : 0u) | (f & HB_HEADING ? HTB_HEADING : 0u) |
+			(f & HB_FORM ? HTB_FORM : 0u),
+	};
+}

@@ -69,4 +69,35 @@ const char *html_text_title(const struct html_text *h, size_t *len);
  */
 const char *html_text_main(const struct html_text *h, size_t *len);
 
+/*
+ * The blocks the last page was cut into, for a caller that decides the
+ * main text with more than the page (the site's template, learnt from the
+ * crawl: ndd-template).  Every block of text outside the elements that
+ * are never content (script, style, head, svg, iframe..., and the chrome
+ * dropped by tag: nav, header, footer, aside, menu) is listed, in document
+ * order, link text included; the page model's verdict is in its flags.
+ */
+enum {
+	HTB_CONTENT = 1 << 0, /* part of html_text_main() */
+	HTB_SOFT = 1 << 1,    /* inside a class/id/role-marked chrome element */
+	HTB_MAIN = 1 << 2,    /* inside <main>, <article> or role=main */
+	HTB_HEADING = 1 << 3, /* inside h1..h6 */
+	HTB_FORM = 1 << 4,    /* inside a <form> */
+};
+
+struct html_text_block {
+	const char *text; /* collapsed text (not NUL-terminated), owned by the extractor */
+	size_t len;       /* 0: a mark where chrome was dropped (skip it) */
+	unsigned flags;   /* HTB_* */
+};
+
+/** Blocks of the last extracted page (0 after a failure). */
+size_t html_text_n_blocks(const struct html_text *h);
+
+/**
+ * Block @i (< html_text_n_blocks()) of the last page, in document order.
+ * Valid until the next html_text_extract() or html_text_free().
+ */
+struct html_text_block html_text_block_at(const struct html_text *h, size_t i);
+
 #endif

@@ -20,7 +20,16 @@ struct webdoc {
 	struct html_text *html;
 	char *u8; /* the page converted to UTF-8, when it is not UTF-8 already */
 	size_t u8_cap;
+	char *all;    /* the record's all_text */
+	size_t all_cap;
+	uint8_t *blk; /* the record's blocks */
+	size_t blk_cap;
 };
+
+_Static_assert((int)DB_CONTENT == (int)HTB_CONTENT && (int)DB_SOFT == (int)HTB_SOFT &&
+		       (int)DB_MAIN == (int)HTB_MAIN && (int)DB_HEADING == (int)HTB_HEADING &&
+		       (int)DB_FORM == (int)HTB_FORM,
+	       "a block's flags are stored as html_text gives them");
 
 struct webdoc *webdoc_new(void)
 {
@@ -43,6 +52,8 @@ void webdoc_free(struct webdoc *w)
 	http_decoder_free(w->http);
 	html_text_free(w->html);
 	free(w->u8);
+	free(w->all);
+	free(w->blk);
 	free(w);
 }
 
@@ -90,6 +101,60 @@ static uint64_t page_hash(const void *p, size_t n)
 #endif
 }
 
+/* Grow *@p to hold @need bytes.  @return 0, or -1 if memory ran out. */
+static int reserve(void **p, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 4096;
+	while (c < need)
+		c *= 2;
+	void *const q = realloc(*p, c);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/*
+ * d->all_text and d->blocks from the page's blocks (marks, which hold no
+ * text, left out), up to @max_text bytes of text and WEBDOC_MAX_BLOCKS
+ * blocks: a block that would pass either ends the list there.
+ * @return 0, or -1 if memory ran out.
+ */
+static int make_blocks(struct webdoc *w, size_t max_text, struct doc_record *d)
+{
+	const size_t n = html_text_n_blocks(w->html);
+	size_t len = 0, k = 0;
+	if (max_text > WEBDOC_MAX_ALL_TEXT)
+		max_text = WEBDOC_MAX_ALL_TEXT;
+	for (size_t i = 0; i < n; i++) {
+		const struct html_text_block b = html_text_block_at(w->html, i);
+		if (!b.len)
+			continue;
+		const size_t need = len + (len > 0) + b.len;
+		if (need > max_text || k == WEBDOC_MAX_BLOCKS) {
+			d->flags |= DOC_TEXT_TRUNCATED;
+			break;
+		}
+		if (reserve((void **)&w->all, &w->all_cap, need) ||
+		    reserve((void **)&w->blk, &w->blk_cap, (k + 1) * DOCBLOCK_SIZE))
+			return -1;
+		if (len)
+			w->all[len++] = '\n';
+		memcpy(w->all + len, b.text, b.len);
+		len += b.len;
+		const struct doc_block db = {page_hash(b.text, b.len), (uint32_t)b.len,
+					     (uint8_t)b.flags};
+		docblock_encode(w->blk + k * DOCBLOCK_SIZE, &db);
+		k++;
+	}
+	d->all_text = (struct str){w->all, (uint32_t)len};
+	d->blocks = (struct str){(const char *)w->blk, (uint32_t)(k * DOCBLOCK_SIZE)};
+	return 0;
+}
+
 static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in,
 				    const uint8_t *body, size_t n, const char *ct,
 				    struct doc_record *d)
@@ -113,7 +178,7 @@ static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in
 	d->text_hash = page_hash(text, ml);
 	d->title = (struct str){title, (uint32_t)tl};
 	d->text = (struct str){text, (uint32_t)ml};
-	return WEBDOC_OK;
+	return make_blocks(w, in->max_text, d) ? WEBDOC_NOMEM : WEBDOC_OK;
 }
 
 static enum webdoc_outcome http_outcome(int rc)

@@ -21,6 +21,12 @@
 #include "format/docrec.h"
 
 #define WEBDOC_MAX_TITLE 4096 /* bytes of title kept (cut at a UTF-8 boundary) */
+/* Blocks recorded of one page (the template pass's input): past this the
+ * rest of the page's blocks are left out of all_text and blocks, and
+ * DOC_TEXT_TRUNCATED is set.  With the text caps this keeps a record
+ * inside one NDF block. */
+#define WEBDOC_MAX_BLOCKS (1u << 18)
+#define WEBDOC_MAX_ALL_TEXT (24u << 20)
 
 enum webdoc_outcome {
 	WEBDOC_OK = 0,
@@ -40,7 +46,7 @@ struct webdoc_in {
 	const char *ptype;    /* WARC-Identified-Payload-Type */
 	const char *ctype;    /* the record's Content-Type (HTTP block: application/http...) */
 	size_t max_body;      /* cap on the decoded HTTP body */
-	size_t max_text;      /* cap on the main text (DOC_TEXT_TRUNCATED past it) */
+	size_t max_text;      /* cap on the main text and on all_text (DOC_TEXT_TRUNCATED past it) */
 };
 
 /* Per-thread decoders and buffers, reused from page to page. */
@@ -54,9 +60,10 @@ void webdoc_free(struct webdoc *w);
 
 /**
  * Turn @in into the content fields of @d: http_status, payload_hash,
- * text_hash, title and text, and the flags DOC_TRUNCATED (HTTP body cut
+ * text_hash, title, text, all_text and blocks (every block html_text cut,
+ * docrec.h), and the flags DOC_TRUNCATED (HTTP body cut
  * or partial), DOC_TEXT_TRUNCATED and DOC_CHARSET_LOSSY, or-ed into
- * d->flags.  Other fields of @d are left alone.  title and text point
+ * d->flags.  Other fields of @d are left alone.  The strings point
  * into @w: valid until the next call with @w.
  * @return WEBDOC_OK, or why no document came out (then only http_status
  * may have been set).
