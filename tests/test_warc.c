@@ -107,7 +107,7 @@ static void read_all(const struct buf *b, size_t max_record, struct result *res)
 		res->n++;
 	}
 	res->rc = rc;
-	res->st = *warc_reader_stats(r);
+	res->st = warc_reader_stats(r);
 	warc_close(r);
 	fclose(fp);
 }

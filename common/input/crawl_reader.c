@@ -53,8 +53,8 @@ struct crawl_reader *crawl_reader_open(char *const *paths, int n_paths, uint64_t
 static void end_member(struct crawl_reader *cr)
 {
 	if (cr->wr) {
-		const struct warc_stats *ws = warc_reader_stats(cr->wr);
-		warc_stats_add(&cr->st.warc, ws);
+		const struct warc_stats ws = warc_reader_stats(cr->wr);
+		warc_stats_add(&cr->st.warc, &ws);
 		warc_close(cr->wr);
 		cr->wr = NULL;
 	}
@@ -247,7 +247,7 @@ void crawl_reader_get_stats(const struct crawl_reader *cr, struct crawl_reader_s
 	*out = cr->st;
 	out->bytes_in = cr->st.warc.bytes_in;
 	if (cr->wr)
-		out->bytes_in += warc_reader_stats(cr->wr)->bytes_in;
+		out->bytes_in += warc_reader_stats(cr->wr).bytes_in;
 }
 
 void crawl_reader_close(struct crawl_reader *cr)

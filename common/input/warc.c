@@ -1,7 +1,6 @@
 /*
- * warc.c - the WARC reader's record layer and public API (see warc.h; the
- * input and stream layers are in warc_stream.c, header folding in
- * warc_header.c).
+ * warc.c - the WARC record reader (see warc.h), over the byte stream of
+ * warc_stream.h; header folding is in warc_header.c.
  *
  * A record: find "WARC/" at a line start, read the header up to the empty
  * line, fold it, check Content-Length and the CRLF CRLF that ends it:
@@ -22,7 +21,23 @@
 #include <unistd.h>
 
 #include "util/log.h"
-#include "input/warc_internal.h"
+
+#define WARC_MAX_HEADER (256u << 10) /* a WARC header bigger than this is broken */
+
+/*
+ * While a record is parsed the stream's cursor stays at its first byte
+ * and every position is relative to it.
+ */
+struct warc_reader {
+	struct warc_stream s;
+	size_t max_record;
+	int failed;
+	int warned_multi;
+	int seen_multi;     /* a member held more than one record */
+	int per_member;     /* the record being read must fill its gzip member */
+	struct warc_hdrbuf hb;
+	struct warc_stats st; /* the record layer's counts; the stream keeps its own */
+};
 
 enum { REC_END = 0, REC_OK = 1, REC_SKIP = 2, REC_FATAL = -1 };
 
@@ -66,7 +81,7 @@ const char *warc_target_uri(const struct warc_record *rec, size_t *len)
 }
 
 /*
- * Length of the header at win_pos up to and including its empty line.
+ * Length of the header at the cursor up to and including its empty line.
  * @return the length, 0 if there is none within WARC_MAX_HEADER or before
  * the stream ends (*ended set then), or a negative stream fault.
  */
@@ -75,27 +90,28 @@ static long header_end(struct warc_reader *r, int cross, int *ended)
 	size_t scanned = 0;
 	*ended = 0;
 	for (;;) {
-		const size_t a = warc_avail(r);
-		const size_t len = warc_header_end(r->win + r->win_pos, a, &scanned);
+		const size_t a = warc_stream_avail(&r->s);
+		const size_t len = warc_header_end(warc_stream_cur(&r->s), a, &scanned);
 		if (len)
 			return (long)len;
 		if (a >= WARC_MAX_HEADER)
 			return 0;
-		int rc = warc_need(r, a + 4096 < WARC_MAX_HEADER ? a + 4096 : WARC_MAX_HEADER, cross);
+		const size_t want = a + 4096 < WARC_MAX_HEADER ? a + 4096 : WARC_MAX_HEADER;
+		int rc = warc_stream_need(&r->s, want, cross);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && warc_avail(r) == a) {
+		if (rc == 0 && warc_stream_avail(&r->s) == a) {
 			*ended = 1;
 			return 0;
 		}
 	}
 }
 
-/* Fold the header at win_pos and fill @rec's header fields. */
+/* Fold the header at the cursor and fill @rec's header fields. */
 static int parse_header(struct warc_reader *r, size_t hlen, struct warc_record *rec)
 {
-	if (warc_header_parse(&r->hb, (const char *)r->win + r->win_pos, hlen)) {
-		log_error("%s: out of memory for a %zu-byte header", r->name, hlen);
+	if (warc_header_parse(&r->hb, (const char *)warc_stream_cur(&r->s), hlen)) {
+		log_error("%s: out of memory for a %zu-byte header", r->s.name, hlen);
 		return -1;
 	}
 	rec->version = r->hb.version;
@@ -120,7 +136,7 @@ static size_t terminator(const uint8_t *p)
 
 static int stream_fault(int rc)
 {
-	return rc == NEED_FATAL ? REC_FATAL : REC_SKIP;
+	return rc == WARC_STREAM_FATAL ? REC_FATAL : REC_SKIP;
 }
 
 /* A broken record: count it, say why, and resynchronise @skip bytes on
@@ -128,18 +144,18 @@ static int stream_fault(int rc)
 static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const char *what)
 {
 	char at[128];
-	warc_where(r, at, sizeof at);
+	warc_stream_where(&r->s, at, sizeof at);
 	(*counter)++;
-	log_warn("%s: record at %s skipped: %s", r->name, at, what);
+	log_warn("%s: record at %s skipped: %s", r->s.name, at, what);
 	if (r->per_member) {
 		/* the member held this record only: what is left of it is not
 		 * a record, even where a line in the block starts "WARC/" */
-		warc_win_drop(r);
-		const int rc = warc_discard(r, UINT64_MAX, 0);
+		warc_stream_drop(&r->s);
+		const int rc = warc_stream_discard(&r->s, UINT64_MAX, 0);
 		return rc < 0 ? stream_fault(rc) : REC_SKIP;
 	}
-	r->win_pos += skip;
-	r->resyncing = 1;
+	warc_stream_skip(&r->s, skip);
+	warc_stream_set_quiet(&r->s, 1);
 	return REC_SKIP;
 }
 
@@ -148,8 +164,8 @@ static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const cha
 static int skip_huge(struct warc_reader *r, size_t hlen, uint64_t cl, int cross)
 {
 	char msg[128];
-	const uint64_t rec_u = r->win_u_off + r->win_pos;
-	if (r->file_size >= 0 && rec_u + hlen + cl > (uint64_t)r->file_size) {
+	const uint64_t rec_u = warc_stream_tell(&r->s);
+	if (r->s.file_size >= 0 && rec_u + hlen + cl > (uint64_t)r->s.file_size) {
 		snprintf(msg, sizeof msg, "Content-Length %llu runs past the end of the file",
 			 (unsigned long long)cl);
 		return lose(r, &r->st.bad_length, hlen, msg);
@@ -157,8 +173,8 @@ static int skip_huge(struct warc_reader *r, size_t hlen, uint64_t cl, int cross)
 	snprintf(msg, sizeof msg, "block of %llu bytes is above the limit of %zu",
 		 (unsigned long long)cl, r->max_record);
 	lose(r, &r->st.huge, hlen, msg);
-	r->resyncing = 0;
-	const int rc = warc_discard(r, cl, cross);
+	warc_stream_set_quiet(&r->s, 0);
+	const int rc = warc_stream_discard(&r->s, cl, cross);
 	return rc < 0 ? stream_fault(rc) : REC_SKIP;
 }
 
@@ -168,14 +184,14 @@ static int member_ends_at(struct warc_reader *r, size_t len, size_t *extra)
 {
 	size_t i = len;
 	for (;;) {
-		const int rc = warc_need(r, i + 1, 0);
+		const int rc = warc_stream_need(&r->s, i + 1, 0);
 		if (rc < 0)
 			return rc;
 		if (rc == 0) {
 			*extra = i - len;
 			return 1;
 		}
-		if (!warc_is_blank(r->win[r->win_pos + i]))
+		if (!warc_is_blank(warc_stream_cur(&r->s)[i]))
 			return 0;
 		i++;
 	}
@@ -189,24 +205,24 @@ static void note_multi(struct warc_reader *r)
 	r->warned_multi = 1;
 	log_warn("%s: gzip member at offset %llu holds more than one record "
 		 "(whole-file gzip?); record offsets are offsets in the inflated stream",
-		 r->name, (unsigned long long)r->mem_c_start);
+		 r->s.name, (unsigned long long)r->s.mem_c_start);
 }
 
-/* Hand out the record at win_pos: @len bytes of which @hlen header. */
+/* Hand out the record at the cursor: @len bytes of which @hlen header. */
 static int accept(struct warc_reader *r, struct warc_record *rec, size_t len,
 		  size_t hlen, size_t cl, int aligned)
 {
 	rec->flags = 0;
-	rec->offset = r->win_u_off + r->win_pos;
+	rec->offset = warc_stream_tell(&r->s);
 	rec->length = len;
-	if (r->gzip) {
+	if (r->s.gzip) {
 		size_t extra = 0;
 		const int rc = aligned ? member_ends_at(r, len, &extra) : 0;
 		if (rc < 0)
 			return stream_fault(rc);
 		if (rc == 1) {
-			rec->offset = r->mem_c_start;
-			rec->length = r->mem_c_end - r->mem_c_start;
+			rec->offset = r->s.mem_c_start;
+			rec->length = r->s.mem_c_end - r->s.mem_c_start;
 			len += extra;
 		} else {
 			rec->flags |= WARC_REC_OFFSET_UNCOMPRESSED;
@@ -214,18 +230,18 @@ static int accept(struct warc_reader *r, struct warc_record *rec, size_t len,
 		}
 	}
 	rec->type = warc_type_from_name(warc_header_get(rec, "WARC-Type"));
-	rec->block = r->win + r->win_pos + hlen;
+	rec->block = warc_stream_cur(&r->s) + hlen;
 	rec->block_len = cl;
-	r->win_pos += len;
+	warc_stream_skip(&r->s, len);
 	r->st.records++;
-	r->resyncing = 0;
+	warc_stream_set_quiet(&r->s, 0);
 	return REC_OK;
 }
 
-/* The header and block of the record whose "WARC/" is at win_pos. */
+/* The header and block of the record whose "WARC/" is at the cursor. */
 static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned, int cross)
 {
-	const uint64_t mem = r->mem_c_start;
+	const uint64_t mem = r->s.mem_c_start;
 	char msg[128];
 	int ended;
 	const long hlen = header_end(r, cross, &ended);
@@ -242,11 +258,12 @@ static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned
 	if ((uint64_t)cl > r->max_record)
 		return skip_huge(r, (size_t)hlen, (uint64_t)cl, cross);
 	const size_t total = (size_t)hlen + (size_t)cl;
-	const int rc = warc_need(r, total + 4, cross);
+	const int rc = warc_stream_need(&r->s, total + 4, cross);
 	if (rc < 0)
 		return stream_fault(rc);
 	size_t term;
-	const uint8_t *end = r->win + r->win_pos + total;
+	const size_t avail = warc_stream_avail(&r->s);
+	const uint8_t *end = warc_stream_cur(&r->s) + total;
 	if (rc == 1) {
 		term = terminator(end);
 		if (!term) {
@@ -254,39 +271,84 @@ static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned
 				 (long long)cl);
 			return lose(r, &r->st.bad_length, (size_t)hlen, msg);
 		}
-	} else if (warc_avail(r) >= total && !warc_any_nonblank(end, warc_avail(r) - total)) {
-		term = warc_avail(r) - total; /* end marker cut short by the end of data */
+	} else if (avail >= total && !warc_any_nonblank(end, avail - total)) {
+		term = avail - total; /* end marker cut short by the end of data */
 	} else {
-		const int member = r->gzip && !cross;
+		const int member = r->s.gzip && !cross;
 		snprintf(msg, sizeof msg, "Content-Length %lld runs past the end of the %s",
 			 (long long)cl, member ? "gzip member" : "input");
 		return lose(r, member ? &r->st.bad_length : &r->st.truncated, (size_t)hlen, msg);
 	}
 	return accept(r, rec, total + term, (size_t)hlen, (size_t)cl,
-		      aligned && mem == r->mem_c_start);
+		      aligned && mem == r->s.mem_c_start);
 }
 
 /* Skip CR, LF, spaces and NULs between records (within a gzip member). */
 static int skip_blanks(struct warc_reader *r)
 {
 	for (;;) {
-		const int rc = warc_need(r, 1, !r->gzip);
+		const int rc = warc_stream_need(&r->s, 1, !r->s.gzip);
 		if (rc <= 0)
 			return rc;
-		const uint8_t *p = r->win + r->win_pos, *e = r->win + r->win_len;
+		const uint8_t *const b = warc_stream_cur(&r->s), *p = b;
+		const uint8_t *const e = b + warc_stream_avail(&r->s);
 		while (p < e && warc_is_blank(*p))
 			p++;
-		r->win_pos = (size_t)(p - r->win);
+		warc_stream_skip(&r->s, (size_t)(p - b));
 		if (p < e)
 			return 1;
-		warc_win_drop(r);
+		warc_stream_drop(&r->s);
 	}
+}
+
+/*
+ * Skip to the next line that starts with "WARC/", counting a run of
+ * garbage once (not at all if it follows a fault just counted).  For gzip
+ * the scan stays inside the current member (a member boundary is a record
+ * boundary); at its end the window is dropped.  @return 1 found, 0 not in
+ * this member or input, or a stream fault.
+ */
+static int resync(struct warc_reader *r, int cross)
+{
+	char at[128];
+	warc_stream_where(&r->s, at, sizeof at);
+	uint64_t skipped = 0;
+	int junk = 0, rc;
+	for (;;) {
+		const uint8_t *base = warc_stream_cur(&r->s);
+		const size_t a = warc_stream_avail(&r->s);
+		const uint8_t *hit = memmem(base, a, "\nWARC/", 6);
+		size_t k = hit ? (size_t)(hit - base) + 1 : (a > 5 ? a - 5 : 0);
+		junk |= warc_any_nonblank(base, k);
+		skipped += k;
+		warc_stream_skip(&r->s, k);
+		if (hit)
+			break;
+		rc = warc_stream_need(&r->s, warc_stream_avail(&r->s) + 4096, cross);
+		if (rc == 0 && warc_stream_avail(&r->s) > 5)
+			continue; /* a partial read: scan it */
+		if (rc == WARC_STREAM_FATAL)
+			return rc;
+		if (rc <= 0) {
+			junk |= warc_any_nonblank(warc_stream_cur(&r->s), warc_stream_avail(&r->s));
+			skipped += warc_stream_avail(&r->s);
+			warc_stream_drop(&r->s);
+			break;
+		}
+	}
+	if (junk && !r->s.quiet) {
+		r->st.garbage++;
+		log_warn("%s: skipped %llu bytes of garbage at %s", r->s.name,
+			 (unsigned long long)skipped, at);
+	}
+	warc_stream_set_quiet(&r->s, 0);
+	return warc_stream_avail(&r->s) > 0;
 }
 
 static int read_record(struct warc_reader *r, struct warc_record *rec)
 {
-	if (r->gzip && warc_avail(r) == 0 && !r->member_active) {
-		const int rc = warc_gz_begin_member(r);
+	if (r->s.gzip && warc_stream_avail(&r->s) == 0 && !r->s.member_active) {
+		const int rc = warc_stream_begin_member(&r->s);
 		if (rc <= 0)
 			return rc < 0 ? REC_FATAL : REC_END;
 	}
@@ -294,15 +356,15 @@ static int read_record(struct warc_reader *r, struct warc_record *rec)
 	if (rc < 0)
 		return stream_fault(rc);
 	if (rc == 0)
-		return r->gzip ? REC_SKIP : REC_END;
-	const int aligned = r->gzip && r->win_u_off + r->win_pos == r->mem_u_start;
-	const int cross = !r->gzip || !aligned || r->seen_multi;
-	r->per_member = r->gzip && !cross;
-	rc = warc_need(r, 5, cross);
+		return r->s.gzip ? REC_SKIP : REC_END;
+	const int aligned = r->s.gzip && warc_stream_tell(&r->s) == r->s.mem_u_start;
+	const int cross = !r->s.gzip || !aligned || r->seen_multi;
+	r->per_member = r->s.gzip && !cross;
+	rc = warc_stream_need(&r->s, 5, cross);
 	if (rc < 0)
 		return stream_fault(rc);
-	if (rc == 0 || memcmp(r->win + r->win_pos, "WARC/", 5)) {
-		rc = warc_resync(r, cross);
+	if (rc == 0 || memcmp(warc_stream_cur(&r->s), "WARC/", 5)) {
+		rc = resync(r, cross);
 		return rc < 0 ? stream_fault(rc) : REC_SKIP;
 	}
 	return read_body(r, rec, aligned, cross);
@@ -310,7 +372,7 @@ static int read_record(struct warc_reader *r, struct warc_record *rec)
 
 int warc_next(struct warc_reader *r, struct warc_record *rec)
 {
-	if (r->failed || (!r->detected && warc_stream_detect(r)))
+	if (r->failed || (!r->s.detected && warc_stream_detect(&r->s)))
 		return r->failed = 1, -1;
 	for (;;) {
 		const int rc = read_record(r, rec);
@@ -329,19 +391,16 @@ struct warc_reader *warc_open_read(warc_read_fn read, void *ctx, const char *nam
 				   size_t max_record, int64_t size)
 {
 	struct warc_reader *r = calloc(1, sizeof *r);
-	if (r)
-		r->in = malloc(WARC_IN_CHUNK);
-	if (!r || !r->in) {
+	max_record = max_record ? max_record : WARC_DEFAULT_MAX_RECORD;
+	if (!r || warc_stream_init(&r->s, read, ctx, name, WARC_MAX_HEADER + max_record + 16,
+				   size)) {
 		log_error("%s: out of memory", name);
+		if (r)
+			warc_stream_free(&r->s);
 		free(r);
 		return NULL;
 	}
-	r->read = read;
-	r->read_ctx = ctx;
-	r->name = name;
-	r->max_record = max_record ? max_record : WARC_DEFAULT_MAX_RECORD;
-	r->win_limit = WARC_MAX_HEADER + r->max_record + WARC_WIN_SLACK + 16;
-	r->file_size = size;
+	r->max_record = max_record;
 	return r;
 }
 
@@ -363,37 +422,29 @@ struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
 
 int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap, size_t *written)
 {
-	/* Only a finished member whose window is consumed: the bytes of the
-	 * next record must not leave with this one. */
-	if (!r->gzip || r->member_active || warc_avail(r) != 0 || !r->win)
-		return 0;
-	uint8_t *const old = r->win;
-	const size_t old_cap = r->win_cap;
-	*written = r->win_high > r->win_len ? r->win_high : r->win_len;
-	warc_win_drop(r);
-	r->win = *buf;
-	r->win_cap = *buf ? *cap : 0;
-	r->win_high = 0; /* what the new buffer held before is its giver's to know */
-	*buf = old;
-	*cap = old_cap;
-	return 1;
+	return warc_stream_swap_window(&r->s, buf, cap, written);
 }
 
-const struct warc_stats *warc_reader_stats(const struct warc_reader *r)
+struct warc_stats warc_reader_stats(const struct warc_reader *r)
 {
-	return &r->st;
+	struct warc_stats st = r->st;
+	st.bytes_in = r->s.st.bytes_in;
+	st.garbage += r->s.st.garbage;
+	st.truncated += r->s.st.truncated;
+	st.corrupt_gzip += r->s.st.corrupt_gzip;
+	return st;
 }
 
 int warc_reader_is_gzip(const struct warc_reader *r)
 {
-	return r->gzip;
+	return r->s.gzip;
 }
 
 void warc_close(struct warc_reader *r)
 {
 	if (!r)
 		return;
-	warc_stream_free(r);
+	warc_stream_free(&r->s);
 	warc_hdrbuf_free(&r->hb);
 	free(r);
 }

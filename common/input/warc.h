@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "input/warc_header.h"
+#include "input/warc_stream.h"
 
 #define WARC_DEFAULT_MAX_RECORD (64u << 20)
 
@@ -78,12 +79,6 @@ void warc_stats_add(struct warc_stats *a, const struct warc_stats *b);
 
 struct warc_reader;
 
-/*
- * A byte source: read up to @n bytes into @buf.  @return bytes read, 0 at
- * the end, or -1 on an error (errno set).
- */
-typedef long (*warc_read_fn)(void *ctx, void *buf, size_t n);
-
 /**
  * Start reading @fp (positioned at the start of the WARC data; the caller
  * keeps ownership and closes it).  @name is used in messages.
@@ -95,7 +90,7 @@ struct warc_reader *warc_open(FILE *fp, const char *name, size_t max_record)
 	__attribute__((warn_unused_result));
 
 /**
- * As warc_open(), reading through @read(@ctx, ...).  @size: bytes the
+ * As warc_open(), reading through @read(@ctx, ...) (warc_stream.h).  @size: bytes the
  * source holds if known, else -1 (used only to tell a lying
  * Content-Length from a huge record).  @ctx must outlive the reader.
  */
@@ -127,7 +122,7 @@ int warc_next(struct warc_reader *r, struct warc_record *rec)
 int warc_swap_window(struct warc_reader *r, uint8_t **buf, size_t *cap, size_t *written);
 
 /** Counters so far. */
-const struct warc_stats *warc_reader_stats(const struct warc_reader *r);
+struct warc_stats warc_reader_stats(const struct warc_reader *r);
 
 /** 1 if the input is gzip-compressed. */
 int warc_reader_is_gzip(const struct warc_reader *r);

@@ -1,14 +1,9 @@
 /*
- * warc_stream.c - the WARC reader's lower layers (see warc_internal.h).
+ * warc_stream.c - the byte stream under the WARC reader (see warc_stream.h).
  *
- *   input   raw bytes in r->in, refilled through the read callback; for
- *           gzip the bytes of the current member are kept while they fit,
- *           so a corrupt member can be rescanned from its second byte
- *   stream  the WARC text in the window r->win: copied from the input
- *           (plain) or inflated member by member (gzip).  warc_need(n)
- *           makes n bytes available past win_pos; for gzip it crosses a
- *           member boundary only when told to, because a per-record
- *           member must hold the whole record
+ * The window is filled by copying (plain input) or by inflating the
+ * current gzip member; warc_stream_need(n) crosses a member boundary only
+ * when told to, because a per-record member must hold the whole record.
  *
  * Two inflaters.  A per-record member (the norm: tens of KiB) that lies
  * whole in the input buffer is inflated in one call by libdeflate, which
@@ -19,17 +14,25 @@
  * from its start so that truncation, corruption and resynchronisation
  * are judged by one decoder only.
  */
-#include "input/warc_internal.h"
+#include "input/warc_stream.h"
 
 #include <errno.h>
+#include <libdeflate.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef NDD_NO_LIBDEFLATE
-#include <libdeflate.h>
-#endif
-
 #include "util/log.h"
+
+#define WARC_IN_CHUNK (4u << 20)
+#define WARC_WIN_SLACK (64u << 10)
+
+/** The window was written up to @end (its pages there are touched). */
+static void win_wrote(struct warc_stream *s, size_t end)
+{
+	if (end > s->win_high)
+		s->win_high = end;
+}
 
 int warc_any_nonblank(const uint8_t *p, size_t n)
 {
@@ -41,38 +44,38 @@ int warc_any_nonblank(const uint8_t *p, size_t n)
 
 /* ---- input layer ---- */
 
-/* Refill r->in.  Keeps the current member's bytes when they fit in half the
+/* Refill s->in.  Keeps the current member's bytes when they fit in half the
  * buffer (for rescanning after corruption).  @return bytes read, -1 on a
  * read error. */
-static long in_fill(struct warc_reader *r)
+static long in_fill(struct warc_stream *s)
 {
-	size_t keep = r->in_pos;
-	if (r->gzip && r->mem_c_start >= r->in_off &&
-	    r->mem_c_start - r->in_off < keep &&
-	    r->in_len - (r->mem_c_start - r->in_off) < WARC_IN_CHUNK / 2)
-		keep = (size_t)(r->mem_c_start - r->in_off);
-	memmove(r->in, r->in + keep, r->in_len - keep);
-	r->in_len -= keep;
-	r->in_pos -= keep;
-	r->in_off += keep;
-	if (r->in_eof)
+	size_t keep = s->in_pos;
+	if (s->gzip && s->mem_c_start >= s->in_off &&
+	    s->mem_c_start - s->in_off < keep &&
+	    s->in_len - (s->mem_c_start - s->in_off) < WARC_IN_CHUNK / 2)
+		keep = (size_t)(s->mem_c_start - s->in_off);
+	memmove(s->in, s->in + keep, s->in_len - keep);
+	s->in_len -= keep;
+	s->in_pos -= keep;
+	s->in_off += keep;
+	if (s->in_eof)
 		return 0;
-	const long n = r->read(r->read_ctx, r->in + r->in_len, WARC_IN_CHUNK - r->in_len);
+	const long n = s->read(s->read_ctx, s->in + s->in_len, WARC_IN_CHUNK - s->in_len);
 	if (n < 0) {
-		log_error("%s: read error at offset %llu: %s", r->name,
-			  (unsigned long long)(r->in_off + r->in_len), strerror(errno));
+		log_error("%s: read error at offset %llu: %s", s->name,
+			  (unsigned long long)(s->in_off + s->in_len), strerror(errno));
 		return -1;
 	}
 	if (n == 0)
-		r->in_eof = 1;
-	r->in_len += (size_t)n;
-	r->st.bytes_in += (uint64_t)n;
+		s->in_eof = 1;
+	s->in_len += (size_t)n;
+	s->st.bytes_in += (uint64_t)n;
 	return n;
 }
 
-static uint64_t in_tell(const struct warc_reader *r)
+static uint64_t in_tell(const struct warc_stream *s)
 {
-	return r->in_off + r->in_pos;
+	return s->in_off + s->in_pos;
 }
 
 /* A plausible gzip member header: magic, deflate, no reserved flag bits,
@@ -84,110 +87,110 @@ static int gz_header_at(const uint8_t *p)
 	       (p[8] == 0 || p[8] == 2 || p[8] == 4) && (p[9] <= 13 || p[9] == 255);
 }
 
-static void count_garbage(struct warc_reader *r, uint64_t off, uint64_t n, const char *unit)
+static void count_garbage(struct warc_stream *s, uint64_t off, uint64_t n, const char *unit)
 {
-	if (r->resyncing || r->gz_resync)
+	if (s->quiet || s->gz_resync)
 		return;
-	r->st.garbage++;
-	log_warn("%s: skipped %llu bytes of garbage at %s offset %llu", r->name,
+	s->st.garbage++;
+	log_warn("%s: skipped %llu bytes of garbage at %s offset %llu", s->name,
 		 (unsigned long long)n, unit, (unsigned long long)off);
 }
 
-/* Position r->in at the next gzip member.  @return 1 found, 0 end of input,
+/* Position s->in at the next gzip member.  @return 1 found, 0 end of input,
  * -1 read error. */
-static int gz_find_member(struct warc_reader *r)
+static int gz_find_member(struct warc_stream *s)
 {
-	const uint64_t start = in_tell(r);
+	const uint64_t start = in_tell(s);
 	int junk = 0;
 	for (;;) {
-		if (r->in_len - r->in_pos < 10) {
-			long n = in_fill(r);
+		if (s->in_len - s->in_pos < 10) {
+			long n = in_fill(s);
 			if (n < 0)
 				return -1;
-			if (n == 0 && r->in_len - r->in_pos < 10)
+			if (n == 0 && s->in_len - s->in_pos < 10)
 				break;
 			continue;
 		}
-		size_t i = r->in_pos, last = r->in_len - 10;
-		while (i <= last && !gz_header_at(r->in + i))
+		size_t i = s->in_pos, last = s->in_len - 10;
+		while (i <= last && !gz_header_at(s->in + i))
 			i++;
-		junk |= warc_any_nonblank(r->in + r->in_pos, i - r->in_pos);
-		r->in_pos = i;
+		junk |= warc_any_nonblank(s->in + s->in_pos, i - s->in_pos);
+		s->in_pos = i;
 		if (i <= last)
 			break;
 	}
-	if (r->in_len - r->in_pos < 10) {
-		junk |= warc_any_nonblank(r->in + r->in_pos, r->in_len - r->in_pos);
-		r->in_pos = r->in_len;
+	if (s->in_len - s->in_pos < 10) {
+		junk |= warc_any_nonblank(s->in + s->in_pos, s->in_len - s->in_pos);
+		s->in_pos = s->in_len;
 	}
 	if (junk)
-		count_garbage(r, start, in_tell(r) - start, "compressed");
-	return r->in_pos < r->in_len;
+		count_garbage(s, start, in_tell(s) - start, "compressed");
+	return s->in_pos < s->in_len;
 }
 
-void warc_win_drop(struct warc_reader *r)
+void warc_stream_drop(struct warc_stream *s)
 {
-	r->win_u_off += r->win_len;
-	r->win_pos = r->win_len = 0;
+	s->win_u_off += s->win_len;
+	s->win_pos = s->win_len = 0;
 }
 
 /* Make room for up to @extra bytes past win_len, moving or growing the
  * window but never past win_limit; at least one byte is guaranteed. */
-static int win_reserve(struct warc_reader *r, size_t extra)
+static int win_reserve(struct warc_stream *s, size_t extra)
 {
-	if (r->win_pos > 0 && r->win_len + extra > r->win_cap) {
-		memmove(r->win, r->win + r->win_pos, r->win_len - r->win_pos);
-		r->win_u_off += r->win_pos;
-		r->win_len -= r->win_pos;
-		r->win_pos = 0;
+	if (s->win_pos > 0 && s->win_len + extra > s->win_cap) {
+		memmove(s->win, s->win + s->win_pos, s->win_len - s->win_pos);
+		s->win_u_off += s->win_pos;
+		s->win_len -= s->win_pos;
+		s->win_pos = 0;
 	}
-	if (r->win_len + extra <= r->win_cap)
+	if (s->win_len + extra <= s->win_cap)
 		return 0;
-	size_t cap = r->win_cap * 2;
-	if (cap < r->win_len + extra)
-		cap = r->win_len + extra;
-	if (cap > r->win_limit)
-		cap = r->win_limit;
-	if (cap <= r->win_len) { /* warc_need() never asks past win_limit */
-		log_error("%s: record window full", r->name);
+	size_t cap = s->win_cap * 2;
+	if (cap < s->win_len + extra)
+		cap = s->win_len + extra;
+	if (cap > s->win_limit)
+		cap = s->win_limit;
+	if (cap <= s->win_len) { /* warc_stream_need() never asks past win_limit */
+		log_error("%s: record window full", s->name);
 		return -1;
 	}
-	uint8_t *w = realloc(r->win, cap);
+	uint8_t *w = realloc(s->win, cap);
 	if (!w) {
-		log_error("%s: out of memory for a %zu-byte record window", r->name, cap);
+		log_error("%s: out of memory for a %zu-byte record window", s->name, cap);
 		return -1;
 	}
-	r->win = w;
-	r->win_cap = cap;
+	s->win = w;
+	s->win_cap = cap;
 	return 0;
 }
 
 /* A member failed: count it (unless already rescanning), drop the window
  * and rescan from the member's second byte if it is still buffered. */
-static void gz_broken(struct warc_reader *r, int truncated, const char *why)
+static void gz_broken(struct warc_stream *s, int truncated, const char *why)
 {
 	if (truncated) {
-		r->st.truncated++;
+		s->st.truncated++;
 		log_warn("%s: gzip member at offset %llu is truncated; record lost",
-			 r->name, (unsigned long long)r->mem_c_start);
-	} else if (!r->gz_resync) {
-		r->st.corrupt_gzip++;
+			 s->name, (unsigned long long)s->mem_c_start);
+	} else if (!s->gz_resync) {
+		s->st.corrupt_gzip++;
 		log_warn("%s: corrupt gzip member at offset %llu (%s); record lost",
-			 r->name, (unsigned long long)r->mem_c_start, why ? why : "bad data");
+			 s->name, (unsigned long long)s->mem_c_start, why ? why : "bad data");
 	}
-	r->gz_resync = 1;
-	r->member_active = 0;
-	warc_win_drop(r);
-	if (!truncated && r->mem_c_start + 1 >= r->in_off &&
-	    r->mem_c_start + 1 <= r->in_off + r->in_len)
-		r->in_pos = (size_t)(r->mem_c_start + 1 - r->in_off);
+	s->gz_resync = 1;
+	s->member_active = 0;
+	warc_stream_drop(s);
+	if (!truncated && s->mem_c_start + 1 >= s->in_off &&
+	    s->mem_c_start + 1 <= s->in_off + s->in_len)
+		s->in_pos = (size_t)(s->mem_c_start + 1 - s->in_off);
 }
 
-static void member_done(struct warc_reader *r)
+static void member_done(struct warc_stream *s)
 {
-	r->member_active = 0;
-	r->gz_resync = 0;
-	r->mem_c_end = in_tell(r);
+	s->member_active = 0;
+	s->gz_resync = 0;
+	s->mem_c_end = in_tell(s);
 }
 
 /*
@@ -198,167 +201,173 @@ static void member_done(struct warc_reader *r)
  * failure inflated the first 4 MiB of every bigger member twice (on the
  * bench crawl 2 members in 6,557, but 4% of the inflated bytes).
  * @return 1 done, 0 not done (nothing consumed: zlib takes over),
- * NEED_FATAL.
+ * WARC_STREAM_FATAL.
  */
-static int gz_fast_member(struct warc_reader *r)
+static int gz_fast_member(struct warc_stream *s)
 {
-#ifndef NDD_NO_LIBDEFLATE
-	if (!r->ld)
+	if (!s->ld)
 		return 0;
 	/* members up to a quarter of the buffer are always whole in it, and
 	 * a refill moves at most that quarter to the front */
-	if (!r->in_eof && r->in_len - r->in_pos < WARC_IN_CHUNK / 4) {
-		if (in_fill(r) < 0)
-			return NEED_FATAL;
+	if (!s->in_eof && s->in_len - s->in_pos < WARC_IN_CHUNK / 4) {
+		if (in_fill(s) < 0)
+			return WARC_STREAM_FATAL;
 	}
 	size_t used = 0, out = 0;
-	if (win_reserve(r, r->win_limit / 2))
-		return NEED_FATAL;
-	if (libdeflate_gzip_decompress_ex(r->ld, r->in + r->in_pos, r->in_len - r->in_pos,
-					  r->win + r->win_len, r->win_cap - r->win_len, &used,
+	if (win_reserve(s, s->win_limit / 2))
+		return WARC_STREAM_FATAL;
+	if (libdeflate_gzip_decompress_ex(s->ld, s->in + s->in_pos, s->in_len - s->in_pos,
+					  s->win + s->win_len, s->win_cap - s->win_len, &used,
 					  &out) != LIBDEFLATE_SUCCESS) {
 		/* a member too big for the room may have been written to its end */
-		warc_win_wrote(r, r->win_cap);
+		win_wrote(s, s->win_cap);
 		return 0;
 	}
-	r->in_pos += used;
-	r->win_len += out;
-	warc_win_wrote(r, r->win_len);
-	member_done(r);
+	s->in_pos += used;
+	s->win_len += out;
+	win_wrote(s, s->win_len);
+	member_done(s);
 	return 1;
-#else
-	(void)r;
-	return 0;
-#endif
 }
 
-int warc_gz_begin_member(struct warc_reader *r)
+int warc_stream_begin_member(struct warc_stream *s)
 {
-	const int rc = gz_find_member(r);
+	const int rc = gz_find_member(s);
 	if (rc <= 0)
-		return rc < 0 ? NEED_FATAL : 0;
-	r->mem_c_start = in_tell(r);
-	r->mem_u_start = r->win_u_off + r->win_len;
-	const int fast = gz_fast_member(r);
+		return rc < 0 ? WARC_STREAM_FATAL : 0;
+	s->mem_c_start = in_tell(s);
+	s->mem_u_start = s->win_u_off + s->win_len;
+	const int fast = gz_fast_member(s);
 	if (fast)
-		return fast < 0 ? NEED_FATAL : 1;
-	if (inflateReset(&r->zs) != Z_OK)
-		return NEED_FATAL;
-	r->member_active = 1;
+		return fast < 0 ? WARC_STREAM_FATAL : 1;
+	if (inflateReset(&s->zs) != Z_OK)
+		return WARC_STREAM_FATAL;
+	s->member_active = 1;
 	return 1;
 }
 
 /* Inflate more of the current member into the window.  @return 1 progress
- * or member end, NEED_BROKEN, NEED_FATAL. */
-static int gz_inflate_some(struct warc_reader *r)
+ * or member end, WARC_STREAM_BROKEN, WARC_STREAM_FATAL. */
+static int gz_inflate_some(struct warc_stream *s)
 {
-	if (r->in_pos == r->in_len && in_fill(r) < 0)
-		return NEED_FATAL;
-	if (win_reserve(r, WARC_WIN_SLACK))
-		return NEED_FATAL;
-	const size_t in0 = r->in_pos, out0 = r->win_len;
-	r->zs.next_in = r->in + r->in_pos;
-	r->zs.avail_in = (uInt)(r->in_len - r->in_pos);
-	r->zs.next_out = r->win + r->win_len;
-	r->zs.avail_out = (uInt)(r->win_cap - r->win_len);
-	const int zrc = inflate(&r->zs, Z_NO_FLUSH);
-	r->in_pos = (size_t)(r->zs.next_in - r->in);
-	r->win_len = (size_t)(r->zs.next_out - r->win);
-	warc_win_wrote(r, r->win_len);
+	if (s->in_pos == s->in_len && in_fill(s) < 0)
+		return WARC_STREAM_FATAL;
+	if (win_reserve(s, WARC_WIN_SLACK))
+		return WARC_STREAM_FATAL;
+	const size_t in0 = s->in_pos, out0 = s->win_len;
+	s->zs.next_in = s->in + s->in_pos;
+	s->zs.avail_in = (uInt)(s->in_len - s->in_pos);
+	s->zs.next_out = s->win + s->win_len;
+	s->zs.avail_out = (uInt)(s->win_cap - s->win_len);
+	const int zrc = inflate(&s->zs, Z_NO_FLUSH);
+	s->in_pos = (size_t)(s->zs.next_in - s->in);
+	s->win_len = (size_t)(s->zs.next_out - s->win);
+	win_wrote(s, s->win_len);
 	if (zrc == Z_STREAM_END) {
-		member_done(r);
+		member_done(s);
 		return 1;
 	}
 	if (zrc == Z_OK || zrc == Z_BUF_ERROR) {
 		/* No progress with all input used means the file ended inside
 		 * the member (zlib may still hold output, hence the check). */
-		if (r->in_eof && r->in_pos == r->in_len && in0 == r->in_pos &&
-		    out0 == r->win_len) {
-			gz_broken(r, 1, NULL);
-			return NEED_BROKEN;
+		if (s->in_eof && s->in_pos == s->in_len && in0 == s->in_pos &&
+		    out0 == s->win_len) {
+			gz_broken(s, 1, NULL);
+			return WARC_STREAM_BROKEN;
 		}
 		return 1;
 	}
 	if (zrc == Z_MEM_ERROR) {
-		log_error("%s: out of memory in inflate", r->name);
-		return NEED_FATAL;
+		log_error("%s: out of memory in inflate", s->name);
+		return WARC_STREAM_FATAL;
 	}
-	gz_broken(r, 0, r->zs.msg);
-	return NEED_BROKEN;
+	gz_broken(s, 0, s->zs.msg);
+	return WARC_STREAM_BROKEN;
 }
 
-static int plain_read_some(struct warc_reader *r)
+static int plain_read_some(struct warc_stream *s)
 {
-	if (r->in_pos == r->in_len) {
-		long n = in_fill(r);
+	if (s->in_pos == s->in_len) {
+		long n = in_fill(s);
 		if (n < 0)
-			return NEED_FATAL;
+			return WARC_STREAM_FATAL;
 		if (n == 0)
 			return 0;
 	}
-	size_t n = r->in_len - r->in_pos;
-	if (win_reserve(r, n))
-		return NEED_FATAL;
-	if (n > r->win_cap - r->win_len)
-		n = r->win_cap - r->win_len;
-	memcpy(r->win + r->win_len, r->in + r->in_pos, n);
-	r->win_len += n;
-	warc_win_wrote(r, r->win_len);
-	r->in_pos += n;
+	size_t n = s->in_len - s->in_pos;
+	if (win_reserve(s, n))
+		return WARC_STREAM_FATAL;
+	if (n > s->win_cap - s->win_len)
+		n = s->win_cap - s->win_len;
+	memcpy(s->win + s->win_len, s->in + s->in_pos, n);
+	s->win_len += n;
+	win_wrote(s, s->win_len);
+	s->in_pos += n;
 	return 1;
 }
 
-int warc_stream_detect(struct warc_reader *r)
+int warc_stream_init(struct warc_stream *s, warc_read_fn read, void *ctx, const char *name,
+		     size_t max_need, int64_t size)
 {
-	r->detected = 1;
-	while (r->in_len < 2) {
-		const long n = in_fill(r);
+	memset(s, 0, sizeof *s);
+	s->in = malloc(WARC_IN_CHUNK);
+	if (!s->in)
+		return -1;
+	s->read = read;
+	s->read_ctx = ctx;
+	s->name = name;
+	s->win_limit = max_need + WARC_WIN_SLACK;
+	s->file_size = size;
+	return 0;
+}
+
+int warc_stream_detect(struct warc_stream *s)
+{
+	s->detected = 1;
+	while (s->in_len < 2) {
+		const long n = in_fill(s);
 		if (n < 0)
 			return -1;
 		if (n == 0)
 			break;
 	}
-	r->gzip = r->in_len >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b;
-	if (!r->gzip)
+	s->gzip = s->in_len >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
+	if (!s->gzip)
 		return 0;
-	r->file_size = -1;
-	if (inflateInit2(&r->zs, 31) != Z_OK) {
-		log_error("%s: cannot initialise zlib", r->name);
+	s->file_size = -1;
+	if (inflateInit2(&s->zs, 31) != Z_OK) {
+		log_error("%s: cannot initialise zlib", s->name);
 		return -1;
 	}
-	r->zs_ready = 1;
-#ifndef NDD_NO_LIBDEFLATE
-	r->ld = libdeflate_alloc_decompressor(); /* NULL: zlib does it all */
-#endif
+	s->zs_ready = 1;
+	s->ld = libdeflate_alloc_decompressor(); /* NULL: zlib does it all */
 	return 0;
 }
 
-void warc_stream_free(struct warc_reader *r)
+void warc_stream_free(struct warc_stream *s)
 {
-	if (r->zs_ready)
-		inflateEnd(&r->zs);
-#ifndef NDD_NO_LIBDEFLATE
-	if (r->ld)
-		libdeflate_free_decompressor(r->ld);
-#endif
-	free(r->in);
-	free(r->win);
+	if (s->zs_ready)
+		inflateEnd(&s->zs);
+	if (s->ld)
+		libdeflate_free_decompressor(s->ld);
+	free(s->in);
+	free(s->win);
 }
 
 /* ---- stream layer ---- */
 
-int warc_need(struct warc_reader *r, size_t n, int cross)
+int warc_stream_need(struct warc_stream *s, size_t n, int cross)
 {
-	if (n > r->win_limit)
+	if (n > s->win_limit)
 		return 0;
-	while (warc_avail(r) < n) {
+	while (warc_stream_avail(s) < n) {
 		int rc;
-		if (!r->gzip)
-			rc = plain_read_some(r);
-		else if (r->member_active)
-			rc = gz_inflate_some(r);
+		if (!s->gzip)
+			rc = plain_read_some(s);
+		else if (s->member_active)
+			rc = gz_inflate_some(s);
 		else if (cross)
-			rc = warc_gz_begin_member(r);
+			rc = warc_stream_begin_member(s);
 		else
 			rc = 0;
 		if (rc <= 0)
@@ -367,69 +376,54 @@ int warc_need(struct warc_reader *r, size_t n, int cross)
 	return 1;
 }
 
-int warc_discard(struct warc_reader *r, uint64_t n, int cross)
+int warc_stream_discard(struct warc_stream *s, uint64_t n, int cross)
 {
 	while (n > 0) {
-		size_t a = warc_avail(r);
+		size_t a = warc_stream_avail(s);
 		if (a == 0) {
-			int rc = warc_need(r, 1, cross);
+			int rc = warc_stream_need(s, 1, cross);
 			if (rc <= 0)
 				return rc;
 			continue;
 		}
 		size_t k = a < n ? a : (size_t)n;
-		r->win_pos += k;
+		s->win_pos += k;
 		n -= k;
-		if (r->win_pos == r->win_len)
-			warc_win_drop(r);
+		if (s->win_pos == s->win_len)
+			warc_stream_drop(s);
 	}
 	return 1;
 }
 
-void warc_where(const struct warc_reader *r, char *buf, size_t size)
+void warc_stream_where(const struct warc_stream *s, char *buf, size_t size)
 {
-	const uint64_t u = r->win_u_off + r->win_pos;
-	if (r->gzip)
+	const uint64_t u = s->win_u_off + s->win_pos;
+	if (s->gzip)
 		snprintf(buf, size, "gzip member at offset %llu (inflated offset %llu)",
-			 (unsigned long long)r->mem_c_start, (unsigned long long)u);
+			 (unsigned long long)s->mem_c_start, (unsigned long long)u);
 	else
 		snprintf(buf, size, "offset %llu", (unsigned long long)u);
 }
 
-/* For gzip the scan stays inside the current member (a member boundary is
- * a record boundary); at its end the window is dropped. */
-int warc_resync(struct warc_reader *r, int cross)
+void warc_stream_set_quiet(struct warc_stream *s, int on)
 {
-	char at[128];
-	warc_where(r, at, sizeof at);
-	uint64_t skipped = 0;
-	int junk = 0, rc;
-	for (;;) {
-		const uint8_t *base = r->win + r->win_pos;
-		const uint8_t *hit = memmem(base, warc_avail(r), "\nWARC/", 6);
-		size_t k = hit ? (size_t)(hit - base) + 1 : (warc_avail(r) > 5 ? warc_avail(r) - 5 : 0);
-		junk |= warc_any_nonblank(base, k);
-		skipped += k;
-		r->win_pos += k;
-		if (hit)
-			break;
-		rc = warc_need(r, warc_avail(r) + 4096, cross);
-		if (rc == 0 && warc_avail(r) > 5)
-			continue; /* a partial read: scan it */
-		if (rc == NEED_FATAL)
-			return rc;
-		if (rc <= 0) {
-			junk |= warc_any_nonblank(r->win + r->win_pos, warc_avail(r));
-			skipped += warc_avail(r);
-			warc_win_drop(r);
-			break;
-		}
-	}
-	if (junk && !r->resyncing) {
-		r->st.garbage++;
-		log_warn("%s: skipped %llu bytes of garbage at %s", r->name,
-			 (unsigned long long)skipped, at);
-	}
-	r->resyncing = 0;
-	return warc_avail(r) > 0;
+	s->quiet = on;
+}
+
+int warc_stream_swap_window(struct warc_stream *s, uint8_t **buf, size_t *cap, size_t *written)
+{
+	/* Only a finished member whose window is consumed: the bytes of the
+	 * next record must not leave with this one. */
+	if (!s->gzip || s->member_active || warc_stream_avail(s) != 0 || !s->win)
+		return 0;
+	uint8_t *const old = s->win;
+	const size_t old_cap = s->win_cap;
+	*written = s->win_high > s->win_len ? s->win_high : s->win_len;
+	warc_stream_drop(s);
+	s->win = *buf;
+	s->win_cap = *buf ? *cap : 0;
+	s->win_high = 0; /* what the new buffer held before is its giver's to know */
+	*buf = old;
+	*cap = old_cap;
+	return 1;
 }
