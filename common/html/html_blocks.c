@@ -13,15 +13,10 @@
  * lying outside the declared main content are simply skipped.
  */
 #include "html/html_blocks.h"
+#include "util/simd16.h"
 
 #include <string.h>
 #include <strings.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-#ifdef __SSSE3__
-#include <tmmintrin.h>
-#endif
 
 /* Class used only during classification: never content, a BAD boundary. */
 #define HB_CHROME 5
@@ -100,47 +95,28 @@ static int copyright_candidate(unsigned char c)
  * "\u00a9", "copyright", "all rights reserved" (ASCII case-insensitive), or
  * the Chinese "\u7248\u6743\u6240\u6709" / "\u7248\u6b0a\u6240\u6709" ("all rights
  * reserved").  One pass that stops only at 'g', 'G', 0xC2 (the lead byte
- * of the sign) and 0xE7 (of the Chinese), 16 bytes at a time with SSE2.
+ * of the sign) and 0xE7 (of the Chinese), 16 bytes at a time.
  */
 static __attribute__((noinline)) int has_copyright(const char *s, size_t n)
 {
 	size_t i = 0;
-#ifdef __SSE2__
-	const __m128i lower = _mm_set1_epi8(0x20), g = _mm_set1_epi8('g');
-	const __m128i c2 = _mm_set1_epi8((char)0xC2), e7 = _mm_set1_epi8((char)0xE7);
+	const v16 lower = v16_splat(0x20), g = v16_splat('g');
+	const v16 c2 = v16_splat(0xC2), e7 = v16_splat(0xE7);
 	for (; i + 16 <= n; i += 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, lower), g),
-						  _mm_or_si128(_mm_cmpeq_epi8(v, c2), _mm_cmpeq_epi8(v, e7)));
-		for (unsigned m = (unsigned)_mm_movemask_epi8(hit); m; m &= m - 1)
+		const v16 v = v16_load(s + i);
+		const v16 hit = v16_or(v16_eq(v16_or(v, lower), g), v16_or(v16_eq(v, c2), v16_eq(v, e7)));
+		for (unsigned m = v16_mask(hit); m; m &= m - 1)
 			if (copyright_at(s, n, i + (size_t)__builtin_ctz(m)))
 				return 1;
 	}
-#endif
 	for (; i < n; i++)
 		if (copyright_candidate((unsigned char)s[i]) && copyright_at(s, n, i))
 			return 1;
 	return 0;
 }
 
-#ifdef __SSE2__
-/* Bits set in a 16-bit mask (baseline x86-64 has no popcnt instruction;
- * the default build's x86-64-v2 has). */
-static uint32_t pop16(unsigned x)
-{
-#ifdef __POPCNT__
-	return (uint32_t)__builtin_popcount(x);
-#else
-	x = x - ((x >> 1) & 0x5555u);
-	x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-	x = (x + (x >> 4)) & 0x0F0Fu;
-	return (x + (x >> 8)) & 0x1Fu;
-#endif
-}
-#endif
 
-
-/* One byte or character at *pp (scalar measure()). */
+/* One byte or character at *pp (tally_mixed()). */
 static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
 			       const unsigned char *end)
 {
@@ -175,23 +151,15 @@ static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
 		t->sentence = 1;
 }
 
-#ifdef __SSE2__
-/* 0xFF where a byte of @v is '.', '!' or '?'.  With SSSE3, one lookup by
- * the low half of each byte: the table holds the one mark that half
- * allows, or 0x80, which no byte the lookup reaches equals (a byte with
- * its top bit set looks up 0). */
-static inline __m128i punct16(__m128i v)
+/* 0xFF where a byte of @v is '.', '!' or '?'.  One lookup by the low
+ * half of each byte: the table holds the one mark that half allows, or
+ * 0x80, which no byte the lookup reaches equals (a byte with its top bit
+ * set looks up 0). */
+static inline v16 punct16(v16 v)
 {
-#ifdef __SSSE3__
-	const __m128i marks = _mm_setr_epi8((char)0x80, '!', (char)0x80, (char)0x80, (char)0x80,
-					    (char)0x80, (char)0x80, (char)0x80, (char)0x80, (char)0x80,
-					    (char)0x80, (char)0x80, (char)0x80, (char)0x80, '.', '?');
-	return _mm_cmpeq_epi8(_mm_shuffle_epi8(marks, v), v);
-#else
-	return _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
-			    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
-					 _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))));
-#endif
+	const v16 marks = v16_bytes(0x80, '!', 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+				    0x80, 0x80, 0x80, '.', '?');
+	return v16_eq(v16_lookup(marks, v), v);
 }
 
 /*
@@ -204,7 +172,7 @@ static inline __m128i punct16(__m128i v)
  * whole chunks, where @valid is a constant, and for a text's last chunk.
  */
 struct tally_seen {
-	__m128i punct;
+	v16 punct;
 };
 
 static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
@@ -212,29 +180,27 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
 							 const unsigned char *p, unsigned k,
 							 unsigned valid)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p); /* see HBLOCK_SLACK */
-	if ((unsigned)_mm_movemask_epi8(v) & valid)
+	const v16 v = v16_load(p); /* see HBLOCK_SLACK */
+	if (v16_mask(v) & valid)
 		return 0;
-	const unsigned s = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) & valid;
-	const __m128i punct = punct16(v);
+	const unsigned s = v16_mask(v16_eq(v, v16_splat(' '))) & valid;
+	const v16 punct = punct16(v);
 	if (valid == 0xFFFFu) /* whole chunks: one test at the end of the run */
-		seen->punct = _mm_or_si128(seen->punct, punct);
+		seen->punct = v16_or(seen->punct, punct);
 	else
-		t->sentence |= ((unsigned)_mm_movemask_epi8(punct) & valid) != 0;
-	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-	const unsigned g = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('g'))) & valid;
-	const unsigned h = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lower, _mm_set1_epi8('h')));
+		t->sentence |= (v16_mask(punct) & valid) != 0;
+	const v16 lower = v16_or(v, v16_splat(0x20));
+	const unsigned g = v16_mask(v16_eq(lower, v16_splat('g'))) & valid;
+	const unsigned h = v16_mask(v16_eq(lower, v16_splat('h')));
 	t->legal |= ((g << 1 | (unsigned)t->after_g) & h & valid) != 0;
 	t->after_g = (int)(g >> (k - 1) & 1);
 	const unsigned after_space = s << 1 | (unsigned)(t->in_word ^ 1);
-	t->words10 += 10u * pop16(~s & after_space & valid);
-	t->spaces += pop16(s);
+	t->words10 += 10u * mask16_count(~s & after_space & valid);
+	t->spaces += mask16_count(s);
 	t->in_word = !(s >> (k - 1) & 1);
 	return 1;
 }
-#endif
 
-#ifdef __SSE2__
 /*
  * At @p, the text's bytes up to its first non-ASCII one by masks, then
  * the run of non-ASCII characters there one by one; @return where the
@@ -247,10 +213,9 @@ static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_
 								  const unsigned char *p,
 								  const unsigned char *end)
 {
-	const unsigned k = (unsigned)__builtin_ctz(
-		(unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)p)));
+	const unsigned k = (unsigned)__builtin_ctz(v16_mask(v16_load(p)));
 	if (k) {
-		struct tally_seen unused = {_mm_setzero_si128()};
+		struct tally_seen unused = {v16_zero()};
 		tally16(t, &unused, p, k, (1u << k) - 1);
 	}
 	p += k;
@@ -258,7 +223,6 @@ static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_
 		tally_char(t, &p, end);
 	return p;
 }
-#endif
 
 /* Measure [s, s+n) on from @t.  ASCII goes 16 bytes at a time (the tail
  * too: HBLOCK_SLACK); a chunk with another byte goes through
@@ -268,8 +232,7 @@ static inline __attribute__((always_inline)) void tally_run(struct hblock_tally 
 {
 	const unsigned char *p = (const unsigned char *)s, *const end = p + n;
 	struct hblock_tally l = *t;
-#ifdef __SSE2__
-	struct tally_seen seen = {_mm_setzero_si128()};
+	struct tally_seen seen = {v16_zero()};
 	while (p < end) {
 		const size_t left = (size_t)(end - p);
 		if (left >= 16 && tally16(&l, &seen, p, 16, 0xFFFFu)) {
@@ -280,11 +243,7 @@ static inline __attribute__((always_inline)) void tally_run(struct hblock_tally 
 			break;
 		p = tally_mixed(&l, p, end);
 	}
-	l.sentence |= _mm_movemask_epi8(seen.punct) != 0;
-#else
-	while (p < end)
-		tally_char(&l, &p, end);
-#endif
+	l.sentence |= v16_mask(seen.punct) != 0;
 	*t = l;
 }
 
@@ -312,11 +271,10 @@ uint32_t hblock_words10(const char *s, size_t n)
 	return t.words10;
 }
 
-#ifdef __SSE2__
 /* The bits of the 16 bytes @v equal to @c. */
-static inline uint64_t eq16(__m128i v, char c)
+static inline uint64_t eq16(v16 v, uint8_t c)
 {
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+	return v16_mask(v16_eq(v, v16_splat(c)));
 }
 
 /*
@@ -337,13 +295,13 @@ struct short_masks {
 static inline __attribute__((always_inline)) void short_chunk(struct short_masks *m, const char *s,
 							      unsigned k)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + k)); /* see HBLOCK_SLACK */
-	const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	const v16 v = v16_load(s + k); /* see HBLOCK_SLACK */
+	const v16 lower = v16_or(v, v16_splat(0x20));
 	m->space |= eq16(v, ' ') << k;
-	m->punct |= (uint64_t)(unsigned)_mm_movemask_epi8(punct16(v)) << k;
+	m->punct |= (uint64_t)v16_mask(punct16(v)) << k;
 	m->g |= eq16(lower, 'g') << k;
 	m->h |= eq16(lower, 'h') << k;
-	m->high |= (uint64_t)(unsigned)_mm_movemask_epi8(v) << k;
+	m->high |= (uint64_t)v16_mask(v) << k;
 }
 
 static int measure_short(struct hblock *b, const char *s)
@@ -378,7 +336,6 @@ static int measure_short(struct hblock *b, const char *s)
 	hblock_finish(b, &t, s);
 	return 1;
 }
-#endif
 
 /* hblock_measure() by the chunk loop: out of line, so that the short
  * blocks' path saves none of the registers it needs. */
@@ -391,10 +348,8 @@ static __attribute__((noinline)) void measure_long(struct hblock *b, const char 
 
 void hblock_measure(struct hblock *b, const char *s)
 {
-#ifdef __SSE2__
 	if (b->len - 1 < 64 && measure_short(b, s))
 		return;
-#endif
 	measure_long(b, s);
 }
 

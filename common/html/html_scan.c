@@ -171,7 +171,6 @@ const uint8_t htok_cclass[256] = {
 };
 #undef L
 
-#ifdef __SSE2__
 #define M8(n) ((1ull << (8 * (n))) - 1) /* n < 8 */
 const uint64_t htok_name_mask[17][2] = {
 	{M8(0), 0}, {M8(1), 0}, {M8(2), 0}, {M8(3), 0}, {M8(4), 0}, {M8(5), 0},
@@ -179,4 +178,3 @@ const uint64_t htok_name_mask[17][2] = {
 	{~0ull, M8(4)}, {~0ull, M8(5)}, {~0ull, M8(6)}, {~0ull, M8(7)}, {~0ull, ~0ull},
 };
 #undef M8
-#endif

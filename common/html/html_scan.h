@@ -22,15 +22,11 @@
 #define NDD_HTML_SCAN_H
 
 #include "html/html_token.h"
+#include "util/bytes.h"
+#include "util/simd16.h"
 
 #include <assert.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-#ifdef __SSSE3__
-#include <tmmintrin.h>
-#endif
 
 /* 16 bytes, the name inline: a lookup compares it as one vector. */
 struct htok_tag_info {
@@ -86,10 +82,8 @@ enum {
 #define C_BLANK (C_WS | C_NAME_END | C_ATTR_END | C_VALUE_END)
 
 extern const uint8_t htok_cclass[256];
-#ifdef __SSE2__
 /* The bytes 0..7 and 8..15 of a name of n <= 16 bytes. */
 extern const uint64_t htok_name_mask[17][2];
-#endif
 
 /*
  * A token with more than HTOK_FAR bytes from its start to the end has
@@ -145,32 +139,29 @@ static inline int to_lower(int c)
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-#ifdef __SSE2__
 /* @v with ASCII upper case made lower. */
-static inline __m128i lower_v(__m128i v)
+static inline v16 lower_v(v16 v)
 {
-	const __m128i off = _mm_sub_epi8(v, _mm_set1_epi8('A'));
-	const __m128i upper = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
-	return _mm_add_epi8(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+	const v16 upper = v16_le(v16_sub(v, v16_splat('A')), v16_splat(25));
+	return v16_add(v, v16_and(upper, v16_splat(0x20)));
 }
 
 /* The 16 bytes at @p as lower_v() makes them. */
-static inline __m128i lower16(const char *p)
+static inline v16 lower16(const char *p)
 {
-	return lower_v(_mm_loadu_si128((const __m128i *)(const void *)p));
+	return lower_v(v16_load(p));
 }
 
 /* name_key() of a name of @n bytes whose first 16 bytes, lower-cased,
  * are @low. */
-static inline __attribute__((always_inline)) uint64_t name_key16(__m128i low, size_t n,
+static inline __attribute__((always_inline)) uint64_t name_key16(v16 low, size_t n,
 								   uint64_t *rest)
 {
 	/* Names of every length come in turn: masks, not branches. */
 	const size_t k = n < 16 ? n : 16;
-	*rest = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(low, 8)) & htok_name_mask[k][1];
-	return (uint64_t)_mm_cvtsi128_si64(low) & htok_name_mask[k][0];
+	*rest = v16_hi64(low) & htok_name_mask[k][1];
+	return v16_lo64(low) & htok_name_mask[k][0];
 }
-#endif
 
 /*
  * Bytes 0..7 of the name [s, s+n) lower-cased and zero-padded past @n, as
@@ -181,12 +172,8 @@ static inline __attribute__((always_inline)) uint64_t name_key(const char *s, si
 								 uint64_t *rest)
 {
 	uint64_t lo = 0, hi = 0;
-#ifdef __SSE2__
 	if (avail >= 16)
 		return name_key16(lower16(s), n, rest);
-#else
-	(void)avail;
-#endif
 	for (size_t i = 0; i < n && i < 16; i++) {
 		const uint64_t c = (uint64_t)to_lower((unsigned char)s[i]);
 		if (i < 8)
@@ -251,68 +238,31 @@ static inline const char *skip_bang(const char *p, const char *end)
 	return gt ? gt + 1 : end;
 }
 
-#ifdef __SSSE3__
 /*
  * Bit i set where byte i of @v ends a name: HTML white space, '/', '>'
  * and, if @eq, '='.  Exact, by two nibble lookups: a byte is taken when
  * the bits its low nibble selects and those its high nibble selects
  * share one (1: \t \n \f \r, high nibble 0; 2: ' ' '/', 2; 4: '>', 3;
- * 8: '=', 3).  Exact, the first set bit is the answer: the candidate
- * loop of the SSE2 form below, a load per candidate, mispredicted its
- * exit on every name.
+ * 8: '=', 3).  Exact, the first set bit is the answer, with no candidate
+ * loop (a load per candidate, and a mispredicted exit on every name).
  */
-static inline __attribute__((always_inline)) unsigned delim16(__m128i v, int eq)
+static inline __attribute__((always_inline)) unsigned delim16(v16 v, int eq)
 {
-	const __m128i lo_tab = _mm_setr_epi8(2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1 | 8, 4, 2);
-	const __m128i hi_tab = _mm_setr_epi8(1, 0, 2, (char)(eq ? 4 | 8 : 4), 0, 0, 0, 0, 0, 0, 0, 0,
-					     0, 0, 0, 0);
-	const __m128i nib = _mm_set1_epi8(0x0F);
-	const __m128i lo = _mm_shuffle_epi8(lo_tab, _mm_and_si128(v, nib));
-	const __m128i hi = _mm_shuffle_epi8(hi_tab, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
-	const __m128i none = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
-	return ~(unsigned)_mm_movemask_epi8(none) & 0xFFFFu;
+	const v16 lo_tab = v16_bytes(2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1 | 8, 4, 2);
+	const v16 hi_tab = v16_bytes(1, 0, 2, eq ? 4 | 8 : 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	const v16 lo = v16_lookup(lo_tab, v16_and(v, v16_splat(0x0F)));
+	const v16 hi = v16_lookup(hi_tab, v16_high_nibbles(v));
+	return ~v16_mask(v16_eq(v16_and(lo, hi), v16_zero())) & 0xFFFFu;
 }
 
 /* The index of the first byte of class @cls (C_NAME_END, or C_ATTR_END
  * which adds '=') among the 16 bytes @v, those of @skip (a bit mask)
  * aside, or -1. */
-static inline __attribute__((always_inline)) int delim_index(const char *p, __m128i v, unsigned cls,
-							     unsigned skip)
+static inline __attribute__((always_inline)) int delim_index(v16 v, unsigned cls, unsigned skip)
 {
-	(void)p;
 	const unsigned m = delim16(v, cls == C_ATTR_END) & ~skip;
 	return m ? __builtin_ctz(m) : -1;
 }
-#elif defined(__SSE2__)
-/*
- * Bit i set where byte i of @v may end a name: a byte <= ' ', '/', '>'
- * and, if @eq, '='.  "<= ' '" takes HTML white space in two operations
- * where the exact set took six; the control bytes it takes too are name
- * bytes, which delim_index() weeds out (they are rare: one more test).
- */
-static inline __attribute__((always_inline)) unsigned delim16(__m128i v, int eq)
-{
-	const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
-	__m128i hit = _mm_or_si128(low, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
-						      _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))));
-	if (eq)
-		hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('=')));
-	return (unsigned)_mm_movemask_epi8(hit);
-}
-
-/* The index of the first byte of class @cls among the 16 bytes @v
- * loaded from @p, those of @skip aside, or -1. */
-static inline __attribute__((always_inline)) int delim_index(const char *p, __m128i v, unsigned cls,
-							     unsigned skip)
-{
-	for (unsigned m = delim16(v, cls == C_ATTR_END) & ~skip; m; m &= m - 1) {
-		const int i = __builtin_ctz(m);
-		if (htok_cclass[(unsigned char)p[i]] & cls)
-			return i;
-	}
-	return -1;
-}
-#endif
 
 /*
  * The first byte at or after @p of class @cls (C_NAME_END, or C_ATTR_END
@@ -322,36 +272,29 @@ static inline __attribute__((always_inline)) int delim_index(const char *p, __m1
 static inline __attribute__((always_inline)) const char *scan_to(const char *p, const char *end,
 								  unsigned cls)
 {
-#ifdef __SSE2__
 	while (end - p >= 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		const int i = delim_index(p, v, cls, 0);
+		const int i = delim_index(v16_load(p), cls, 0);
 		if (i >= 0)
 			return p + i;
 		p += 16;
 	}
-#endif
 	while (p < end && !(htok_cclass[(unsigned char)*p] & cls))
 		p++;
 	return p;
 }
 
-#ifdef __SSE2__
 /* A bit for each of the 16 bytes at @p equal to the byte in every lane of @cv. */
-static inline unsigned eq_mask16(const char *p, __m128i cv)
+static inline unsigned eq_mask16(const char *p, v16 cv)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cv));
+	return v16_mask(v16_eq(v16_load(p), cv));
 }
-#endif
 
 /* The first byte @c in [p, end), or NULL.  Text between tags and
  * attribute values are short (a URL is some 40 bytes): up to 64 bytes are
  * tested inline, 16 at a time, before memchr() is called. */
 static inline const char *find_byte(const char *p, const char *end, char c)
 {
-#ifdef __SSE2__
-	const __m128i cv = _mm_set1_epi8(c);
+	const v16 cv = v16_splat((uint8_t)c);
 	unsigned m;
 	if (end - p >= 64) { /* nearly always: one bounds test for the four */
 		for (int k = 0; k < 4; k++, p += 16)
@@ -362,7 +305,6 @@ static inline const char *find_byte(const char *p, const char *end, char c)
 	for (; end - p >= 16; p += 16)
 		if ((m = eq_mask16(p, cv)) != 0)
 			return p + __builtin_ctz(m);
-#endif
 	return memchr(p, c, (size_t)(end - p));
 }
 
@@ -410,11 +352,9 @@ static inline __attribute__((always_inline)) int read_name(const char **pp, cons
 	tok->p = start;
 	tok->name8 = 0;
 	tok->raw8 = '>';
-	(void)seen; /* only the 16-byte reading remembers names */
-#ifdef __SSE2__
 	if (far || end - start >= 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)start);
-		const int i = delim_index(start, v, C_NAME_END, 0);
+		const v16 v = v16_load(start);
+		const int i = delim_index(v, C_NAME_END, 0);
 		if (far && i < 0)
 			return 0;
 		if (i >= 0) {
@@ -426,8 +366,8 @@ static inline __attribute__((always_inline)) int read_name(const char **pp, cons
 				const uint64_t key = name_key16(lower_v(v), (size_t)i, &rest);
 				tok->name8 = short_name(key, (size_t)i);
 				if (i <= 7)
-					tok->raw8 = ((uint64_t)_mm_cvtsi128_si64(v) &
-						     htok_name_mask[i][0]) | (uint64_t)'>' << 8 * i;
+					tok->raw8 = (v16_lo64(v) & htok_name_mask[i][0]) |
+						    (uint64_t)'>' << 8 * i;
 				if (!resolve)
 					return 1;
 				tag = tag_find(key, (uint16_t)rest, (size_t)i);
@@ -442,7 +382,6 @@ static inline __attribute__((always_inline)) int read_name(const char **pp, cons
 			return 1;
 		}
 	}
-#endif
 	const char *const p = scan_to(start, end, C_NAME_END);
 	*pp = p;
 	tok->n = (size_t)(p - start);
@@ -463,8 +402,7 @@ static inline __attribute__((always_inline)) int seen_name(const char **pp, cons
 {
 	const char *const s = *pp;
 	const unsigned len = e->len; /* 0..7 */
-	uint64_t x;
-	memcpy(&x, s, 8);
+	const uint64_t x = get_le64((const uint8_t *)s);
 	/* none yet: mask and len 0, and s[0] is a letter */
 	if (((x ^ e->raw) & e->mask) || !(htok_cclass[(unsigned char)s[len]] & C_NAME_END))
 		return 0;
@@ -543,10 +481,9 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 									struct htok_seen *seen)
 {
 	*kind = HATTR_OTHER;
-#ifdef __SSE2__
 	if (end - p >= 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		const int i = delim_index(p, v, C_ATTR_END, 1u); /* a name may start with '=' */
+		const v16 v = v16_load(p);
+		const int i = delim_index(v, C_ATTR_END, 1u); /* a name may start with '=' */
 		if (i < 0)
 			return scan_to(p + 16, end, C_ATTR_END); /* too long to be known */
 		if (attr_len_known((size_t)i)) {
@@ -555,17 +492,13 @@ static inline __attribute__((always_inline)) const char *read_attr_name(const ch
 			*kind = attr_kind_of(key, rest, (size_t)i);
 		}
 		if (i <= 7 && p[i] == '=') {
-			uint64_t x;
-			memcpy(&x, p, 8);
+			const uint64_t x = v16_lo64(v);
 			const uint64_t mask = htok_name_mask[i + 1][0];
 			seen[(unsigned char)*p & 31] =
 				(struct htok_seen){x & mask, mask, 0, (uint8_t)i, (uint8_t)*kind};
 		}
 		return p + i;
 	}
-#else
-	(void)seen;
-#endif
 	const char *const q = scan_to(p + 1, end, C_ATTR_END);
 	const size_t n = (size_t)(q - p);
 	if (attr_len_known(n)) {
@@ -659,19 +592,13 @@ static inline __attribute__((always_inline)) const char *attrs_fast(const char *
 		const char *const s = p + 1;
 		const struct htok_seen *const e = &names[(unsigned char)*s & 31];
 		const unsigned len = e->len;
-		uint64_t x;
-		memcpy(&x, s, 8);
+		const uint64_t x = get_le64((const uint8_t *)s);
 		/* "name=": the name's bytes hold no blank, '/', '>' (read_attr_name()) */
 		if (*p != ' ' || (x & e->mask) != e->raw || (s[len + 1] != '"' && s[len + 1] != '\''))
 			break;
 		const char *const value = s + len + 2; /* 16 bytes readable: p + 10 + 16 < end */
-		const char *q;
-#ifdef __SSE2__
-		const unsigned m = eq_mask16(value, _mm_set1_epi8(s[len + 1]));
-		q = m ? value + __builtin_ctz(m) : find_byte(value + 16, end, s[len + 1]);
-#else
-		q = find_byte(value, end, s[len + 1]);
-#endif
+		const unsigned m = eq_mask16(value, v16_splat((uint8_t)s[len + 1]));
+		const char *const q = m ? value + __builtin_ctz(m) : find_byte(value + 16, end, s[len + 1]);
 		if (!q)
 			return NULL;
 		keep_attr(acc, value, (size_t)(q - value), (enum hattr)e->tag);
@@ -796,9 +723,8 @@ static inline __attribute__((always_inline)) const char *text_end64(const char *
 {
 	const char *const p = *pp;
 	const char *q;
-#ifdef __SSE2__
 	/* four tests written out: a loop's counter cost as much as a test */
-	const __m128i cv = _mm_set1_epi8('<');
+	const v16 cv = v16_splat('<');
 	unsigned m;
 	if ((m = eq_mask16(p, cv)) != 0)
 		q = p + __builtin_ctz(m);
@@ -810,9 +736,6 @@ static inline __attribute__((always_inline)) const char *text_end64(const char *
 		q = p + 48 + __builtin_ctz(m);
 	else
 		q = NULL;
-#else
-	q = memchr(p, '<', 64);
-#endif
 	if (q && (htok_cclass[(unsigned char)q[1]] & C_OPENS))
 		return q;
 	*pp = q ? q + 1 : p + 64;
@@ -858,8 +781,7 @@ static inline __attribute__((always_inline)) int end_of_top(struct htok_pos *t,
 							    const struct htok_open *top)
 {
 	const unsigned len = (unsigned)(top->name8 >> 56); /* 0..7 */
-	uint64_t x;
-	memcpy(&x, p + 2, 8);
+	const uint64_t x = get_le64((const uint8_t *)p + 2);
 	if ((x & ~0ull >> (56 - 8 * len)) != top->raw8)
 		return 0;
 	tok->type = HTOK_END;

@@ -27,6 +27,7 @@
 #include "html/html_classwords.h"
 #include "html/html_entities.h"
 #include "html/html_scan.h"
+#include "util/simd16.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -34,9 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* Flags of an open element.  h->in has those of all open elements or-ed:
  * each element keeps the value from before it was opened, so a pop
@@ -255,15 +253,10 @@ static int is_space_byte(unsigned char c)
  * once, with one branch instead of a loop's exit at a varying byte. */
 static int all_blank(const char *s, size_t n, size_t avail)
 {
-#ifdef __SSE2__
 	if (n <= 16 && avail >= 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-		const __m128i blank = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
-		return ((unsigned)_mm_movemask_epi8(blank) | ~0u << n) == ~0u;
+		const v16 blank = v16_le(v16_load(s), v16_splat(' '));
+		return (v16_mask(blank) | ~0u << n) == ~0u;
 	}
-#else
-	(void)avail;
-#endif
 	size_t i = 0;
 	while (i < n && is_space_byte((unsigned char)s[i]))
 		i++;
@@ -283,7 +276,6 @@ static const uint32_t first_bytes[PLAIN_MAX + 1] = {
 #undef FIRST4
 #undef FIRST
 
-#ifdef __SSE2__
 /*
  * What the short-text path needs of 16 bytes, one bit a byte: blanks
  * (<= ' '), spaces, bytes html_collapse() would change (a blank other
@@ -292,31 +284,28 @@ static const uint32_t first_bytes[PLAIN_MAX + 1] = {
  * 16- and 32-byte paths shared was kept on the stack, with a store for
  * each member at every text token.
  */
-static inline __attribute__((always_inline)) __m128i blanks16(__m128i v)
+static inline __attribute__((always_inline)) v16 blanks16(v16 v)
 {
-	return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v);
+	return v16_le(v, v16_splat(' '));
 }
 
-static inline __attribute__((always_inline)) __m128i spaces16(__m128i v)
+static inline __attribute__((always_inline)) v16 spaces16(v16 v)
 {
-	return _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+	return v16_eq(v, v16_splat(' '));
 }
 
-static inline __attribute__((always_inline)) __m128i specials16(__m128i v, __m128i blank,
-								  __m128i space)
+static inline __attribute__((always_inline)) v16 specials16(v16 v, v16 blank, v16 space)
 {
-	return _mm_or_si128(_mm_andnot_si128(space, blank),
-			    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
-					 _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2))));
+	return v16_or(v16_andnot(blank, space),
+		      v16_or(v16_eq(v, v16_splat('&')), v16_eq(v, v16_splat(0xC2))));
 }
 
 /* The bits of @lo's bytes, then (@wide) of @hi's above them. */
-static inline __attribute__((always_inline)) uint32_t mask32(__m128i lo, __m128i hi, int wide)
+static inline __attribute__((always_inline)) uint32_t mask32(v16 lo, v16 hi, int wide)
 {
-	const uint32_t m = (uint32_t)_mm_movemask_epi8(lo);
-	return wide ? m | (uint32_t)_mm_movemask_epi8(hi) << 16 : m;
+	const uint32_t m = v16_mask(lo);
+	return wide ? m | v16_mask(hi) << 16 : m;
 }
-#endif
 
 /*
  * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies unchanged:
@@ -426,25 +415,20 @@ static uint8_t current_block_flags(const struct html_text *h)
  */
 static uint32_t link_words10(const char *s, size_t n)
 {
-#ifdef __SSE2__
 	uint32_t words = 0;
 	unsigned after_space = 1; /* the text's first byte starts a word */
 	for (size_t i = 0; i < n; i += 16) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		const v16 v = v16_load(s + i);
 		const unsigned valid = n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1;
-		if ((unsigned)_mm_movemask_epi8(v) & valid)
+		if (v16_mask(v) & valid)
 			return hblock_words10(s, n);
-		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		const unsigned sp = v16_mask(v16_eq(v, v16_splat(' ')));
 		words += (uint32_t)__builtin_popcount(~sp & (sp << 1 | after_space) & valid);
 		after_space = sp >> 15 & 1;
 	}
 	return 10 * words;
-#else
-	return hblock_words10(s, n);
-#endif
 }
 
-#if defined(__SSE2__) && SHORTCUTS
 /*
  * The end of add_short_text(): append @len plain bytes, the 16 (32 if
  * @wide) bytes at the first of them being @w0 (and @w1), after the space
@@ -455,9 +439,9 @@ static uint32_t link_words10(const char *s, size_t n)
  * Written once for two callers: the plain text, whose bytes are the
  * vectors already loaded, and the text with blanks around its words.
  */
-static inline __attribute__((always_inline)) int append_short(struct html_text *h, __m128i w0,
-							     __m128i w1, size_t len, int pending,
-							     int owes, __m128i v0, __m128i v1,
+static inline __attribute__((always_inline)) int append_short(struct html_text *h, v16 w0,
+							     v16 w1, size_t len, int pending,
+							     int owes, v16 v0, v16 v1,
 							     uint32_t words, uint32_t sp,
 							     unsigned first, int wide)
 {
@@ -471,9 +455,9 @@ static inline __attribute__((always_inline)) int append_short(struct html_text *
 	size_t at = old;
 	if (pending && at > h->block_start)
 		p[at++] = ' ';
-	_mm_storeu_si128((__m128i *)(void *)(p + at), w0);
+	v16_store(p + at, w0);
 	if (wide)
-		_mm_storeu_si128((__m128i *)(void *)(p + at + 16), w1);
+		v16_store(p + at + 16, w1);
 	at += len;
 	p[at] = 0;
 	b->len = at;
@@ -503,9 +487,9 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 								  size_t n, size_t avail, int wide)
 {
 	/* In the 16-byte path the second half is @v0 again, and unused. */
-	const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)s);
-	const __m128i v1 = wide ? _mm_loadu_si128((const __m128i *)(const void *)(s + 16)) : v0;
-	const __m128i b0 = blanks16(v0), b1 = blanks16(v1);
+	const v16 v0 = v16_load(s);
+	const v16 v1 = wide ? v16_load(s + 16) : v0;
+	const v16 b0 = blanks16(v0), b1 = blanks16(v1);
 	const uint32_t blank = mask32(b0, b1, wide);
 	const uint32_t valid = first_bytes[n];
 	const uint32_t solid = ~blank & valid;
@@ -515,7 +499,7 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		h->pending_space |= (int)(valid & 1u);
 		return 1;
 	}
-	const __m128i s0 = spaces16(v0), s1 = spaces16(v1);
+	const v16 s0 = spaces16(v0), s1 = spaces16(v1);
 	const uint32_t space = mask32(s0, s1, wide);
 	const uint32_t special = mask32(specials16(v0, b0, s0), specials16(v1, b1, s1), wide);
 	if (plain32(space, special, n))
@@ -530,21 +514,11 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 	const uint32_t sp = space & words;
 	if ((special & words) || (sp & sp >> 1) || avail - first < (wide ? 32u : 16u))
 		return 0;
-	const __m128i w0 = _mm_loadu_si128((const __m128i *)(const void *)(s + first));
-	const __m128i w1 = wide ? _mm_loadu_si128((const __m128i *)(const void *)(s + first + 16)) : w0;
+	const v16 w0 = v16_load(s + first);
+	const v16 w1 = wide ? v16_load(s + first + 16) : w0;
 	return append_short(h, w0, w1, last + 1 - first, h->pending_space | (first > 0),
 			    last + 1 < n, v0, v1, words, sp, first, wide);
 }
-#define HAVE_SHORT_TEXT 1
-#else
-#define HAVE_SHORT_TEXT 0
-static inline int add_short_text(struct html_text *h, const char *s, size_t n, size_t avail,
-				 int wide)
-{
-	(void)h, (void)s, (void)n, (void)avail, (void)wide;
-	return 0; /* never called: text goes the general way */
-}
-#endif
 
 /* Inline: it runs for every text token, most of them a few bytes, where
  * a call's register saves and restores were much of the work. */
@@ -564,11 +538,11 @@ static inline __attribute__((always_inline)) void add_text(struct html_text *h, 
 	/* Four text tokens in five are 16 bytes or less: one load and half
 	 * the compares of the 32-byte path. */
 	int is_short = 0;
-	if (HAVE_SHORT_TEXT && n <= 16 && avail >= 16) {
+	if (SHORTCUTS && n <= 16 && avail >= 16) {
 		if (add_short_text(h, s, n, avail, 0))
 			return;
 		is_short = 1;
-	} else if (HAVE_SHORT_TEXT && n <= PLAIN_MAX && avail >= PLAIN_MAX) {
+	} else if (SHORTCUTS && n <= PLAIN_MAX && avail >= PLAIN_MAX) {
 		if (add_short_text(h, s, n, avail, 1))
 			return;
 		is_short = 1;
