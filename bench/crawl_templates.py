@@ -1,0 +1,397 @@
+"""Template families of the synthetic crawl (bench/gen_crawl.py): how a
+host of each family marks up its pages.
+
+A family is a site kind (news, forum, kb, docs, small) and a markup
+vocabulary: the class names, tags and nesting it uses. The tune families
+and the holdout families use different vocabularies (not only different
+seeds), so rules fitted to the class names or layout of the tune families
+do not carry over by construction. render() turns a host (its family and
+crawl_chrome.host_chrome() texts) and a page's content into HTML.
+"""
+import hashlib
+import html
+
+
+# Vocabularies: role -> 'tag|classes' ('@' = a class hashed per host and
+# role, as CSS modules write them). Roles missing from a vocabulary take the
+# family's fallback naming.
+WP = {'page': 'div|site hfeed', 'header': 'header|site-header', 'nav': 'nav|main-navigation',
+      'main': 'main|site-main', 'wrap': 'div|site-content', 'side': 'aside|widget-area sidebar',
+      'article': 'article|post type-post hentry', 'title': 'h1|entry-title',
+      'byline': 'div|entry-meta', 'body': 'div|entry-content', 'related': 'div|jp-relatedposts',
+      'share': 'div|sharedaddy sd-sharing-enabled', 'comments': 'div|comments-area',
+      'comment': 'li|comment', 'footer': 'footer|site-footer', 'widget': 'section|widget',
+      'widget_title': 'h2|widget-title', 'list': 'div|archive-list', 'item': 'article|post-excerpt'}
+BEM = {'page': 'div|l-page', 'header': 'header|c-header', 'nav': 'nav|c-header__nav',
+       'main': 'main|l-main', 'wrap': 'div|l-container', 'article': 'article|c-article',
+       'title': 'h1|c-article__headline', 'dek': 'p|c-article__standfirst',
+       'byline': 'div|c-article__byline', 'body': 'div|c-article__body',
+       'related': 'section|c-related', 'teaser': 'div|c-teaser', 'footer': 'footer|c-footer',
+       'newsletter': 'aside|c-newsletter-signup', 'cookie': 'div|c-consent-banner'}
+PHPBB = {'page': 'div|wrap', 'header': 'div|headerbar', 'nav': 'div|navbar', 'main': 'div|page-body',
+         'thread': 'div|topic-wrapper', 'title': 'h2|topic-title', 'post': 'div|post bg2',
+         'post_author': 'dl|postprofile', 'post_body': 'div|postbody', 'post_text': 'div|content',
+         'board': 'div|forabg', 'board_row': 'li|row', 'topics': 'div|forumbg recent-topics',
+         'topic_row': 'li|row bg1', 'footer': 'div|page-footer', 'list': 'ul|topiclist topics',
+         'item': 'li|row', 'side': 'div|sidebar-forums'}
+DISCUZ = {'page': 'div|wp', 'header': 'div|hd', 'nav': 'div|nv', 'main': 'div|ct2 wp cl',
+          'thread': 'div|pl bm', 'title': 'h1|ts', 'post': 'table|plhin', 'post_author': 'td|pls',
+          'post_body': 'td|plc', 'post_text': 'td|t_f', 'board': 'div|bm bmw fl',
+          'board_row': 'tr|fl_row', 'topics': 'div|bm hot', 'topic_row': 'li|xst',
+          'footer': 'div|ft', 'side': 'div|sd', 'list': 'div|bm_c', 'item': 'tbody|normalthread'}
+ZENDESK = {'page': 'div|container', 'header': 'header|header', 'main': 'main|main-content',
+           'article': 'article|article', 'title': 'h1|article-title', 'body': 'div|article-body',
+           'feedback': 'div|article-votes', 'related': 'section|related-articles',
+           'side': 'section|article-sidebar', 'footer': 'footer|footer',
+           'list': 'ul|article-list', 'item': 'li|article-list-item', 'breadcrumb': 'ol|breadcrumbs'}
+SPHINX = {'page': 'div|document', 'wrap': 'div|documentwrapper', 'main': 'div|bodywrapper',
+          'article': 'div|body', 'side': 'div|sphinxsidebar', 'footer': 'div|footer',
+          'nav': 'div|related', 'title': 'h1|', 'body': 'div|section', 'list': 'div|toctree-wrapper compound',
+          'item': 'li|toctree-l1', 'header': 'div|header-wrapper'}
+BOOT = {'page': 'div|container', 'header': 'nav|navbar navbar-expand-lg navbar-light bg-light',
+        'nav': 'ul|navbar-nav mr-auto', 'wrap': 'div|row', 'main': 'div|col-md-8',
+        'side': 'div|col-md-4', 'widget': 'div|card mb-4', 'widget_title': 'h5|card-header',
+        'article': 'div|card-body', 'title': 'h1|display-5', 'body': 'div|lead-text',
+        'footer': 'footer|footer py-4 bg-dark text-white', 'cookie': 'div|alert alert-info fixed-bottom',
+        'list': 'div|list-group', 'item': 'a|list-group-item list-group-item-action'}
+# holdout vocabularies
+UTILITY = {'page': 'div|@', 'header': 'header|@ flex items-center', 'nav': 'nav|@',
+           'main': 'div|@ mx-auto max-w-3xl', 'wrap': 'div|@ grid grid-cols-12',
+           'article': 'div|@', 'title': 'h1|@ text-4xl font-bold', 'body': 'div|@',
+           'side': 'div|@ col-span-4', 'footer': 'div|@ bg-gray-900', 'widget': 'div|@ mt-8'}
+SEMANTIC = {'page': 'div|', 'header': 'header|', 'nav': 'nav|', 'main': 'main|', 'wrap': 'div|',
+            'article': 'article|', 'title': 'h1|', 'body': 'div|', 'side': 'aside|',
+            'footer': 'footer|', 'related': 'aside|', 'widget': 'section|', 'comments': 'section|',
+            'list': 'section|', 'item': 'article|', 'newsletter': 'section|', 'share': 'div|',
+            'cookie': 'dialog|', 'dek': 'p|', 'byline': 'p|', 'widget_title': 'h2|'}
+TABLE = {'page': 'table|forumline', 'header': 'tr|', 'main': 'td|mainbody', 'side': 'td|leftmenu',
+         'thread': 'table|forumline posts', 'title': 'span|maintitle', 'post': 'tr|row1',
+         'post_author': 'td|row2 name', 'post_body': 'td|row1 postbody', 'post_text': 'span|postbody',
+         'board': 'table|forumline boards', 'board_row': 'tr|row1', 'topics': 'table|forumline recent',
+         'topic_row': 'tr|row2', 'footer': 'tr|copyright', 'list': 'table|forumline topics',
+         'item': 'tr|row1', 'nav': 'td|mainmenu'}
+DISCOURSE = {'page': 'div|ember-application', 'header': 'header|d-header', 'nav': 'div|nav-pills',
+             'main': 'div|#main-outlet', 'thread': 'div|topic-area', 'title': 'h1|fancy-title',
+             'post': 'article|topic-post boxed', 'post_author': 'div|topic-meta-data',
+             'post_body': 'div|topic-body', 'post_text': 'div|cooked', 'topics': 'div|suggested-topics',
+             'topic_row': 'tr|topic-list-item', 'board': 'div|category-boxes', 'board_row': 'div|category-box',
+             'side': 'div|sidebar-wrapper', 'footer': 'footer|footer-links', 'list': 'table|topic-list',
+             'item': 'tr|topic-list-item'}
+DRUPAL = {'page': 'div|dialog-off-canvas-main-canvas', 'header': 'header|region region-header',
+          'nav': 'nav|block block-menu navigation', 'main': 'main|region region-content',
+          'wrap': 'div|layout-container', 'article': 'article|node node--type-kb node--view-mode-full',
+          'title': 'h1|page-title', 'body': 'div|field field--name-body field--type-text-with-summary',
+          'feedback': 'div|block block-webform feedback-form', 'related': 'div|block block-views view-related',
+          'side': 'aside|region region-sidebar-second', 'footer': 'footer|region region-footer',
+          'list': 'div|view-content', 'item': 'div|views-row'}
+MKDOCS = {'page': 'div|md-container', 'header': 'header|md-header', 'nav': 'nav|md-tabs',
+          'main': 'main|md-main', 'wrap': 'div|md-main__inner md-grid', 'side': 'div|md-sidebar md-sidebar--primary',
+          'article': 'article|md-content__inner md-typeset', 'title': 'h1|', 'body': 'div|',
+          'footer': 'footer|md-footer', 'list': 'ul|', 'item': 'li|', 'toc': 'nav|md-nav md-nav--secondary'}
+WIX = {'page': 'div|#SITE_CONTAINER', 'header': 'header|#SITE_HEADER', 'nav': 'nav|#comp-@',
+       'main': 'main|#PAGES_CONTAINER', 'wrap': 'div|#SITE_PAGES', 'article': 'section|#comp-@',
+       'title': 'h1|font_0', 'body': 'div|@', 'side': 'div|#comp-@', 'footer': 'footer|#SITE_FOOTER'}
+
+# name: (split, site kind, vocabulary, fallback naming, languages, layout)
+FAMILIES = {
+    'news-wp': ('tune', 'news', WP, 'wp-{r}', ('en', 'en', 'de'), {'side': 'right'}),
+    'news-bem': ('tune', 'news', BEM, 'c-{r}', ('en', 'zh'), {'side': 'none', 'inline_promo': 1}),
+    'forum-phpbb': ('tune', 'forum', PHPBB, '{r}', ('en', 'de'), {'side': 'bottom'}),
+    'forum-discuz': ('tune', 'forum', DISCUZ, '{r}', ('zh',), {'side': 'right'}),
+    'kb-zendesk': ('tune', 'kb', ZENDESK, 'article-{r}', ('en', 'de'), {'side': 'right'}),
+    'docs-sphinx': ('tune', 'docs', SPHINX, '{r}', ('en',), {'side': 'left'}),
+    'small-bootstrap': ('tune', 'small', BOOT, 'card-{r}', ('en', 'zh'), {'side': 'right'}),
+    'news-utility': ('holdout', 'news', UTILITY, '@', ('en', 'zh'), {'side': 'right', 'inline_promo': 1}),
+    'news-semantic': ('holdout', 'news', SEMANTIC, '', ('en', 'de'), {'side': 'right'}),
+    'forum-table': ('holdout', 'forum', TABLE, 'row{r}', ('zh', 'en'), {'side': 'left', 'table': 1}),
+    'forum-discourse': ('holdout', 'forum', DISCOURSE, 'd-{r}', ('en',), {'side': 'left'}),
+    'kb-drupal': ('holdout', 'kb', DRUPAL, 'block-{r}', ('en', 'de'), {'side': 'right'}),
+    'docs-mkdocs': ('holdout', 'docs', MKDOCS, 'md-{r}', ('en', 'zh'), {'side': 'left'}),
+    'small-wix': ('holdout', 'small', WIX, '@', ('en',), {'side': 'none', 'depth': 4}),
+}
+
+E = html.escape
+
+
+class Markup:
+    """Open and close tags of one host's vocabulary."""
+
+    def __init__(self, family, host_name):
+        _, _, self.vocab, self.fallback, _, self.layout = FAMILIES[family]
+        self.host = host_name
+
+    def _hash(self, role):
+        return hashlib.sha1((self.host + role).encode()).hexdigest()[:6]
+
+    def spec(self, role, default_tag='div'):
+        s = self.vocab.get(role)
+        if s is None:
+            s = default_tag + '|' + self.fallback.replace('{r}', role.replace('_', '-'))
+        tag, cls = s.split('|', 1)
+        cls = cls.replace('@', 'css-' + self._hash(role))
+        if cls.startswith('#'):
+            ident = cls[1:].replace('@', self._hash(role))
+            return tag, ' id="%s"' % ident
+        return tag, (' class="%s"' % cls if cls else '')
+
+    def el(self, role, inner, default_tag='div', extra=''):
+        tag, attrs = self.spec(role, default_tag)
+        depth = self.layout.get('depth', 0) if role in ('article', 'side', 'widget', 'body') else 0
+        pre = ''.join('<div class="%s">' % ('css-' + self._hash(role + str(i))) for i in range(depth))
+        return '%s<%s%s%s>%s</%s>%s' % (pre, tag, attrs, extra, inner, tag, '</div>' * depth)
+
+
+def ul(items, cls=''):
+    return '<ul%s>%s</ul>' % (' class="%s"' % cls if cls else '',
+                              ''.join('<li>%s</li>' % i for i in items))
+
+
+def link(href, text):
+    return '<a href="%s">%s</a>' % (E(href), E(text))
+
+
+# ---- host chrome --------------------------------------------------------
+
+def header(m, c, url_home):
+    nav = ul([link('/%s/' % i, n) for i, n in enumerate(c['nav'])])
+    search = '<form action="/search"><input type="search" name="q" placeholder="%s"><button>%s</button></form>' % (
+        E(c['lab']['search']), E(c['lab']['search']))
+    login = link('/login', c['lab']['login']) + ' ' + link('/register', c['lab']['register'])
+    inner = '<a class="logo" href="%s">%s</a><span class="tagline">%s</span>' % (
+        E(url_home), E(c['site']), E(c['tagline']))
+    return m.el('header', inner + m.el('nav', nav, 'nav') + search + login)
+
+
+def footer(m, c):
+    links = ul([link('/%s' % n.lower().replace(' ', '-'), n) for n in c['footer_links']])
+    return m.el('footer', links + '<p>%s</p>' % E(c['footer']), 'footer')
+
+
+def cookie(m, c):
+    if not c['cookie']:
+        return ''
+    buttons = ''.join('<button>%s</button>' % E(b) for b in c['cookie_buttons'])
+    return m.el('cookie', '<p>%s</p>%s' % (E(c['cookie']), buttons))
+
+
+def newsletter(m, c):
+    form = '<form><input type="email" placeholder="email"><button>%s</button></form>' % E(c['lab']['subscribe'])
+    return m.el('newsletter', '<p>%s</p>%s' % (E(c['newsletter']), form))
+
+
+def share(m, c):
+    return m.el('share', ' '.join(link('#share-%d' % i, s) for i, s in enumerate(c['share'])))
+
+
+def related(m, c, items):
+    body = ''.join(m.el('teaser', '<h3>%s</h3><p>%s</p>' % (link(h, t), E(s)), 'div')
+                   for t, s, h in items)
+    return m.el('related', '<h2>%s</h2>%s' % (E(c['related_label']), body), 'section')
+
+
+def widget(m, title, inner):
+    tag, attrs = m.spec('widget_title', 'h3')
+    return m.el('widget', '<%s%s>%s</%s>%s' % (tag, attrs, E(title), tag, inner))
+
+
+def row_list(m, role, heading, rows, row_tag):
+    """A titled list of rows in the container of role; rows of <li> or
+    <tr> get the <ul> or <table> they need."""
+    tag, _ = m.spec(role)
+    if row_tag == 'tr' and tag != 'table':
+        rows = '<table>%s</table>' % rows
+    elif row_tag == 'li':
+        rows = '<ul>%s</ul>' % rows
+    if tag == 'table':
+        return m.el(role, '<caption>%s</caption>%s' % (E(heading), rows))
+    return m.el(role, '<h3>%s</h3>%s' % (E(heading), rows))
+
+
+def cells(row_tag, parts):
+    if row_tag == 'tr':
+        return ''.join('<td>%s</td>' % x for x in parts)
+    return ' '.join('<span>%s</span>' % x for x in parts)
+
+
+def board_index(m, c):
+    lab = c['lab']
+    row_tag = m.spec('board_row', 'li')[0]
+    rows = ''.join(m.el('board_row', cells(row_tag, [
+        link('/forum-%d' % i, name) + '<br>' + E(desc), '%d %s · %d %s' % (t, lab['topics'], p, lab['posts'])]),
+        'li') for i, (name, desc, t, p) in enumerate(c['board']))
+    return row_list(m, 'board', c['board_label'], rows, row_tag)
+
+
+def recent_topics(m, c, rows):
+    lab = c['lab']
+    row_tag = m.spec('topic_row', 'li')[0]
+    body = ''.join(m.el('topic_row', cells(row_tag, [
+        link(h, t), '%s %s' % (lab['by'], E(u)), '%d %s · %d %s' % (r, lab['replies'], v, lab['views']), E(d)]),
+        'li') for t, h, u, r, v, d in rows)
+    return row_list(m, 'topics', c['recent_label'], body, row_tag)
+
+
+def comment_list(m, c, items):
+    lab = c['lab']
+    body = ''.join(m.el('comment', '<div class="who">%s</div><time>%s</time><p>%s</p><a href="#">%s</a>' % (
+        E(u), E(d), E(t), E(lab['reply'])), 'li') for u, d, t in items)
+    return m.el('comments', '<h2>%s (%d)</h2><ol>%s</ol>' % (E(c['comments_label']), len(items), body),
+                'section')
+
+
+def feedback(m, c):
+    return m.el('feedback', '<p>%s</p><button>+1</button><button>-1</button>' % E(c['feedback']))
+
+
+# ---- main content ----------------------------------------------------------
+
+def blocks_html(m, blocks, c):
+    out = []
+    for b in blocks:
+        k = b[0]
+        if k == 'p':
+            out.append('<p>%s</p>' % E(b[1]))
+        elif k == 'h2':
+            out.append('<h2>%s</h2>' % E(b[1]))
+        elif k in ('ol', 'ul'):
+            out.append('<%s>%s</%s>' % (k, ''.join('<li>%s</li>' % E(x) for x in b[1]), k))
+        elif k == 'pre':
+            out.append('<div class="highlight"><pre>%s</pre></div>' % E(b[1]))
+        elif k == 'figure':
+            out.append('<figure><img src="/img/%s.jpg" alt=""><figcaption>%s</figcaption></figure>'
+                       % (hashlib.sha1(b[1].encode()).hexdigest()[:8], E(b[1])))
+        elif k == 'item':
+            out.append(m.el('item', '<h3>%s</h3>%s' % (link(b[3], b[1]), '<p>%s</p>' % E(b[2]) if b[2] else ''),
+                            'div'))
+        elif k == 'entry':
+            out.append('<li>%s</li>' % link(b[2], b[1]))
+        elif k == 'letter':
+            out.append('<h2 id="%s">%s</h2>' % (E(b[1]), E(b[1])))
+        elif k == 'post':
+            out.append(post_html(m, c, b))
+    return ''.join(out)
+
+
+def post_html(m, c, b):
+    _, user, date, text, n = b
+    lab = c['lab']
+    author = '<b>%s</b><br>%s: %s<br>%s: %d' % (E(user), lab['joined'], E(date), lab['posts'], n % 900)
+    if m.vocab.get('post', '').startswith(('table', 'tr')):
+        a_tag, a_attrs = m.spec('post_author', 'td')
+        b_tag, b_attrs = m.spec('post_body', 'td')
+        row = '<%s%s>%s</%s><%s%s><div class="postmessage">%s</div></%s>' % (
+            a_tag, a_attrs, author, a_tag, b_tag, b_attrs, E(text), b_tag)
+        if m.vocab['post'].startswith('table'):
+            return m.el('post', '<tr>%s</tr>' % row)
+        return m.el('post', row)
+    return m.el('post', m.el('post_author', author) +
+                m.el('post_body', '<div class="post-date">%s</div>%s' % (E(date), m.el('post_text', E(text)))))
+
+
+def main_content(m, c, page):
+    """The page's own content (what the truth text holds) with the chrome
+    that sits inside its container on real sites of the family."""
+    con = page['content']
+    kind = con['kind']
+    title_tag, title_attrs = m.spec('title', 'h1')
+    title = '<%s%s>%s</%s>' % (title_tag, title_attrs, E(con['title']), title_tag)
+    inner = title
+    if con.get('dek'):
+        inner += m.el('dek', E(con['dek']), 'p')
+    if con.get('author'):
+        inner += m.el('byline', '%s %s · <time>%s</time>' % (c['lab']['by'], E(con['author']), E(con['date'])))
+    if kind == 'article' and page.get('share'):
+        inner += share(m, c)
+    body = blocks_html(m, con['blocks'], c)
+    if m.layout.get('inline_promo') and kind == 'article':
+        cut = body.find('</p>', len(body) // 2)
+        if cut > 0:
+            body = body[:cut + 4] + newsletter(m, c) + body[cut + 4:]
+    if kind in ('genindex',):
+        body = '<table class="indextable"><tr><td><ul>%s</ul></td></tr></table>' % body
+    if kind == 'toctree':
+        body = body.replace('<li>', '<ul><li>', 1)[::-1].replace('>il/<', '>lu/<>il/<', 1)[::-1]
+    if kind in ('toctree', 'index') and m.vocab.get('list', '').startswith(('ul', 'table')):
+        body = m.el('list', body, 'ul')
+    elif kind in ('toctree', 'index'):
+        body = m.el('list', body)
+    inner += m.el('body', body)
+    if page.get('related'):
+        inner += related(m, c, page['related'])
+    if kind == 'kb':
+        inner += feedback(m, c)
+    role = 'thread' if kind == 'thread' else 'article'
+    out = m.el(role, inner, 'article')
+    if page.get('comments'):
+        out += comment_list(m, c, page['comments'])
+    if page.get('topics'):
+        out += recent_topics(m, c, page['topics'])
+    return out
+
+
+def sidebar(m, c, page):
+    parts = []
+    if c.get('board'):
+        parts.append(board_index(m, c))
+    if page.get('popular'):
+        parts.append(widget(m, c['popular_label'], '<ol>%s</ol>' % ''.join(
+            '<li>%s</li>' % link(h, t) for t, _, h in page['popular'])))
+    if page.get('toc'):
+        parts.append(widget(m, c['lab']['toc'], ul([link(h, t) for t, h in page['toc']])))
+    if page.get('section'):
+        parts.append(widget(m, c['section_label'], ul([link(h, t) for t, _, h in page['section']])))
+    if page.get('kind_side') == 'newsletter' or (c.get('newsletter') and not m.layout.get('inline_promo')):
+        parts.append(newsletter(m, c))
+    return m.el('side', ''.join(parts), 'aside') if parts else ''
+
+
+def render(family, host_name, c, page):
+    """The HTML of one page: host chrome around main_content()."""
+    m = Markup(family, host_name)
+    lang = c['lang']
+    head = ('<!DOCTYPE html><html lang="%s"><head><meta charset="utf-8"><title>%s - %s</title>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<link rel="stylesheet" href="/static/site.css"><script src="/static/app.js"></script>'
+            '</head>' % (lang, E(page['content']['title']), E(c['site'])))
+    crumbs = m.el('breadcrumb', ' › '.join([link('/', c['lab']['home']), link('/s/', page['section_name'])]),
+                  'div')
+    main = m.el('main', crumbs + main_content(m, c, page), 'main')
+    side = sidebar(m, c, page)
+    where = m.layout.get('side', 'right')
+    if m.layout.get('table'):
+        cells = '<td class="side">%s</td><td class="content">%s</td>' % (side, main)
+        body = '<table width="100%%"><tr><td>%s</td></tr><tr>%s</tr><tr><td>%s</td></tr></table>' % (
+            header(m, c, '/'), cells, footer(m, c))
+    else:
+        if where == 'left':
+            cols = side + main
+        elif where == 'none':
+            cols = main
+        elif where == 'bottom':
+            cols = main
+        else:
+            cols = main + side
+        body = header(m, c, '/') + m.el('wrap', cols) + (side if where in ('bottom', 'none') else '') + \
+            footer(m, c)
+    top = cookie(m, c) if page.get('cookie_top') else ''
+    bottom = '' if page.get('cookie_top') else cookie(m, c)
+    return head + '<body>' + m.el('page', top + body + bottom) + '</body></html>'
+
+
+def family_names(split=None):
+    return [f for f, v in FAMILIES.items() if split is None or v[0] == split]
+
+
+def site_kind(family):
+    return FAMILIES[family][1]
+
+
+def split_of(family):
+    return FAMILIES[family][0]
+
+
+def languages(family):
+    return FAMILIES[family][4]
+
+
+__all__ = ['render', 'family_names', 'site_kind', 'split_of', 'languages']

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Crawl quality (run by bench/run.sh): a synthetic crawl of many hosts with
+# many pages each on the template families of bench/crawl_templates.py
+# (forums beside a board index, knowledge bases with feedback boxes, news
+# with teasers and widgets, list pages, short pages, cookie banners,
+# Sphinx-like docs with genindex and toctree pages), half of the families
+# for tuning and half held out, made by bench/gen_crawl.py (cached per seed
+# and generator version), run through run_pipeline.sh and scored by
+# bench/crawl_score.py (its header says what each column means).
+#
+#   CRAWL_SEED=1          the crawl's seed
+#   CRAWL_HOSTS=42        hosts (families are dealt to them in turn)
+#   CRAWL_PAGES="50 200"  pages per host, before duplicates
+#   CRAWL_K=6             the pipeline's -k (default: its own default)
+#   BENCH_DIR=/tmp/ndd-bench  scratch space: crawls in BENCH_DIR/crawl/,
+#                         the last run's clusters and extraction in
+#                         BENCH_DIR/crawl/res/
+set -u
+SEED=${CRAWL_SEED:-1}
+HOSTS=${CRAWL_HOSTS:-42}
+PAGES=${CRAWL_PAGES:-50 200}
+DIR=${BENCH_DIR:-/tmp/ndd-bench}/crawl
+[ -x build/bin/ndd-extract ] || { echo "crawlquality: build/bin/ndd-extract missing (make)" >&2; exit 1; }
+mkdir -p "$DIR" || exit 1
+export PYTHONDONTWRITEBYTECODE=1
+# The cache key: seed, sizes and the generator's own code.
+ver=$(cat bench/gen_crawl.py bench/crawl_text.py bench/crawl_chrome.py bench/crawl_templates.py |
+	cksum | cut -d' ' -f1)
+CRAWL=$DIR/seed$SEED-h$HOSTS-p$(echo "$PAGES" | tr ' ' -)-$ver
+if [ ! -f "$CRAWL/truth.csv" ]; then
+	rm -rf "$CRAWL.tmp"
+	# shellcheck disable=SC2086
+	python3 bench/gen_crawl.py -s "$SEED" -o "$CRAWL.tmp" --hosts "$HOSTS" --pages $PAGES 2>"$DIR/gen.log" ||
+		{ echo "crawlquality: gen_crawl.py failed" >&2; exit 1; }
+	mv "$CRAWL.tmp" "$CRAWL" || exit 1
+fi
+RES=$DIR/res
+rm -rf "$RES"
+mkdir -p "$RES" || exit 1
+kopt=
+[ -n "${CRAWL_K:-}" ] && kopt="-k $CRAWL_K"
+build/bin/ndd-extract -q --json -o "$RES/extract.jsonl" "$CRAWL"/crawl/*.warc.gz ||
+	{ echo "crawlquality: ndd-extract failed" >&2; exit 1; }
+# shellcheck disable=SC2086
+./run_pipeline.sh -q $kopt -o "$RES/out" "$CRAWL/crawl" >/dev/null ||
+	{ echo "crawlquality: run_pipeline.sh failed" >&2; exit 1; }
+echo "synthetic crawl: seed $SEED, $HOSTS hosts, $PAGES pages each + duplicates;" \
+	"run_pipeline.sh ${kopt:-(default k)}; $CRAWL"
+python3 bench/crawl_score.py "$CRAWL" "$RES/out/clusters.csv" --extract "$RES/extract.jsonl"
