@@ -75,6 +75,7 @@ LABELS = {
            'board': ['Board index', 'Forums', 'Categories'],
            'comments': ['Comments', 'Reader comments', 'Join the conversation'],
            'popular': ['Most read', 'Popular', 'Trending now'],
+           'photos': ['In pictures', 'Photo of the day', 'Gallery'],
            'section': ['Articles in this section', 'Related articles', 'In this category'],
            'search': 'Search', 'home': 'Home', 'subscribe': 'Subscribe', 'reply': 'Reply',
            'replies': 'replies', 'views': 'views', 'by': 'by', 'posts': 'posts', 'topics': 'topics',
@@ -85,6 +86,7 @@ LABELS = {
            'board': ['Forenübersicht', 'Foren'],
            'comments': ['Kommentare', 'Leserkommentare'],
            'popular': ['Meistgelesen', 'Beliebt'],
+           'photos': ['Bilder des Tages', 'Galerie'],
            'section': ['Artikel in diesem Bereich', 'Verwandte Artikel'],
            'search': 'Suche', 'home': 'Startseite', 'subscribe': 'Abonnieren', 'reply': 'Antworten',
            'replies': 'Antworten', 'views': 'Aufrufe', 'by': 'von', 'posts': 'Beiträge',
@@ -95,6 +97,7 @@ LABELS = {
            'board': ['论坛版块', '版块导航'],
            'comments': ['网友评论', '评论'],
            'popular': ['排行榜', '热门文章'],
+           'photos': ['图片新闻', '今日图片'],
            'section': ['本栏目文章', '相关文章'],
            'search': '搜索', 'home': '首页', 'subscribe': '订阅', 'reply': '回复', 'replies': '回复',
            'views': '查看', 'by': '作者', 'posts': '帖子', 'topics': '主题', 'next': '下一页',
@@ -122,10 +125,13 @@ def host_chrome(rng, lang, site, kind):
         'board_label': rng.choice(lab['board']),
         'comments_label': rng.choice(lab['comments']),
         'popular_label': rng.choice(lab['popular']),
+        'photos_label': rng.choice(lab['photos']),
         'section_label': rng.choice(lab['section']),
         'lab': lab,
         'tagline': T.sentence(rng, lang, 'present'),
     }
+    if kind in ('news', 'small'):
+        c['photos'] = [T.sentence(rng, lang) for _ in range(20)]
     if kind == 'forum':
         c['board'] = [(T.headline(rng, lang), T.sentence(rng, lang, 'present'),
                        rng.randrange(10, 5000), rng.randrange(100, 90000))

@@ -2,6 +2,7 @@
 """Score a clusters CSV against the synthetic crawl of bench/gen_crawl.py.
 
 usage: crawl_score.py CRAWL_DIR CLUSTERS_CSV [--extract JSONL] [--json]
+                      [--diag FAMILY [--worst N]]
 
 Pairs: two pages are predicted duplicates when they share a cluster (the
 realpages kit's rule; a URL not in the CSV is a singleton). A pair is a
@@ -27,6 +28,9 @@ Per split (tune/holdout families) and per family:
                 4-shingle extraction F1 of the pages against their main texts
 Per page kind: the share of pages clustered with a page that is not their
 duplicate ('wrong'), and the recall of their duplicate pairs.
+--diag FAMILY prints, for one family, the N worst extracted pages, the
+largest clusters that join non-duplicates and the missed duplicate pairs
+(look only at tune families while tuning).
 """
 import argparse
 import collections
@@ -246,12 +250,57 @@ def print_table(groups, page_kinds, info, families):
               % (info['cross_dup'], info['cross_checked']))
 
 
+def head(text, n=110):
+    return (text or '').replace('\n', ' | ')[:n]
+
+
+def diagnose(crawl, clusters_csv, extract, family, worst):
+    pages, dup, kind_of = load(crawl)
+    texts = {}
+    with open(os.path.join(crawl, 'maintext.jsonl'), encoding='utf-8') as f:
+        for line in f:
+            d = json.loads(line)
+            texts[d['url']] = d['text']
+    got = {}
+    if extract:
+        with open(extract, encoding='utf-8') as f:
+            for line in f:
+                d = json.loads(line)
+                got[(d.get('url') or '').strip('<>')] = d.get('text') or ''
+    mine = [u for u, p in pages.items() if p['family'] == family]
+    print('\ndiagnosis of %s (%d pages)' % (family, len(mine)))
+    if got:
+        rows = []
+        for u in mine:
+            tp, fp, fn = extract_prf(texts[u], got.get(u, ''))
+            rows.append((2 * tp / (2 * tp + fp + fn) if tp else 0.0, u))
+        print('  worst extracted (page F1, kind, URL / extracted text):')
+        for f1, u in sorted(rows)[:worst]:
+            print('  %.2f %-8s %s\n           %s' % (f1, pages[u]['page_kind'], u, head(got.get(u))))
+    clusters = load_clusters(clusters_csv)
+    bad = [m for m in clusters if components(m, dup) > 1 and any(pages.get(u, {}).get('family') == family
+                                                                 for u in m)]
+    print('  clusters joining non-duplicates: %d; largest:' % len(bad))
+    for m in sorted(bad, key=len, reverse=True)[:3]:
+        hosts = {pages[u]['host'] for u in m if u in pages}
+        print('  %d pages, %d hosts: %s' % (len(m), len(hosts), head(got.get(m[0], ''))))
+    cid = {u: i for i, m in enumerate(clusters) for u in m}
+    missed = [(a, b) for a, b in sorted(dup) if pages[a]['family'] == family or pages[b]['family'] == family
+              if not (a in cid and b in cid and cid[a] == cid[b])]
+    print('  missed duplicate pairs: %d; first:' % len(missed))
+    for a, b in missed[:worst]:
+        print('  %s %s\n    %s\n    %s' % (kind_of[(a, b)], head(texts[a], 60), head(got.get(a), 100),
+                                         head(got.get(b), 100)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('crawl')
     ap.add_argument('clusters')
     ap.add_argument('--extract')
     ap.add_argument('--json', action='store_true')
+    ap.add_argument('--diag', metavar='FAMILY')
+    ap.add_argument('--worst', type=int, default=5)
     args = ap.parse_args()
     import crawl_templates
     groups, page_kinds, info = score(args.crawl, args.clusters, args.extract)
@@ -271,6 +320,8 @@ def main():
         return 0
     fams = crawl_templates.family_names('tune') + crawl_templates.family_names('holdout')
     print_table(groups, page_kinds, info, fams)
+    if args.diag:
+        diagnose(args.crawl, args.clusters, args.extract, args.diag, args.worst)
     return 0
 
 

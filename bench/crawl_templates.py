@@ -102,10 +102,11 @@ FAMILIES = {
     'docs-sphinx': ('tune', 'docs', SPHINX, '{r}', ('en',), {'side': 'left'}),
     'small-bootstrap': ('tune', 'small', BOOT, 'card-{r}', ('en', 'zh'), {'side': 'right'}),
     'news-utility': ('holdout', 'news', UTILITY, '@', ('en', 'zh'), {'side': 'right', 'inline_promo': 1}),
-    'news-semantic': ('holdout', 'news', SEMANTIC, '', ('en', 'de'), {'side': 'right'}),
-    'forum-table': ('holdout', 'forum', TABLE, 'row{r}', ('zh', 'en'), {'side': 'left', 'table': 1}),
+    'news-semantic': ('holdout', 'news', SEMANTIC, '', ('en', 'de'), {'side': 'right', 'comments_in': 1}),
+    'forum-table': ('holdout', 'forum', TABLE, 'row{r}', ('zh', 'en'),
+                    {'side': 'left', 'table': 1, 'topics_above': 1}),
     'forum-discourse': ('holdout', 'forum', DISCOURSE, 'd-{r}', ('en',), {'side': 'left'}),
-    'kb-drupal': ('holdout', 'kb', DRUPAL, 'block-{r}', ('en', 'de'), {'side': 'right'}),
+    'kb-drupal': ('holdout', 'kb', DRUPAL, 'block-{r}', ('en', 'de'), {'side': 'right', 'feedback_out': 1}),
     'docs-mkdocs': ('holdout', 'docs', MKDOCS, 'md-{r}', ('en', 'zh'), {'side': 'left'}),
     'small-wix': ('holdout', 'small', WIX, '@', ('en',), {'side': 'none', 'depth': 4}),
 }
@@ -318,14 +319,19 @@ def main_content(m, c, page):
     inner += m.el('body', body)
     if page.get('related'):
         inner += related(m, c, page['related'])
-    if kind == 'kb':
+    if kind == 'kb' and not m.layout.get('feedback_out'):
         inner += feedback(m, c)
+    if page.get('comments') and m.layout.get('comments_in'):
+        inner += comment_list(m, c, page['comments'])
     role = 'thread' if kind == 'thread' else 'article'
     out = m.el(role, inner, 'article')
-    if page.get('comments'):
+    if kind == 'kb' and m.layout.get('feedback_out'):
+        out += feedback(m, c)
+    if page.get('comments') and not m.layout.get('comments_in'):
         out += comment_list(m, c, page['comments'])
     if page.get('topics'):
-        out += recent_topics(m, c, page['topics'])
+        topics = recent_topics(m, c, page['topics'])
+        out = topics + out if m.layout.get('topics_above') else out + topics
     return out
 
 
@@ -336,6 +342,10 @@ def sidebar(m, c, page):
     if page.get('popular'):
         parts.append(widget(m, c['popular_label'], '<ol>%s</ol>' % ''.join(
             '<li>%s</li>' % link(h, t) for t, _, h in page['popular'])))
+    if page.get('photos'):
+        parts.append(widget(m, c['photos_label'], ''.join(
+            '<figure><img src="/photo/%d.jpg" alt=""><figcaption>%s</figcaption></figure>' % (i, E(t))
+            for i, t in page['photos'])))
     if page.get('toc'):
         parts.append(widget(m, c['lab']['toc'], ul([link(h, t) for t, h in page['toc']])))
     if page.get('section'):

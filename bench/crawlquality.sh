@@ -28,6 +28,10 @@ ver=$(cat bench/gen_crawl.py bench/crawl_text.py bench/crawl_chrome.py bench/cra
 	cksum | cut -d' ' -f1)
 CRAWL=$DIR/seed$SEED-h$HOSTS-p$(echo "$PAGES" | tr ' ' -)-$ver
 if [ ! -f "$CRAWL/truth.csv" ]; then
+	# crawls of this seed and size made by other versions of the generator
+	for old in "${CRAWL%-*}"-*; do
+		[ -d "$old" ] && [ "$old" != "$CRAWL" ] && rm -rf "$old"
+	done
 	rm -rf "$CRAWL.tmp"
 	# shellcheck disable=SC2086
 	python3 bench/gen_crawl.py -s "$SEED" -o "$CRAWL.tmp" --hosts "$HOSTS" --pages $PAGES 2>"$DIR/gen.log" ||

@@ -47,7 +47,7 @@ MIX = {  # page kinds of each site kind, with weights
     'docs': (('doc', 70), ('genindex', 12), ('toctree', 13), ('short', 5)),
     'small': (('short', 60), ('article', 15), ('index', 25)),
 }
-DUP_RATE = {'exact': 0.04, 'edit': 0.05, 'syndication': 0.06}
+DUP_RATE = {'exact': 0.04, 'edit': 0.06, 'syndication': 0.10}
 
 # ---- the realpages kit's label: NFKC, lower case, CJK characters one token each
 CJK = '\u1100-\u11ff\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff'
@@ -281,6 +281,8 @@ def page_chrome(rng, host, page, pools):
             page['related'] = CH.teasers(rng, pools['stories'], rng.randint(3, 6))
         if rng.random() < 0.6:
             page['popular'] = CH.teasers(rng, pools['stories'], 5)
+        if rng.random() < 0.5:
+            page['photos'] = [(i, c['photos'][i]) for i in sorted(rng.sample(range(20), rng.randint(1, 3)))]
         if pk == 'article' and rng.random() < 0.5:
             page['comments'] = CH.comments(rng, host['lang'], rng.randint(1, 8))
         page['share'] = rng.random() < 0.7
