@@ -22,6 +22,7 @@
 #include "format/docrec.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "output/pairs_csv.h"
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -103,7 +104,7 @@ static int brute(const char *path, const uint64_t *fp, size_t n, unsigned k)
 	FILE *out = fopen(path, "w");
 	if (!out)
 		return -1;
-	fputs("key_a,key_b,distance\r\n", out);
+	fputs(pairs_csv_header, out);
 	for (size_t i = 0; i < n; i++) {
 		/* each thread collects row i's partners; rows stay in order */
 		for (size_t j = i + 1; j < n; j++) {

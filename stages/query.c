@@ -19,6 +19,7 @@
 #include "tables/keysort.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "output/previous_csv.h"
 #include "output/provenance.h"
 #include "tables/query.h"
 #include "tables/tablefile.h"
@@ -182,23 +183,13 @@ static long long write_csv(struct outfile *out, const struct pair_vec *pv,
 	struct csv_writer w;
 	long long rows = 0;
 	csv_init(&w, out);
-	static const char head[] = "query_url,query_warc_file,query_warc_offset,query_simhash,"
-				   "match_url,match_warc_file,match_warc_offset,match_simhash,"
-				   "distance,match\r\n";
-	csv_raw(&w, head, sizeof head - 1);
+	const char *const head = previous_csv_header;
+	csv_raw(&w, head, strlen(head));
 	for (size_t i = 0; i < pv->n; i++) {
 		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
 		if (!prov_pair_allowed(q, m, pv->v[i].d))
 			continue;
-		prov_write_location(&w, q);
-		csv_sep(&w);
-		prov_write_location(&w, m);
-		csv_sep(&w);
-		csv_u64(&w, pv->v[i].d);
-		csv_sep(&w);
-		const char *kind = prov_match_kind(q, m);
-		csv_raw(&w, kind, strlen(kind));
-		csv_end(&w);
+		previous_csv_row(&w, q, m, pv->v[i].d);
 		rows++;
 	}
 	if (csv_close(&w)) {

@@ -18,12 +18,14 @@
 #include "format/catalog.h"
 #include "util/cli.h"
 #include "output/cluster.h"
+#include "output/clusters_csv.h"
 #include "output/csv.h"
 #include "tables/design.h"
 #include "tables/join.h"
 #include "util/log.h"
 #include "util/memhint.h"
 #include "format/ndf.h"
+#include "output/pairs_csv.h"
 #include "output/provenance.h"
 #include "tables/tablefile.h"
 #include "tables/tablejoin.h"
@@ -312,67 +314,6 @@ static void filter_pairs(struct pair_vec *pv, const struct provenance *d)
 	pv->n = w;
 }
 
-/* The match column, and its length. */
-static const char *match_kind(const struct prov_doc *rep, const struct prov_doc *m, size_t *len)
-{
-	const char *kind = rep == m ? "rep" : prov_match_kind(rep, m);
-	*len = strlen(kind); /* of a constant: folded where inlined */
-	return kind;
-}
-
-/* Fields after the location, at most: ",distance,0,same-text," and a
- * document id, CRLF; before it a cluster id and a comma. */
-#define ROW_OTHER_BOUND (2 * CSV_U64_BOUND + 32)
-
-static void write_row(struct csv_writer *w, size_t cluster, const struct prov_doc *rep,
-		      const struct prov_doc *m)
-{
-	char *p = csv_room(w, prov_location_bound(m) + ROW_OTHER_BOUND);
-	if (!p)
-		return;
-	size_t kind_len;
-	const char *kind = match_kind(rep, m, &kind_len);
-	p = csv_put_u64(p, cluster + 1);
-	*p++ = ',';
-	p = prov_put_location(p, m);
-	*p++ = ',';
-	p = csv_put_u64(p, (uint64_t)__builtin_popcountll(rep->simhash ^ m->simhash));
-	p = csv_put_raw(p, rep == m ? ",1," : ",0,", 3);
-	p = csv_put_raw(p, kind, kind_len);
-	*p++ = ',';
-	p = csv_put_u64(p, m->doc_id);
-	*p++ = '\r';
-	*p++ = '\n';
-	csv_commit(w, p);
-}
-
-/*
- * The rows of clusters [lo, hi) into @w.  Members are scattered over the
- * provenance (a cluster joins pages from anywhere in the night), so the
- * loads are issued ahead of use: the record of a member 24 rows on, its
- * URL 8 rows on (far enough behind the load it depends on for that one to
- * have arrived).
- */
-static void format_clusters(struct csv_writer *w, const struct clusters *cl,
-			    const struct provenance *d, size_t lo, size_t hi)
-{
-	const uint32_t first = cl->start[lo], end = cl->start[hi];
-	size_t c = lo;
-	const struct prov_doc *rep = NULL;
-	for (uint32_t i = first; i < end; i++) {
-		if (i + 24 < end)
-			__builtin_prefetch(prov_at(d, cl->doc[i + 24]));
-		if (i + 8 < end)
-			__builtin_prefetch(prov_at(d, cl->doc[i + 8])->url);
-		while (i >= cl->start[c + 1])
-			c++;
-		const struct prov_doc *m = prov_at(d, cl->doc[i]);
-		if (i == cl->start[c])
-			rep = m;
-		write_row(w, c, rep, m);
-	}
-}
-
 /* Write the parts of one round in order; @return non-zero on error. */
 static int write_parts(struct outfile *of, const struct csv_writer *part, int n)
 {
@@ -398,10 +339,9 @@ static int write_parts(struct outfile *of, const struct csv_writer *part, int n)
 
 static int write_csv(struct outfile *of, const struct clusters *cl, const struct provenance *d)
 {
-	static const char head[] = "cluster_id,url,warc_file,warc_offset,simhash,distance,"
-				   "is_representative,match,doc_id\r\n";
+	const char *const head = clusters_csv_header;
 	struct csv_writer part[2][PARTS];
-	int err = outfile_write(of, head, sizeof head - 1);
+	int err = outfile_write(of, head, strlen(head));
 	const size_t round = (size_t)PARTS * PART_CLUSTERS;
 	for (int h = 0; h < 2; h++)
 		for (int t = 0; t < PARTS; t++)
@@ -418,7 +358,7 @@ static int write_csv(struct outfile *of, const struct clusters *cl, const struct
 				w->len = 0;
 #pragma omp task firstprivate(w, lo, hi)
 				if (lo < hi)
-					format_clusters(w, cl, d, lo, hi);
+					clusters_csv_rows(w, cl, d, lo, hi);
 			}
 			if (pending) /* the previous round, while this one is formatted */
 				err = write_parts(of, part[h ^ 1], PARTS);
@@ -443,16 +383,10 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 	if (outfile_open_bulk(&out, path))
 		return -1;
 	csv_init(&w, &out);
-	csv_raw(&w, "key_a,key_b,distance\r\n", 22);
-	for (size_t i = 0; i < pv->n; i++) {
-		const struct prov_doc *a = prov_at(d, pv->v[i].a), *b = prov_at(d, pv->v[i].b);
-		csv_field(&w, a->url, a->url_len);
-		csv_sep(&w);
-		csv_field(&w, b->url, b->url_len);
-		csv_sep(&w);
-		csv_u64(&w, pv->v[i].d);
-		csv_end(&w);
-	}
+	const char *const head = pairs_csv_header;
+	csv_raw(&w, head, strlen(head));
+	for (size_t i = 0; i < pv->n; i++)
+		pairs_csv_row(&w, prov_at(d, pv->v[i].a), prov_at(d, pv->v[i].b), pv->v[i].d);
 	if (csv_close(&w)) {
 		log_error("cannot write the pairs");
 		outfile_abort(&out);

@@ -160,13 +160,6 @@ int prov_load(struct provenance *p, const char *const *paths, int n, struct cata
 	return rc;
 }
 
-void prov_write_location(struct csv_writer *w, const struct prov_doc *d)
-{
-	char *p = csv_room(w, prov_location_bound(d));
-	if (p)
-		csv_commit(w, prov_put_location(p, d));
-}
-
 void prov_free(struct provenance *p)
 {
 	bitrank_free(&p->needed);

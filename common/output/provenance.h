@@ -15,7 +15,6 @@
 
 #include "util/bitrank.h"
 #include "format/catalog.h"
-#include "output/csv.h"
 
 /*
  * One cache line, aligned to one: the filter and the CSV reach documents
@@ -146,30 +145,6 @@ static inline const char *prov_match_kind(const struct prov_doc *ref, const stru
 		return "same-text";
 	return "near";
 }
-
-/** Room prov_put_location() needs for @d. */
-static inline size_t prov_location_bound(const struct prov_doc *d)
-{
-	return CSV_FIELD_BOUND(d->url_len) + CSV_FIELD_BOUND(d->warc_file_len) + 3 +
-	       CSV_U64_BOUND + CSV_HEX64_BOUND;
-}
-
-/** The CSV fields that say where a document is, in the contract's order:
- * url,warc_file,warc_offset,simhash (no separator before or after), at a
- * cursor with prov_location_bound() bytes of room (csv.h). */
-static inline char *prov_put_location(char *p, const struct prov_doc *d)
-{
-	p = csv_put_field(p, d->url, d->url_len);
-	*p++ = ',';
-	p = csv_put_field(p, d->warc_file, d->warc_file_len);
-	*p++ = ',';
-	p = csv_put_u64(p, d->warc_offset);
-	*p++ = ',';
-	return csv_put_hex64(p, d->simhash);
-}
-
-/** prov_put_location() appended to @w. */
-void prov_write_location(struct csv_writer *w, const struct prov_doc *d);
 
 /** Free everything; the struct may be zeroed or initialised. */
 void prov_free(struct provenance *p);
