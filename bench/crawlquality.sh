@@ -13,8 +13,8 @@
 #   CRAWL_PAGES="50 200"  pages per host, before duplicates
 #   CRAWL_K=6             the pipeline's -k (default: its own default)
 #   BENCH_DIR=/tmp/ndd-bench  scratch space: crawls in BENCH_DIR/crawl/,
-#                         the last run's clusters and extraction in
-#                         BENCH_DIR/crawl/res/
+#                         this checkout's last clusters and extraction in
+#                         BENCH_DIR/crawl/res-*/ (one per checkout)
 set -u
 SEED=${CRAWL_SEED:-1}
 HOSTS=${CRAWL_HOSTS:-42}
@@ -28,17 +28,14 @@ ver=$(cat bench/gen_crawl.py bench/crawl_text.py bench/crawl_chrome.py bench/cra
 	cksum | cut -d' ' -f1)
 CRAWL=$DIR/seed$SEED-h$HOSTS-p$(echo "$PAGES" | tr ' ' -)-$ver
 if [ ! -f "$CRAWL/truth.csv" ]; then
-	# crawls of this seed and size made by other versions of the generator
-	for old in "${CRAWL%-*}"-*; do
-		[ -d "$old" ] && [ "$old" != "$CRAWL" ] && rm -rf "$old"
-	done
-	rm -rf "$CRAWL.tmp"
+	# a private name renamed into place: other checkouts may run this at once
+	tmp=$CRAWL.tmp.$$
 	# shellcheck disable=SC2086
-	python3 bench/gen_crawl.py -s "$SEED" -o "$CRAWL.tmp" --hosts "$HOSTS" --pages $PAGES 2>"$DIR/gen.log" ||
-		{ echo "crawlquality: gen_crawl.py failed" >&2; exit 1; }
-	mv "$CRAWL.tmp" "$CRAWL" || exit 1
+	python3 bench/gen_crawl.py -s "$SEED" -o "$tmp" --hosts "$HOSTS" --pages $PAGES 2>/dev/null ||
+		{ rm -rf "$tmp"; echo "crawlquality: gen_crawl.py failed" >&2; exit 1; }
+	mv -T "$tmp" "$CRAWL" 2>/dev/null || rm -rf "$tmp"
 fi
-RES=$DIR/res
+RES=$DIR/res-$(pwd | cksum | cut -d' ' -f1)
 rm -rf "$RES"
 mkdir -p "$RES" || exit 1
 kopt=
@@ -49,5 +46,5 @@ build/bin/ndd-extract -q --json -o "$RES/extract.jsonl" "$CRAWL"/crawl/*.warc.gz
 ./run_pipeline.sh -q $kopt -o "$RES/out" "$CRAWL/crawl" >/dev/null ||
 	{ echo "crawlquality: run_pipeline.sh failed" >&2; exit 1; }
 echo "synthetic crawl: seed $SEED, $HOSTS hosts, $PAGES pages each + duplicates;" \
-	"run_pipeline.sh ${kopt:-(default k)}; $CRAWL"
+	"run_pipeline.sh ${kopt:-(default k)}; $CRAWL; results $RES"
 python3 bench/crawl_score.py "$CRAWL" "$RES/out/clusters.csv" --extract "$RES/extract.jsonl"

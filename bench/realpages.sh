@@ -9,8 +9,9 @@
 #   REALPAGES=DIR   the kit's folder (default: ../shared/realpages beside
 #                   this checkout, then /work/shared/realpages)
 #   RP=DIR          an already built kit (build.sh's OUTDIR): not rebuilt
-#   BENCH_DIR=DIR   scratch space (default /tmp/ndd-bench); the results of
-#                   evaluate.sh stay in BENCH_DIR/realpages/res
+#   BENCH_DIR=DIR   scratch space (default /tmp/ndd-bench): the kit in
+#                   BENCH_DIR/realpages/kit-*, evaluate.sh's results in
+#                   BENCH_DIR/realpages/res-* (one per checkout)
 # evaluate.sh runs build/bin/ndd-extract and run_pipeline.sh of this
 # checkout, so build/ must be built (make).  Needs python3 with lxml to
 # build the kit (build.sh installs python3-lxml with apt-get if it may).
@@ -29,21 +30,25 @@ fi
 [ -x build/bin/ndd-extract ] || { echo "realpages: build/bin/ndd-extract missing (make)" >&2; exit 1; }
 DIR=${BENCH_DIR:-/tmp/ndd-bench}/realpages
 mkdir -p "$DIR" || exit 1
+# Several checkouts may run this at once: the kit is built under a
+# private name and renamed into place; each checkout has its own results.
 KIT=${RP:-}
 if [ -z "$KIT" ]; then
-	KIT=$DIR/kit
-	# build.sh wipes only a folder it made; a kit of the same sources is reused.
-	stamp=$(cat "$KITSRC"/build.sh "$KITSRC"/lib/*.py | cksum)
-	if [ ! -f "$KIT/truth.csv" ] || [ "$(cat "$DIR/kit.stamp" 2>/dev/null)" != "$stamp" ]; then
-		"$KITSRC/build.sh" "$KIT" >"$DIR/build.log" 2>&1 ||
-			{ cat "$DIR/build.log" >&2; echo "realpages: build.sh failed" >&2; exit 1; }
-		echo "$stamp" >"$DIR/kit.stamp"
+	stamp=$(cat "$KITSRC"/build.sh "$KITSRC"/lib/*.py | cksum | cut -d' ' -f1)
+	KIT=$DIR/kit-$stamp
+	if [ ! -f "$KIT/truth.csv" ]; then
+		log=$DIR/build.log.$$
+		"$KITSRC/build.sh" "$KIT.tmp.$$" >"$log" 2>&1 ||
+			{ cat "$log" >&2; rm -rf "$KIT.tmp.$$" "$log"; echo "realpages: build.sh failed" >&2; exit 1; }
+		mv -T "$KIT.tmp.$$" "$KIT" 2>/dev/null || rm -rf "$KIT.tmp.$$"
+		rm -f "$log"
 	fi
 fi
-RES=$DIR/res
+RES=$DIR/res-$(pwd | cksum | cut -d' ' -f1)
 rm -rf "$RES"
-"$KITSRC/evaluate.sh" "$KIT" "$HERE" "$RES" -k 3 >"$DIR/evaluate.log" 2>&1 ||
-	{ tail -20 "$DIR/evaluate.log" >&2; echo "realpages: evaluate.sh failed" >&2; exit 1; }
+mkdir -p "$RES" || exit 1
+"$KITSRC/evaluate.sh" "$KIT" "$HERE" "$RES" -k 3 >"$RES/evaluate.log" 2>&1 ||
+	{ tail -20 "$RES/evaluate.log" >&2; echo "realpages: evaluate.sh failed" >&2; exit 1; }
 PYTHONDONTWRITEBYTECODE=1 python3 bench/realpages_table.py --kit "$KIT" --kitsrc "$KITSRC" \
 	--res "$RES" --split bench/realpages_split.txt --k default --k 3 || exit 1
 echo "(evaluate.sh's full summary: $RES/summary.txt)"
