@@ -22,6 +22,7 @@
 #include "format/docrec.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "output/pairs_csv.h"
 
 static uint64_t splitmix(uint64_t *s)

@@ -29,6 +29,7 @@
 #include "util/cli.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "tables/tablefile.h"
 
 enum mode { STRIP, SWAP, BAD, PAST_END, DISORDER, DISORDER_EDGE };

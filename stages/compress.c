@@ -23,9 +23,11 @@
 
 #include "util/cli.h"
 #include "tables/codec.h"
+#include "util/infile.h"
 #include "util/log.h"
 #include "util/memhint.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "tables/tablefile.h"
 #include "tables/tableread.h"
 #include "util/threads.h"
@@ -546,16 +548,16 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	const char *path = optind < argc ? argv[optind] : "-";
 	const char *name = strcmp(path, "-") ? path : "(standard input)";
-	FILE *in = cli_open_input(path);
+	FILE *in = infile_open(path);
 	if (!in)
 		return EXIT_FAILED;
 	if (outfile_open(&out, o.cc.output)) {
-		cli_close_input(in);
+		infile_close(in);
 		return EXIT_FAILED;
 	}
 	tablefile_pipe_buffer(out.fp); /* compressed blocks: ~8 KB */
 	int rc = run(&o, in, name, &out, &st);
-	cli_close_input(in);
+	infile_close(in);
 	if (rc || outfile_commit(&out)) {
 		outfile_abort(&out);
 		return EXIT_FAILED;

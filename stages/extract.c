@@ -48,6 +48,7 @@
 #include "format/docrec.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "html/webdoc.h"
 
 #define BLOCK_TARGET (1u << 20)

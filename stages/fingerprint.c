@@ -29,8 +29,10 @@
 
 #include "util/cli.h"
 #include "format/docrec.h"
+#include "util/infile.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "fingerprint/simhash.h"
 
 #ifdef _OPENMP
@@ -565,7 +567,7 @@ static int parse_line(char *line, size_t len, uint64_t *fp, struct str *key)
 /* @return lines skipped as bad (warned), or -1 on failure. */
 static long run_import(const char *path, struct out *o, struct stats *st)
 {
-	FILE *fp = cli_open_input(path);
+	FILE *fp = infile_open(path);
 	if (!fp || out_start(o, 0))
 		return -1;
 	char *line = NULL;
@@ -598,7 +600,7 @@ static long run_import(const char *path, struct out *o, struct stats *st)
 		rc = -1;
 	}
 	free(line);
-	cli_close_input(fp);
+	infile_close(fp);
 	return rc ? -1 : bad;
 }
 
@@ -633,17 +635,17 @@ int main(int argc, char **argv)
 	FILE *in = NULL;
 	long bad = 0;
 	int rc = 0;
-	if (!opt.import && !(in = cli_open_input(opt.input)))
+	if (!opt.import && !(in = infile_open(opt.input)))
 		return EXIT_FAILED;
 	if (opt.dry_run && !opt.import) {
 		st.total_bytes = input_size(in);
 		rc = run_docs(&opt, in, opt.input, &o, &st);
-		cli_close_input(in);
+		infile_close(in);
 		summary(&st, log_wall() - t0, 0);
 		return rc ? EXIT_FAILED : EXIT_OK;
 	}
 	if (outfile_open(&o.of, opt.cc.output)) {
-		cli_close_input(in);
+		infile_close(in);
 		return EXIT_FAILED;
 	}
 	if (opt.import) {
@@ -654,7 +656,7 @@ int main(int argc, char **argv)
 		rc = run_docs(&opt, in, opt.input[0] == '-' && !opt.input[1] ? "(standard input)"
 									     : opt.input,
 			      &o, &st);
-		cli_close_input(in);
+		infile_close(in);
 	}
 	if (rc || out_finish(&o)) {
 		out_abort(&o);

@@ -37,6 +37,7 @@
 #include "util/log.h"
 #include "util/memhint.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "tables/spill.h"
 #include "tables/tablefile.h"
 #include "util/threads.h"

@@ -19,6 +19,7 @@
 #include "tables/keysort.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "output/previous_csv.h"
 #include "output/provenance.h"
 #include "tables/query.h"

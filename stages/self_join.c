@@ -21,10 +21,12 @@
 #include "output/clusters_csv.h"
 #include "output/csv.h"
 #include "tables/design.h"
+#include "util/infile.h"
 #include "tables/join.h"
 #include "util/log.h"
 #include "util/memhint.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "output/pairs_csv.h"
 #include "output/provenance.h"
 #include "tables/tablefile.h"
@@ -473,7 +475,7 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	const char *path = optind < argc ? argv[optind] : "-";
 	const char *name = strcmp(path, "-") ? path : "(standard input)";
-	FILE *in = cli_open_input(path);
+	FILE *in = infile_open(path);
 	if (!in)
 		return EXIT_FAILED;
 	tablefile_pipe_buffer(in);
@@ -483,7 +485,7 @@ int main(int argc, char **argv)
 	 * host takes freed memory back, 1 to 4 s per GB on first touch). */
 	mem_keep_freed();
 	rc = join_all(in, name, &pairs, &first, &js);
-	cli_close_input(in);
+	infile_close(in);
 	phase_done("join", &tp);
 	if (!rc && o.k > (int)first.k) {
 		log_error("tables were built for k = %u; they cannot find pairs within %d",

@@ -11,7 +11,9 @@ the folders below it that its files may include.  The rules:
   3. every #include of a project header is written "folder/name.h" and its
      folder is the file's own or one its README allows;
   4. no module (name.c + name.h) reaches itself through includes;
-  5. a stage includes only common/ headers, never another stage.
+  5. a stage includes only common/ headers, never another stage;
+  6. no file of common/ but util/cli.c includes util/cli.h, whose helpers
+     exit: library code returns errors.
 
 Exit 0 if all hold, else 1 with one line per violation.
 """
@@ -21,6 +23,7 @@ import sys
 
 TOP = sys.argv[1] if len(sys.argv) > 1 else os.getcwd()
 COMMON = os.path.join(TOP, "common")
+STAGE_ONLY = {"util/cli.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 errors = []
 
@@ -107,6 +110,8 @@ def main():
                     continue
                 if parts[0] != folder and parts[0] not in allowed:
                     errors.append(f'{rel}: #include "{inc}": {folder}/ may not include {parts[0]}/')
+                if inc in STAGE_ONLY and module_of(path) != os.path.splitext(inc)[0]:
+                    errors.append(f'{rel}: #include "{inc}": for stages only (its helpers exit)')
                 src, dst = module_of(path), os.path.splitext(inc)[0]
                 if src != dst:
                     graph.setdefault(src, set()).add(dst)

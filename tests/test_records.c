@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/cli.h"
 #include "output/csv.h"
 #include "format/docrec.h"
 #include "format/ndf.h"
+#include "util/outfile.h"
 #include "testutil.h"
 
 static struct str S(const char *s)

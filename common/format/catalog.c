@@ -8,7 +8,7 @@
 #include <xxhash.h>
 
 #include "util/bytes.h"
-#include "util/cli.h"
+#include "util/infile.h"
 #include "util/log.h"
 #include "format/ndf.h"
 
@@ -210,20 +210,24 @@ static int scan_file(struct scan *s, FILE *fp, const char *name)
 int catalog_scan(const char *const *paths, int n, const struct catalog_visitor *v,
 		 struct catalog_info *info)
 {
-	struct scan *s = xcalloc(1, sizeof *s);
+	struct scan *s = calloc(1, sizeof *s);
+	if (!s) {
+		log_error("out of memory for the catalog's read batches (%zu bytes)", sizeof *s);
+		return NDF_ERR_NOMEM;
+	}
 	int rc = 0;
 	s->v = v;
 	s->info = info;
 	memset(info, 0, sizeof *info);
 	for (int i = 0; i < n && !rc; i++) {
 		const char *name = strcmp(paths[i], "-") ? paths[i] : "(standard input)";
-		FILE *fp = cli_open_input(paths[i]);
+		FILE *fp = infile_open(paths[i]);
 		if (!fp) {
 			rc = NDF_ERR_IO;
 			break;
 		}
 		rc = scan_file(s, fp, name);
-		cli_close_input(fp);
+		infile_close(fp);
 	}
 	for (int h = 0; h < 2; h++)
 		for (size_t b = 0; b < BATCH_MAX_BLOCKS; b++)

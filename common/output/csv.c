@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/cli.h"
+#include "util/outfile.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif

@@ -7,7 +7,7 @@
  * Rows are formatted into a memory buffer by hand (a night's CSV has
  * millions of rows: printf's format parsing, and then one locked stdio
  * call per field, were each a visible share of self-join's time).  A
- * writer on an output file (cli.h's outfile, so a bulk output is written
+ * writer on an output file (outfile.h, so a bulk output is written
  * past the page cache the same way) flushes whenever the buffer passes a
  * threshold; a writer without one only grows, so threads can format parts
  * of the output side by side and write the parts in order.

@@ -1,6 +1,9 @@
 /*
  * cli.h - what every stage's main() shares: exit codes, the common
- * options, thread count, allocation that exits, and atomic outputs.
+ * options, thread count, allocation that exits, the closing summary.
+ *
+ * For stages only: these functions exit on a usage error or when memory
+ * runs out, which library code (the rest of common/) never does.
  *
  * Exit codes are fixed by the design contract:
  *   0  success
@@ -69,61 +72,6 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
-
-/*
- * Atomic output: data goes to "<path>.tmp.<pid>", which outfile_commit()
- * flushes, fsyncs and renames onto <path>.  A failed run, or one killed by
- * SIGINT/SIGTERM/SIGHUP, removes the temporary file, so a reader never
- * sees a half-written output.  "-" or NULL means stdout (no rename); an
- * existing path that is not a regular file (/dev/null, a FIFO) is written
- * in place.
- */
-struct outfile {
-	FILE *fp;
-	char *path;     /* final name, NULL for stdout */
-	char *tmp_path; /* NULL for stdout */
-	const char *display; /* name for messages */
-	int direct;     /* a device or FIFO, written in place */
-	uint64_t synced; /* bytes handed to writeback by outfile_writeback() */
-	struct bulk_writer *bulk; /* outfile_open_bulk() on a regular file */
-};
-
-/** Open @path for writing as above.  @return 0, or -1 (logged). */
-int outfile_open(struct outfile *o, const char *path);
-
-/**
- * outfile_open() for an output of GBs that nobody reads back soon (the
- * cluster CSV): a regular file is then written past the page cache
- * (bulkwrite.h), and every byte must go through outfile_write(), never
- * through o->fp.
- */
-int outfile_open_bulk(struct outfile *o, const char *path);
-
-/** Append @n bytes.  @return 0, or -1 (logged). */
-int outfile_write(struct outfile *o, const void *p, size_t n);
-
-/**
- * Start the disk writing what has been written so far (a regular file,
- * every 64 MB or so), so that outfile_commit()'s fsync finds little left
- * to wait for: writers of GB-sized outputs call it as they go.  Only a
- * hint; errors show at commit.
- */
-void outfile_writeback(struct outfile *o);
-
-/** Flush, fsync, close, rename.  @return 0, or -1 (logged; temp removed). */
-int outfile_commit(struct outfile *o);
-
-/** Close and remove the temporary file.  Safe to call twice. */
-void outfile_abort(struct outfile *o);
-
-/**
- * Open an input: "-" or NULL is stdin.  @return the FILE, or NULL after
- * logging "cannot open 'x': reason".
- */
-FILE *cli_open_input(const char *path);
-
-/** Close an input opened by cli_open_input() (stdin is left open). */
-void cli_close_input(FILE *fp);
 
 /**
  * Print the closing summary line, always, at any verbosity but quiet:
