@@ -100,6 +100,11 @@ for t in 1 2; do
 	awk -v t="$t" -v w="$best" -v c="$(cpu "$DIR/extract-best.log")" -v i="$in_mb" -v o="$out_mb" -v d="$docs" -v r="$(rss "$DIR/extract-best.log")" \
 		-v fz="$floor_z" -v fl="$floor_ld" \
 		'BEGIN { printf "%-4s %8.2f %8.2f %10.1f %10.1f %10.0f %9s %12.2f %12.2f\n", t, w, c, i / w, o / w, d / w, r, w / fz, w / fl }'
+	awk -v t="$t" -v w="$best" -v i="$in_mb" -v r="$(rss "$DIR/extract-best.log")" -v fz="$floor_z" \
+		'BEGIN { printf "summary: %s MB of .warc.gz, %s threads: %.2f s wall, %.2f x the zlib floor (%.2f s), %s MB peak\n", i, t, w, w / fz, fz, r }' \
+		>> "$DIR/summary.txt.$$"
 done
+cat "$DIR/summary.txt.$$"
+rm -f "$DIR/summary.txt.$$"
 tail -1 "$DIR/extract.log"
 rm -f "$DIR/extract.ndf"

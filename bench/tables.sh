@@ -81,6 +81,8 @@ for n in $N_LIST; do
 			"$sum" "$tpipe" "$peak" "$pipemb" "$(json comparisons_per_document "$DIR/j.json")" \
 			"$(json pairs "$DIR/j.json")" "$bits" "$design"
 		echo "$n $t $tpipe" >> "$DIR/times.txt.$$"
+		echo "summary: k = $K, N = $n, $t threads: pipe $tpipe s, ${pipemb} MB (all stages), $bits bits/record, design $design" \
+			>> "$DIR/summary.txt.$$"
 	done
 done
 rm -f "$DIR/tab.ndf" "$DIR/c.csv" "$DIR/c2.csv" "$DIR/fps.ndf"
@@ -93,6 +95,8 @@ echo " the codec figures above)"
 awk -v t="$(echo $THREADS | awk '{ print $NF }')" '$2 == t { if (pn) printf "N x %.0f -> time x %.2f\n", $1 / pn, $3 / pt; pn = $1; pt = $3 }' \
 	"$DIR/times.txt.$$"
 rm -f "$DIR/times.txt.$$"
+cat "$DIR/summary.txt.$$"
+rm -f "$DIR/summary.txt.$$"
 
 echo
 echo "== baselines at N = $BRUTE_N, extrapolated =="
