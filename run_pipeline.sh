@@ -4,13 +4,15 @@
 #   run_pipeline.sh [options] CORPUS_DIR_OR_FILE...
 #
 # Finds *.warc and *.warc.gz under the given directories (recursively),
-# runs extract -> fingerprint -> permute-and-sort -> compress -> self-join,
-# and publishes into the output directory:
+# runs extract -> template -> fingerprint -> permute-and-sort -> compress ->
+# self-join, and publishes into the output directory:
 #   clusters.csv      the duplicate clusters (the CSV contract of the README)
 #   stats.json        inputs, records read/skipped by reason, documents,
 #                     pairs, clusters, largest cluster, seconds per stage
 #   fingerprints.ndf  tonight's fingerprint catalog  } the index later nights
 #   tables.ndf        tonight's compressed tables    } can be queried against
+#   templates.ndf     each host's template, learnt from tonight's pages (a
+#                     later night's --previous reuses it for small hosts)
 #   previous.csv      with --previous DIR: tonight's pages that duplicate a
 #                     page of the run in DIR (ndd-query against its index)
 # Everything is built in a work directory inside the output directory and
@@ -33,19 +35,23 @@ recursively in directories), and write the duplicate-cluster CSV.
   -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 6)
   -t, --threads N    threads per stage (default: all cores)
       --previous DIR the output directory of an earlier run: also look up
-                     tonight's pages in its index, into DIR_OUT/previous.csv
+                     tonight's pages in its index, into DIR_OUT/previous.csv,
+                     and reuse its templates for hosts with few pages tonight
+      --no-templates decide each page's main text by the page alone (no
+                     template learnt from the crawl)
       --bin DIR      where the ndd-* stage programs are (default: build/bin
                      beside this script, else \$PATH)
       --keep-work    keep the intermediate files (documents, raw tables)
   -q, --quiet        only errors and the final line
   -h, --help         this help
 
-Writes DIR/clusters.csv, DIR/stats.json, DIR/fingerprints.ndf, DIR/tables.ndf.
+Writes DIR/clusters.csv, DIR/stats.json, DIR/fingerprints.ndf, DIR/tables.ndf,
+DIR/templates.ndf.
 Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed.
 USAGE
 }
 
-out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous=""
+out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous="" templates=1
 inputs=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -55,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--bin) bindir=${2:?}; shift 2 ;;
 	--previous) previous=${2:?}; shift 2 ;;
 	--keep-work) keep=1; shift ;;
+	--no-templates) templates=0; shift ;;
 	-q | --quiet) quiet=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; inputs+=("$@"); break ;;
@@ -76,6 +83,10 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 stages="extract fingerprint permute-sort compress self-join"
 timed="extract fingerprint permute-sort+compress self-join"
+if [ "$templates" = 1 ]; then
+	stages="extract template fingerprint permute-sort compress self-join"
+	timed="extract template fingerprint permute-sort+compress self-join"
+fi
 if [ -n "$previous" ]; then
 	for f in tables.ndf fingerprints.ndf; do
 		[ -f "$previous/$f" ] || die "--previous: '$previous/$f' not found (an output directory of run_pipeline.sh?)"
@@ -145,8 +156,18 @@ step() {
 say "${#files[@]} input files, k = $k"
 step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
 	-o "$work/documents.ndf" "${files[@]}"
-step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" \
-	-o "$work/fingerprints.ndf" "$work/documents.ndf"
+# Templates: what repeats over a host's pages is its template, not content
+# (docs/TEMPLATES.md); fingerprint then decides each page's text without it.
+fpopt=()
+if [ "$templates" = 1 ]; then
+	popt=()
+	[ -n "$previous" ] && [ -f "$previous/templates.ndf" ] && popt=(--previous "$previous/templates.ndf")
+	step template run_stage template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
+		--stats "$work/template.json" -o "$work/templates.ndf" "$work/documents.ndf"
+	fpopt=(--templates "$work/templates.ndf")
+fi
+step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
+	--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
 [ "$keep" = 1 ] || rm -f "$work/documents.ndf"
 # The raw tables (12 bytes per fingerprint and table: 1.2 GB for 10M
 # fingerprints) go straight through a pipe into compress: written to disk
@@ -170,6 +191,7 @@ step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
 	-o "$work/clusters.csv" "$work/tables.ndf"
 published="fingerprints.ndf tables.ndf"
+[ "$templates" = 1 ] && published="$published templates.ndf"
 if [ -n "$previous" ]; then
 	step query run_stage query "${topt[@]}" "${qopt[@]}" --tables "$previous/tables.ndf" \
 		-c "$previous/fingerprints.ndf" --stats "$work/query.json" \
@@ -188,6 +210,8 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
 	for f in "${files[@]}"; do printf '%s\n    %s' "$sep" "$(json_str "$f")"; sep=","; done
 	echo "],"
 	printf '  "extract": '; cat "$work/extract.json"; echo ","
+	if [ "$templates" = 1 ]; then printf '  "template": '; cat "$work/template.json"; echo ","; fi
+	printf '  "fingerprint": '; cat "$work/fingerprint.json"; echo ","
 	printf '  "join": '; cat "$work/join.json"; echo ","
 	if [ -n "$previous" ]; then printf '  "previous": '; cat "$work/query.json"; echo ","; fi
 	printf '  "seconds": {'

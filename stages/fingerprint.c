@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <xxhash.h>
 #include <zlib.h>
 
 #include "util/cli.h"
@@ -34,6 +35,8 @@
 #include "format/ndf.h"
 #include "util/outfile.h"
 #include "fingerprint/simhash.h"
+#include "template/decide.h"
+#include "template/tplset.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -48,6 +51,8 @@ struct opts {
 	struct simhash_config cfg;
 	const char *import;
 	const char *input;
+	const char *templates;
+	const char *stats;
 	int dry_run;
 };
 
@@ -84,6 +89,9 @@ static void usage(FILE *fp, int status)
 		"      --boundary-weight W  a feature where two lines meet, weight W/64 (%d)\n"
 		"      --import-text FILE read fingerprints instead, one per line:\n"
 		"                         16 hex digits, optionally ',' and a key (URL)\n"
+		"      --templates FILE   each host's template (ndd-template): a page's main\n"
+		"                         text is decided without its host's template blocks\n"
+		"      --stats FILE       write run statistics as JSON to FILE\n"
 		"      --dry-run          read, check and decode the documents, compute and\n"
 		"                         write nothing: the I/O floor for benchmarks\n"
 		CLI_COMMON_HELP,
@@ -96,7 +104,7 @@ static void usage(FILE *fp, int status)
 static void parse(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY,
-	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU, OPT_BW, OPT_METHOD };
+	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU, OPT_BW, OPT_METHOD, OPT_TEMPLATES, OPT_STATS };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"shingle", required_argument, NULL, OPT_SHINGLE},
@@ -110,6 +118,8 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"cjk-unit", required_argument, NULL, OPT_CJKU},
 		{"boundary-weight", required_argument, NULL, OPT_BW},
 		{"method", required_argument, NULL, OPT_METHOD},
+		{"templates", required_argument, NULL, OPT_TEMPLATES},
+		{"stats", required_argument, NULL, OPT_STATS},
 		{NULL, 0, NULL, 0},
 	};
 	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
@@ -133,6 +143,10 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->import = optarg;
 		else if (c == OPT_DRY)
 			o->dry_run = 1;
+		else if (c == OPT_TEMPLATES)
+			o->templates = optarg;
+		else if (c == OPT_STATS)
+			o->stats = optarg;
 		else if (c == OPT_LINE)
 			o->cfg.line_full = (int)cli_parse_int("--line-full", optarg, 0, 100000);
 		else if (c == OPT_TF)
@@ -240,11 +254,15 @@ struct batch {
 	struct doc_record *doc;
 	uint64_t *fp;
 	uint32_t *flags;
+	uint64_t *text_hash; /* of the text fingerprinted */
+	uint32_t *text_len;
+	uint8_t *choice;     /* enum tpl_choice */
 	size_t n_doc, cap_doc;
 };
 
 struct stats {
 	uint64_t docs, shorts, text_bytes, bytes_in, sections;
+	uint64_t choice[4]; /* pages by enum tpl_choice */
 	uint64_t total_bytes;
 };
 
@@ -256,6 +274,9 @@ static void batch_free(struct batch *b)
 	free(b->doc);
 	free(b->fp);
 	free(b->flags);
+	free(b->text_hash);
+	free(b->text_len);
+	free(b->choice);
 }
 
 /* Replace a DEFLATE block's payload by its inflated records. */
@@ -328,6 +349,9 @@ static void batch_reserve(struct batch *b, size_t n)
 	b->doc = xrealloc(b->doc, b->cap_doc * sizeof *b->doc);
 	b->fp = xrealloc(b->fp, b->cap_doc * sizeof *b->fp);
 	b->flags = xrealloc(b->flags, b->cap_doc * sizeof *b->flags);
+	b->text_hash = xrealloc(b->text_hash, b->cap_doc * sizeof *b->text_hash);
+	b->text_len = xrealloc(b->text_len, b->cap_doc * sizeof *b->text_len);
+	b->choice = xrealloc(b->choice, b->cap_doc);
 }
 
 /* Decode every record of the batch's blocks.  @return 0, or -1 (logged). */
@@ -353,12 +377,59 @@ static int decode_batch(struct batch *b, const char *name)
 	return 0;
 }
 
+/* Per-thread state of the compute loop. */
+struct worker {
+	struct simhash_ctx *ctx; /* NULL: --dry-run */
+	struct tpl_buf text;
+};
+
+/*
+ * One document's fingerprint.  With templates (@ts), the template blocks
+ * decide the text (template/decide.h); a page with nothing outside the
+ * template is fingerprinted by its payload, flagged short, and has no
+ * text: the join then pairs it only with a byte-identical page
+ * (provenance.h).  @return 0, or -1 if memory ran out.
+ */
+static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct tplset *ts)
+{
+	const struct doc_record *d = &b->doc[i];
+	struct str text = d->text;
+	int choice = TPL_PAGE;
+	b->flags[i] = d->flags;
+	b->fp[i] = 0;
+	if (ts) {
+		/* Every host's template, not only the page's own host's: a page
+		 * and its copy on a host that learnt its site's template (a
+		 * mirror, an archive) must lose the same blocks, and the copy's
+		 * host may be the only one with enough of the site's pages to
+		 * learn it (docs/TEMPLATES.md). */
+		size_t n;
+		const uint64_t *t = tplset_any(ts, &n);
+		choice = tpl_decide(d, t, n, &w->text, &text);
+		if (choice < 0)
+			return -1;
+	}
+	b->choice[i] = (uint8_t)choice;
+	b->text_len[i] = text.n;
+	b->text_hash[i] = choice == TPL_PAGE ? d->text_hash : XXH3_64bits(text.p, text.n);
+	if (choice == TPL_FALLBACK)
+		b->flags[i] |= DOC_FALLBACK_TEXT;
+	if (choice == TPL_NONE) {
+		b->flags[i] |= DOC_NO_CONTENT | FP_SHORT_TEXT;
+		b->fp[i] = d->payload_hash;
+		return 0;
+	}
+	if (!w->ctx)
+		return 0;
+	return simhash_text(w->ctx, text.p, text.n, &b->fp[i], &b->flags[i]) != 0 ? -1 : 0;
+}
+
 /*
  * Fingerprint the batch's documents: a worksharing loop, called inside
  * the parallel region of run_section() (or alone, without OpenMP).
  * @return 0, or -1 if any document failed (out of memory).
  */
-static int compute_docs(struct batch *b, struct simhash_ctx **ctx)
+static int compute_docs(struct batch *b, struct worker *w, const struct tplset *ts)
 {
 	int failed = 0;
 	const long n = (long)b->n_doc;
@@ -370,11 +441,7 @@ static int compute_docs(struct batch *b, struct simhash_ctx **ctx)
 #ifdef _OPENMP
 		tid = omp_get_thread_num();
 #endif
-		const struct doc_record *d = &b->doc[i];
-		b->flags[i] = d->flags;
-		b->fp[i] = 0;
-		if (ctx[tid]) /* NULL: --dry-run */
-			failed |= simhash_text(ctx[tid], d->text.p, d->text.n, &b->fp[i], &b->flags[i]) != 0;
+		failed |= compute_doc(b, (size_t)i, &w[tid], ts);
 	}
 	return failed ? -1 : 0;
 }
@@ -388,8 +455,8 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 			.doc_id = d->doc_id,
 			.warc_offset = d->warc_offset,
 			.payload_hash = d->payload_hash,
-			.text_hash = d->text_hash,
-			.text_len = d->text.n,
+			.text_hash = b->text_hash[i],
+			.text_len = b->text_len[i],
 			.flags = b->flags[i],
 			.url = d->url,
 			.warc_file = d->warc_file,
@@ -397,7 +464,8 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 		if (o->w && out_record(o, &r)) /* no writer: --dry-run */
 			return -1;
 		st->shorts += (b->flags[i] & FP_SHORT_TEXT) != 0;
-		st->text_bytes += d->text.n;
+		st->text_bytes += b->text_len[i];
+		st->choice[b->choice[i]]++;
 	}
 	st->docs += b->n_doc;
 	return 0;
@@ -407,7 +475,8 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 struct job {
 	struct ndf_reader *r;
 	struct batch *b; /* two: one computed while the other is written and refilled */
-	struct simhash_ctx **ctx;
+	struct worker *w;
+	const struct tplset *ts;
 	int threads;
 	struct out *o;
 	struct stats *st;
@@ -456,7 +525,7 @@ static int run_section(struct job *j)
 #pragma omp single nowait
 #endif
 			n_next = io_step(j, other, have_done);
-			failed |= compute_docs(cur, j->ctx);
+			failed |= compute_docs(cur, j->w, j->ts);
 		}
 		if (failed || n_next < 0)
 			return -1;
@@ -496,20 +565,20 @@ static int open_section(FILE *fp, const char *name, struct ndf_reader **r)
 
 /* Every section of the input.  @return 0 or -1; @o finished on success. */
 static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct out *o,
-		    struct stats *st)
+		    struct stats *st, const struct tplset *ts)
 {
 	const int threads = opt->cc.threads;
-	struct simhash_ctx **ctx = xcalloc((size_t)threads, sizeof *ctx);
+	struct worker *w = xcalloc((size_t)threads, sizeof *w);
 	struct batch b[2] = {{0}, {0}};
 	struct progress pr;
-	struct job j = {NULL, b, ctx, threads, o, st, &pr};
+	struct job j = {NULL, b, w, ts, threads, o, st, &pr};
 	int rc = 0;
 	for (int k = 0; k < 2; k++) {
 		b[k].max_blk = (size_t)threads * BLOCKS_PER_THREAD;
 		b[k].blk = xcalloc(b[k].max_blk, sizeof *b[k].blk);
 	}
 	for (int t = 0; t < threads && !rc && !opt->dry_run; t++)
-		rc = (ctx[t] = simhash_ctx_new(&opt->cfg)) ? 0 : -1;
+		rc = (w[t].ctx = simhash_ctx_new(&opt->cfg)) ? 0 : -1;
 	progress_start(&pr, "documents", st->total_bytes);
 	while (!rc) {
 		const int got = open_section(fp, name, &j.r);
@@ -526,9 +595,11 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 	progress_end(&pr);
 	if (!rc && !o->w && !opt->dry_run) /* empty input: still a valid, empty output */
 		rc = out_start(o, simhash_config_hash(&opt->cfg));
-	for (int t = 0; t < threads; t++)
-		simhash_ctx_free(ctx[t]);
-	free(ctx);
+	for (int t = 0; t < threads; t++) {
+		simhash_ctx_free(w[t].ctx);
+		tpl_buf_free(&w[t].text);
+	}
+	free(w);
 	for (int k = 0; k < 2; k++)
 		batch_free(&b[k]);
 	return rc;
@@ -615,9 +686,32 @@ static uint64_t input_size(FILE *fp)
 static void summary(const struct stats *st, double secs, long bad)
 {
 	const double mb = (double)st->text_bytes / 1e6;
-	cli_summary("%llu documents, %llu short, %.1f MB text, %.1f MB/s%s",
+	char tpl[160] = "";
+	if (st->choice[TPL_CONTENT] + st->choice[TPL_FALLBACK] + st->choice[TPL_NONE])
+		snprintf(tpl, sizeof tpl, "; template out of %llu, fallback text %llu, no content %llu",
+			 (unsigned long long)st->choice[TPL_CONTENT],
+			 (unsigned long long)st->choice[TPL_FALLBACK],
+			 (unsigned long long)st->choice[TPL_NONE]);
+	cli_summary("%llu documents, %llu short, %.1f MB text, %.1f MB/s%s%s",
 		    (unsigned long long)st->docs, (unsigned long long)st->shorts, mb,
-		    secs > 0 ? mb / secs : 0.0, bad > 0 ? ", some lines skipped" : "");
+		    secs > 0 ? mb / secs : 0.0, tpl, bad > 0 ? ", some lines skipped" : "");
+}
+
+static int write_stats(const char *path, const struct stats *st, int templates)
+{
+	struct outfile f = {0};
+	if (outfile_open(&f, path))
+		return -1;
+	fprintf(f.fp,
+		"{\"documents\": %llu, \"short\": %llu, \"templates\": %s, "
+		"\"page_model\": %llu, \"template_removed\": %llu, \"fallback_text\": %llu, "
+		"\"no_content\": %llu}\n",
+		(unsigned long long)st->docs, (unsigned long long)st->shorts,
+		templates ? "true" : "false", (unsigned long long)st->choice[TPL_PAGE],
+		(unsigned long long)st->choice[TPL_CONTENT],
+		(unsigned long long)st->choice[TPL_FALLBACK],
+		(unsigned long long)st->choice[TPL_NONE]);
+	return outfile_commit(&f);
 }
 
 int main(int argc, char **argv)
@@ -635,17 +729,29 @@ int main(int argc, char **argv)
 	FILE *in = NULL;
 	long bad = 0;
 	int rc = 0;
-	if (!opt.import && !(in = infile_open(opt.input)))
+	struct tplset ts = {0};
+	const struct tplset *tsp = NULL;
+	if (opt.templates && !opt.import) {
+		if (tplset_load(&ts, opt.templates))
+			return EXIT_FAILED;
+		tsp = &ts;
+		log_debug("%zu hosts' templates, %zu blocks", ts.n_hosts, ts.n_hash);
+	}
+	if (!opt.import && !(in = infile_open(opt.input))) {
+		tplset_free(&ts);
 		return EXIT_FAILED;
+	}
 	if (opt.dry_run && !opt.import) {
 		st.total_bytes = input_size(in);
-		rc = run_docs(&opt, in, opt.input, &o, &st);
+		rc = run_docs(&opt, in, opt.input, &o, &st, tsp);
 		infile_close(in);
+		tplset_free(&ts);
 		summary(&st, log_wall() - t0, 0);
 		return rc ? EXIT_FAILED : EXIT_OK;
 	}
 	if (outfile_open(&o.of, opt.cc.output)) {
 		infile_close(in);
+		tplset_free(&ts);
 		return EXIT_FAILED;
 	}
 	if (opt.import) {
@@ -655,13 +761,16 @@ int main(int argc, char **argv)
 		st.total_bytes = input_size(in);
 		rc = run_docs(&opt, in, opt.input[0] == '-' && !opt.input[1] ? "(standard input)"
 									     : opt.input,
-			      &o, &st);
+			      &o, &st, tsp);
 		infile_close(in);
 	}
+	tplset_free(&ts);
 	if (rc || out_finish(&o)) {
 		out_abort(&o);
 		return EXIT_FAILED;
 	}
+	if (opt.stats && write_stats(opt.stats, &st, tsp != NULL))
+		return EXIT_FAILED;
 	free(o.buf);
 	summary(&st, log_wall() - t0, bad);
 	if (bad > 0)

@@ -22,13 +22,26 @@ cmp -s "$tmp/a/clusters.csv" "$tmp/b/clusters.csv" || bad "-t1 and -t2 clusters 
 grep -q '"documents"' "$tmp/a/stats.json" && grep -q '"seconds"' "$tmp/a/stats.json" ||
 	bad "stats.json lacks documents or seconds"
 
-# The same chain as a shell pipe.
+# The same chain by hand: the documents go to the template stage, then
+# to fingerprint with the templates.
 # shellcheck disable=SC2086
-"$BIN/ndd-extract" -q $files | "$BIN/ndd-fingerprint" -q -o "$tmp/fps.ndf"
+"$BIN/ndd-extract" -q -o "$tmp/docs.ndf" $files
+"$BIN/ndd-template" -q -o "$tmp/templates.ndf" "$tmp/docs.ndf"
+"$BIN/ndd-fingerprint" -q --templates "$tmp/templates.ndf" -o "$tmp/fps.ndf" < "$tmp/docs.ndf"
 "$BIN/ndd-permute-sort" -q -k 6 "$tmp/fps.ndf" | "$BIN/ndd-compress" -q |
 	"$BIN/ndd-self-join" -q -c "$tmp/fps.ndf" -o "$tmp/pipe.csv"
-cmp -s "$tmp/a/clusters.csv" "$tmp/pipe.csv" || bad "shell pipe and run_pipeline.sh differ"
-cmp -s "$tmp/a/fingerprints.ndf" "$tmp/fps.ndf" || bad "fingerprints differ between pipe and pipeline"
+cmp -s "$tmp/a/clusters.csv" "$tmp/pipe.csv" || bad "stages by hand and run_pipeline.sh differ"
+cmp -s "$tmp/a/fingerprints.ndf" "$tmp/fps.ndf" || bad "fingerprints differ between hand and pipeline"
+cmp -s "$tmp/a/templates.ndf" "$tmp/templates.ndf" || bad "templates differ between hand and pipeline"
+
+# The plain shell pipe decides each page alone, as --no-templates does.
+# shellcheck disable=SC2086
+"$BIN/ndd-extract" -q $files | "$BIN/ndd-fingerprint" -q -o "$tmp/fps1.ndf"
+"$BIN/ndd-permute-sort" -q -k 6 "$tmp/fps1.ndf" | "$BIN/ndd-compress" -q |
+	"$BIN/ndd-self-join" -q -c "$tmp/fps1.ndf" -o "$tmp/pipe1.csv"
+./run_pipeline.sh --bin "$BIN" -q --no-templates -o "$tmp/c" corpus-samples/ > /dev/null
+cmp -s "$tmp/c/clusters.csv" "$tmp/pipe1.csv" || bad "shell pipe and run_pipeline.sh --no-templates differ"
+[ -f "$tmp/c/templates.ndf" ] && bad "--no-templates wrote templates"
 
 # A fingerprint file with one byte flipped: the table stage refuses it.
 cp "$tmp/a/fingerprints.ndf" "$tmp/flip.ndf"
@@ -70,7 +83,7 @@ grep -q '^http://mirror.daily-planet.example/2026/11/article-1.html,.*,http://da
 
 # Missing stage program, usage errors.
 mkdir -p "$tmp/bin"
-for s in extract fingerprint permute-sort compress; do ln -s "$BIN/ndd-$s" "$tmp/bin/ndd-$s"; done
+for s in extract template fingerprint permute-sort compress; do ln -s "$BIN/ndd-$s" "$tmp/bin/ndd-$s"; done
 ./run_pipeline.sh --bin "$tmp/bin" -o "$tmp/o" corpus-samples/ 2> "$tmp/err"
 [ $? -eq 2 ] || bad "missing stage: exit not 2"
 grep -q "ndd-self-join" "$tmp/err" || bad "missing stage not named"

@@ -65,6 +65,7 @@ const char *ndf_kind_name(uint32_t kind)
 	case NDF_KIND_FPS: return "fingerprints";
 	case NDF_KIND_TABLE: return "sorted table";
 	case NDF_KIND_CTABLE: return "compressed table";
+	case NDF_KIND_TEMPLATES: return "templates";
 	}
 	return "unknown";
 }
@@ -382,7 +383,7 @@ static int check_header(struct ndf_reader *r, const uint8_t *hdr, uint32_t hsize
 	header_decode(hdr, &r->h);
 	if (r->h.flags & NDF_FLAGS_RESERVED & ~NDF_FLAGS_KNOWN)
 		return fault(r, NDF_ERR_FORMAT, 20, "reserved header flag set");
-	if (r->h.kind < NDF_KIND_DOCS || r->h.kind > NDF_KIND_CTABLE)
+	if (r->h.kind < NDF_KIND_DOCS || r->h.kind > NDF_KIND_TEMPLATES)
 		return fault(r, NDF_ERR_FORMAT, 16, "unknown kind of records");
 	if (r->h.simhash_bits > 64 || r->h.lead_bits > 64)
 		return fault(r, NDF_ERR_FORMAT, 36, "parameter out of range");

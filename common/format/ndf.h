@@ -40,6 +40,7 @@ enum ndf_kind {
 	NDF_KIND_FPS = 2,    /* fingerprint -> permute-and-sort / self-join catalog */
 	NDF_KIND_TABLE = 3,  /* one sorted permuted table, raw records */
 	NDF_KIND_CTABLE = 4, /* one sorted permuted table, block-compressed */
+	NDF_KIND_TEMPLATES = 5, /* template -> fingerprint: each host's template blocks */
 };
 
 /* Header flags.  Bits 0-15 are reserved: a reader rejects a set bit it

@@ -1,0 +1,65 @@
+/*
+ * decide.h - a page's main text once its host's template is taken out.
+ *
+ * The page model (html_text.h) decides alone which blocks are content;
+ * on a template no rule was written for it keeps the site's dek, teasers,
+ * captions or widgets, or, finding no prose, a leftover such as the
+ * subtitle that every page of the site shares.  The template blocks
+ * (learn.h) are those that repeat over the distinct pages of a host:
+ *
+ *   - none of the page's content blocks is template: the page model's
+ *     text, unchanged;
+ *   - the template took less of the content than it left, or what it
+ *     left is at least TPL_CONFIDENT_PCT percent of the page's
+ *     non-template text (bytes): the content blocks less the template
+ *     (the page model found the article and only kept some template);
+ *   - else (the page model's content was mostly template: a dek, a
+ *     shared subtitle) all non-template text, link text included, and the
+ *     page is flagged DOC_FALLBACK_TEXT: never the template's leftover;
+ *   - nothing outside the template: no text, DOC_NO_CONTENT (the caller
+ *     fingerprints the payload instead, so the page matches only a copy
+ *     of itself).
+ *
+ * A small removal ("Advertisement" in the article) thus never turns the
+ * page's text into all of its text, which its copy on a host that did
+ * not learn that block would not do.
+ *
+ * The text is the chosen blocks in document order joined by '\n', as the
+ * page model's is.
+ */
+#ifndef NDD_TEMPLATE_DECIDE_H
+#define NDD_TEMPLATE_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/docrec.h"
+
+#define TPL_CONFIDENT_PCT 25
+
+enum tpl_choice {
+	TPL_PAGE,     /* the page model's text (d->text) */
+	TPL_CONTENT,  /* its content blocks less the template */
+	TPL_FALLBACK, /* all non-template text (DOC_FALLBACK_TEXT) */
+	TPL_NONE,     /* nothing outside the template (DOC_NO_CONTENT) */
+};
+
+/* A growing text buffer, reused from page to page. */
+struct tpl_buf {
+	char *p;
+	size_t len, cap;
+};
+
+/**
+ * Decide @d's main text given the template blocks @tpl (@n ascending
+ * hashes; NULL/0 for none).  *@text gets it: d->text itself for TPL_PAGE,
+ * else a slice of @buf (valid until @buf is next used).
+ * @return the choice, or -1 if memory ran out.
+ */
+int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
+	       struct str *text);
+
+/** Free @b's memory. */
+void tpl_buf_free(struct tpl_buf *b);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * learn.h - which text blocks are one host's template.
+ *
+ * Input: a sample of the host's pages, each as a page signature (the
+ * 64-bit fingerprint of its whole text, template and all) and the set of
+ * its blocks' hashes (docrec.h).  A block is template when it occurs on
+ * at least T distinct pages:
+ *
+ *   T = max(min_pages, ceil(min_share x G)),
+ *
+ * G the host's distinct pages.  "Distinct" is what keeps true duplicates:
+ * the same article at two URLs of one host (a print view, a session
+ * parameter, a revision) repeats its paragraphs too, and must not make
+ * them template.  Pages whose signatures lie within near_bits of each
+ * other are near-duplicates as whole pages, and are joined (transitively)
+ * into one group that counts once, both in a block's count and in G.
+ * Pages of one template with different articles differ in the article,
+ * so they stay apart; a host whose pages are all near-duplicates of each
+ * other has G = 1 and learns nothing.  A host with G < min_pages learns
+ * nothing either: its pages keep the page model's text.
+ *
+ * Cost: O(n^2) signature compares and a sort of the (block, group) pairs
+ * for n sampled pages; the caller bounds n (ndd-template --sample).
+ */
+#ifndef NDD_TEMPLATE_LEARN_H
+#define NDD_TEMPLATE_LEARN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tpl_params {
+	uint32_t min_pages; /* T's floor, and the fewest distinct pages to learn from (3) */
+	uint32_t share_pct; /* T's share of the distinct pages, percent (1) */
+	int near_bits;      /* signatures this close are one page (8) */
+};
+#define TPL_PARAMS_DEFAULT {3, 1, 8}
+
+/* One sampled page. */
+struct tpl_page {
+	uint64_t sig;           /* fingerprint of all its text */
+	uint32_t n;             /* block hashes */
+	const uint64_t *blocks; /* its blocks' hashes, any order, repeats allowed */
+};
+
+/* Buffers reused from host to host. */
+struct tpl_learner;
+
+/** @return a learner, or NULL if memory ran out. */
+struct tpl_learner *tpl_learner_new(void);
+
+/** Free @l (NULL is a no-op). */
+void tpl_learner_free(struct tpl_learner *l);
+
+/**
+ * Learn the template of one host from its @n pages @pages.  *@hashes gets
+ * the template's block hashes, strictly ascending (owned by @l, valid
+ * until the next call), *@n_hashes their number and *@groups the
+ * distinct pages G.  @return 0, or -1 if memory ran out.
+ */
+int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
+	      const struct tpl_params *p, const uint64_t **hashes, size_t *n_hashes,
+	      uint32_t *groups);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * tplset.c - see tplset.h.
+ */
+#include "template/tplset.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/ndf.h"
+#include "format/tplrec.h"
+#include "util/log.h"
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 256;
+	while (c < need)
+		c *= 2;
+	void *const q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* The records of one block.  @return 0, or -1 (logged). */
+static int load_block(struct tplset *s, const struct ndf_block *b, const char *path,
+		      size_t cap[5])
+{
+	const uint8_t *p = b->data, *const end = b->data + b->len;
+	for (uint32_t i = 0; i < b->n_records; i++) {
+		struct tpl_record r;
+		if (tplrec_decode(&p, end, &r)) {
+			log_error("%s: block at offset %llu: record %u is malformed", path,
+				  (unsigned long long)b->offset, i);
+			return -1;
+		}
+		if (s->n_hosts && r.host <= s->host[s->n_hosts - 1]) {
+			log_error("%s: block at offset %llu: hosts out of order", path,
+				  (unsigned long long)b->offset);
+			return -1;
+		}
+		if (grow((void **)&s->host, &cap[0], s->n_hosts + 1, sizeof *s->host) ||
+		    grow((void **)&s->start, &cap[1], s->n_hosts + 2, sizeof *s->start) ||
+		    grow((void **)&s->pages, &cap[3], s->n_hosts + 1, sizeof *s->pages) ||
+		    grow((void **)&s->age, &cap[4], s->n_hosts + 1, sizeof *s->age) ||
+		    grow((void **)&s->hash, &cap[2], s->n_hash + r.n, sizeof *s->hash)) {
+			log_error("%s: out of memory", path);
+			return -1;
+		}
+		s->host[s->n_hosts] = r.host;
+		s->pages[s->n_hosts] = r.pages;
+		s->age[s->n_hosts] = r.age;
+		s->start[s->n_hosts] = s->n_hash;
+		for (uint32_t k = 0; k < r.n; k++)
+			s->hash[s->n_hash++] = tplrec_hash(&r, k);
+		s->n_hosts++;
+		s->start[s->n_hosts] = s->n_hash;
+	}
+	if (p != end) {
+		log_error("%s: block at offset %llu: bytes after the last record", path,
+			  (unsigned long long)b->offset);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+const uint64_t *tplset_any(const struct tplset *s, size_t *n)
+{
+	*n = s->n_any;
+	return s->any;
+}
+
+int tplset_load(struct tplset *s, const char *path)
+{
+	memset(s, 0, sizeof *s);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		log_error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap[5] = {0, 0, 0, 0, 0}; /* of host, start, hash, pages, age */
+	struct ndf_block b = {0};
+	int rc = 0, err;
+	struct ndf_reader *r;
+	while (!rc && (r = ndf_reader_open(fp, path, &err))) {
+		rc = tplrec_check_header(ndf_reader_header(r), path);
+		int got;
+		while (!rc && (got = ndf_read_block(r, &b)) != 0) {
+			if (got < 0 || b.codec != NDF_CODEC_RAW) {
+				if (got > 0)
+					log_error("%s: block of unknown codec %u", path, b.codec);
+				rc = -1;
+				break;
+			}
+			rc = load_block(s, &b, path, cap);
+		}
+		ndf_reader_close(r);
+	}
+	if (!rc && err < 0)
+		rc = -1;
+	ndf_block_free(&b);
+	fclose(fp);
+	if (!rc && s->n_hash) {
+		s->any = malloc(s->n_hash * sizeof *s->any);
+		if (!s->any) {
+			log_error("%s: out of memory", path);
+			rc = -1;
+		} else {
+			memcpy(s->any, s->hash, s->n_hash * sizeof *s->any);
+			qsort(s->any, s->n_hash, sizeof *s->any, cmp_u64);
+			for (size_t i = 0; i < s->n_hash; i++)
+				if (!s->n_any || s->any[i] != s->any[s->n_any - 1])
+					s->any[s->n_any++] = s->any[i];
+		}
+	}
+	if (rc)
+		tplset_free(s);
+	return rc;
+}
+
+void tplset_free(struct tplset *s)
+{
+	free(s->host);
+	free(s->start);
+	free(s->hash);
+	free(s->pages);
+	free(s->age);
+	free(s->any);
+	memset(s, 0, sizeof *s);
+}
+
+int tpl_contains(const uint64_t *t, size_t n, uint64_t h)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+		if (t[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && t[lo] == h;
+}
+
+const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n)
+{
+	size_t lo = 0, hi = s->n_hosts;
+	*n = 0;
+	while (lo < hi) {
+		const size_t mid = lo + (hi - lo) / 2;
+		if (s->host[mid] < host)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->n_hosts || s->host[lo] != host)
+		return NULL;
+	*n = s->start[lo + 1] - s->start[lo];
+	return s->hash + s->start[lo];
+}

@@ -1,0 +1,668 @@
+/*
+ * ndd-template - documents -> each host's template (NDF_KIND_TEMPLATES):
+ * the text blocks that repeat over the host's distinct pages
+ * (template/learn.h; why: docs/TEMPLATES.md).
+ *
+ *   read DOCS in order --> host of each page; the first --sample pages
+ *        of each host are kept: signature (fingerprint of all the page's
+ *        text, in parallel) and its distinct block hashes
+ *   --> in memory, or past half of -m spilled to 256 temporary files by
+ *        the host's top 8 bits (-T DIR)
+ *   --> per host in ascending host order (a partition at a time): learn,
+ *        merge with --previous, write
+ *
+ * Memory: the page store (half of -m), the map of pages counted per host
+ * (a quarter of -m: 16 bytes a host; when it is full it starts again, and
+ * the store's per-host cap still holds) and one partition when spilled
+ * (its 1/256 of the spill: a spill of 256 x -m/2 fits).  A page keeps at
+ * most MAX_PAGE_BLOCKS block hashes.  Everything but the signatures is
+ * serial and in document order, so the output is the same for any -t.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "fingerprint/simhash.h"
+#include "format/docrec.h"
+#include "format/ndf.h"
+#include "format/tplrec.h"
+#include "template/host.h"
+#include "template/learn.h"
+#include "template/tplset.h"
+#include "util/cli.h"
+#include "util/infile.h"
+#include "util/log.h"
+
+#define MAX_PAGE_BLOCKS 4096 /* block hashes kept of one page */
+#define MAX_AGE 30           /* nights a --previous template is carried */
+#define N_PARTS 256
+#define OUT_BLOCK (1u << 20)
+
+struct opts {
+	struct cli_common cc;
+	size_t mem;
+	const char *tmpdir, *previous, *stats;
+	uint32_t sample;
+	struct tpl_params tp;
+	char **inputs;
+	int n_inputs;
+};
+
+struct stats {
+	uint64_t docs, no_host, sampled, capped_blocks, hosts, learnt, learnt_blocks;
+	uint64_t previous_hosts, spilled_bytes, sections;
+};
+
+static void usage(FILE *fp, int status)
+{
+	const struct tpl_params d = TPL_PARAMS_DEFAULT;
+	fprintf(fp,
+		"Usage: ndd-template [options] [DOCS...]\n"
+		"Learn each host's template from documents (ndd-extract's output; '-' or\n"
+		"none reads standard input): the text blocks found on at least T distinct\n"
+		"pages of the host, T = max(--min-pages, --share %% of its distinct pages);\n"
+		"pages whose whole text is nearly the same count once.  Writes the\n"
+		"templates file that ndd-fingerprint --templates reads.\n\n"
+		"      --sample N         pages of a host learnt from: its first N (default 200)\n"
+		"      --min-pages N      T's floor and the fewest distinct pages a host needs\n"
+		"                         (default %u)\n"
+		"      --share PCT        T's share of the host's distinct pages (default %u)\n"
+		"      --near-bits B      whole-page signatures this close are one page (%d)\n"
+		"      --previous FILE    an earlier night's templates: kept for hosts that\n"
+		"                         tonight has too few pages of (for %d nights)\n"
+		"  -m, --memory SIZE      memory for pages before spilling (default 1G)\n"
+		"  -T, --tmpdir DIR       where to spill (default $TMPDIR or /tmp)\n"
+		"      --stats FILE       write run statistics as JSON to FILE\n" CLI_COMMON_HELP,
+		d.min_pages, d.share_pct, d.near_bits, MAX_AGE);
+	exit(status);
+}
+
+static void parse(struct opts *o, int argc, char **argv)
+{
+	enum { OPT_SAMPLE = CLI_OPT_STAGE_BASE, OPT_MIN, OPT_SHARE, OPT_NEAR, OPT_PREV, OPT_STATS };
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{"sample", required_argument, NULL, OPT_SAMPLE},
+		{"min-pages", required_argument, NULL, OPT_MIN},
+		{"share", required_argument, NULL, OPT_SHARE},
+		{"near-bits", required_argument, NULL, OPT_NEAR},
+		{"previous", required_argument, NULL, OPT_PREV},
+		{"memory", required_argument, NULL, 'm'},
+		{"tmpdir", required_argument, NULL, 'T'},
+		{"stats", required_argument, NULL, OPT_STATS},
+		{NULL, 0, NULL, 0},
+	};
+	const struct tpl_params dflt = TPL_PARAMS_DEFAULT;
+	int c;
+	o->tp = dflt;
+	o->sample = 200;
+	o->mem = 1u << 30;
+	o->tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "m:T:", longopts, NULL)) != -1) {
+		if (cli_common_option(&o->cc, c, optarg, usage))
+			continue;
+		if (c == OPT_SAMPLE)
+			o->sample = (uint32_t)cli_parse_int("--sample", optarg, 1, 1000);
+		else if (c == OPT_MIN)
+			o->tp.min_pages = (uint32_t)cli_parse_int("--min-pages", optarg, 2, 1000);
+		else if (c == OPT_SHARE)
+			o->tp.share_pct = (uint32_t)cli_parse_int("--share", optarg, 0, 100);
+		else if (c == OPT_NEAR)
+			o->tp.near_bits = (int)cli_parse_int("--near-bits", optarg, 0, 32);
+		else if (c == OPT_PREV)
+			o->previous = optarg;
+		else if (c == OPT_STATS)
+			o->stats = optarg;
+		else if (c == 'm')
+			o->mem = (size_t)cli_parse_size("--memory", optarg);
+		else if (c == 'T')
+			o->tmpdir = optarg;
+		else
+			usage(stderr, EXIT_FAILED);
+	}
+	if (o->mem < (4u << 10)) {
+		log_error("-m must be at least 4K");
+		usage(stderr, EXIT_FAILED);
+	}
+	o->inputs = argv + optind;
+	o->n_inputs = argc - optind;
+	cli_common_finish(&o->cc);
+}
+
+/* ---- pages counted per host (open addressing; full: start again) ---- */
+
+struct hostmap {
+	uint64_t *key; /* 0: empty (host_key() is never 0) */
+	uint32_t *count;
+	size_t cap, n, max_cap;
+};
+
+static void hostmap_clear(struct hostmap *m)
+{
+	memset(m->key, 0, m->cap * sizeof *m->key);
+	m->n = 0;
+}
+
+/* The count of @host, added at 0 if new. */
+static uint32_t *hostmap_get(struct hostmap *m, uint64_t host)
+{
+	if ((m->n + 1) * 10 > m->cap * 7) {
+		if (m->cap * 2 > m->max_cap) {
+			log_debug("host map full at %zu hosts: counting again", m->n);
+			hostmap_clear(m);
+		} else {
+			struct hostmap g = {xcalloc(m->cap * 2, sizeof *g.key),
+					    xcalloc(m->cap * 2, sizeof *g.count), m->cap * 2, 0,
+					    m->max_cap};
+			for (size_t i = 0; i < m->cap; i++)
+				if (m->key[i])
+					*hostmap_get(&g, m->key[i]) = m->count[i];
+			free(m->key);
+			free(m->count);
+			*m = g;
+		}
+	}
+	size_t i = (size_t)(host * 0x9e3779b97f4a7c15ull >> 20) & (m->cap - 1);
+	while (m->key[i] && m->key[i] != host)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->key[i]) {
+		m->key[i] = host;
+		m->count[i] = 0;
+		m->n++;
+	}
+	return &m->count[i];
+}
+
+/* ---- the page store ---- */
+
+/* A page in the store: this header, then n u64 block hashes. */
+struct page_head {
+	uint64_t host, seq, sig;
+	uint64_t n;
+};
+
+struct store {
+	uint8_t *buf;
+	size_t len, limit;
+	FILE *part[N_PARTS];
+	int spilled;
+	const char *tmpdir;
+	struct stats *st;
+};
+
+static FILE *part_file(struct store *s, unsigned p)
+{
+	if (s->part[p])
+		return s->part[p];
+	size_t n = strlen(s->tmpdir) + 32;
+	char *path = xmalloc(n);
+	snprintf(path, n, "%s/ndd-template.XXXXXX", s->tmpdir);
+	const int fd = mkstemp(path);
+	if (fd < 0) {
+		log_error("cannot create a spill file in '%s': %s", s->tmpdir, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	unlink(path); /* gone with the process, however it ends */
+	free(path);
+	s->part[p] = fdopen(fd, "w+b");
+	if (!s->part[p])
+		close(fd);
+	return s->part[p];
+}
+
+/* Move every page of the store to its partition file.  @return 0 or -1. */
+static int spill(struct store *s)
+{
+	for (size_t at = 0; at < s->len;) {
+		const struct page_head *h = (const struct page_head *)(s->buf + at);
+		const size_t size = sizeof *h + h->n * 8;
+		FILE *f = part_file(s, (unsigned)(h->host >> 56));
+		if (!f || fwrite(h, 1, size, f) != size) {
+			log_error("cannot write a spill file in '%s': %s", s->tmpdir, strerror(errno));
+			return -1;
+		}
+		s->st->spilled_bytes += size;
+		at += size;
+	}
+	s->len = 0;
+	s->spilled = 1;
+	return 0;
+}
+
+static int store_add(struct store *s, const struct page_head *h, const uint64_t *blocks)
+{
+	const size_t size = sizeof *h + h->n * 8;
+	if (s->len + size > s->limit && s->len && spill(s))
+		return -1;
+	if (s->len + size > s->limit) { /* one page bigger than the store: never, by the caps */
+		s->limit = s->len + size;
+		s->buf = xrealloc(s->buf, s->limit);
+	}
+	memcpy(s->buf + s->len, h, sizeof *h);
+	memcpy(s->buf + s->len + sizeof *h, blocks, h->n * 8);
+	s->len += size;
+	return 0;
+}
+
+/* ---- output, merged with --previous ---- */
+
+struct out {
+	struct outfile of;
+	struct ndf_writer *w;
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t n;
+	uint64_t first_key;
+	const struct tplset *prev;
+	size_t prev_at;
+	uint32_t min_pages;
+	struct stats *st;
+};
+
+static int out_flush(struct out *o)
+{
+	if (!o->n)
+		return 0;
+	const int rc = ndf_write_block(o->w, o->n, NDF_CODEC_RAW, o->first_key, o->buf, o->len);
+	o->len = 0;
+	o->n = 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static int out_record(struct out *o, const struct tpl_record *r, const uint64_t *hashes)
+{
+	const size_t need = tplrec_size(r->n);
+	if (o->n && o->len + need > OUT_BLOCK && out_flush(o))
+		return -1;
+	if (o->len + need > o->cap) {
+		o->cap = o->len + need > OUT_BLOCK ? o->len + need : OUT_BLOCK;
+		o->buf = xrealloc(o->buf, o->cap);
+	}
+	if (!o->n)
+		o->first_key = r->host;
+	o->len += tplrec_encode(r, hashes, o->buf + o->len);
+	o->n++;
+	return 0;
+}
+
+/* The previous night's host i, a night older (dropped past MAX_AGE). */
+static int out_previous(struct out *o, size_t i)
+{
+	const struct tplset *p = o->prev;
+	if (p->age[i] + 1 > MAX_AGE)
+		return 0;
+	const struct tpl_record r = {p->host[i], p->pages[i], p->age[i] + 1,
+				     (uint32_t)(p->start[i + 1] - p->start[i]), NULL};
+	o->st->previous_hosts++;
+	return out_record(o, &r, p->hash + p->start[i]);
+}
+
+/* Previous hosts below @host (all with UINT64_MAX... and @last). */
+static int out_previous_below(struct out *o, uint64_t host, int last)
+{
+	const struct tplset *p = o->prev;
+	while (p && o->prev_at < p->n_hosts && (last || p->host[o->prev_at] < host))
+		if (out_previous(o, o->prev_at++))
+			return -1;
+	return 0;
+}
+
+/* Tonight's host: its learnt template, or the previous night's when
+ * tonight had too few distinct pages to learn from. */
+static int out_host(struct out *o, uint64_t host, uint32_t groups, const uint64_t *h, size_t n)
+{
+	if (out_previous_below(o, host, 0))
+		return -1;
+	const struct tplset *p = o->prev;
+	const int have_prev = p && o->prev_at < p->n_hosts && p->host[o->prev_at] == host;
+	if (groups < o->min_pages && have_prev)
+		return out_previous(o, o->prev_at++);
+	if (have_prev)
+		o->prev_at++;
+	if (!n)
+		return 0;
+	const struct tpl_record r = {host, groups, 0, (uint32_t)n, NULL};
+	o->st->learnt++;
+	o->st->learnt_blocks += n;
+	return out_record(o, &r, h);
+}
+
+/* ---- learning, host by host ---- */
+
+struct learn {
+	struct tpl_learner *l;
+	struct tpl_page *pages;
+	size_t cap;
+	const struct opts *o;
+};
+
+static int by_host_seq(const void *a, const void *b)
+{
+	const struct page_head *x = *(const struct page_head *const *)a;
+	const struct page_head *y = *(const struct page_head *const *)b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Learn every host of the @len bytes of pages at @buf, in host order. */
+static int learn_all(struct learn *L, uint8_t *buf, size_t len, struct out *o)
+{
+	size_t n = 0, cap = 1024;
+	const struct page_head **v = xmalloc(cap * sizeof *v);
+	for (size_t at = 0; at < len; n++) {
+		if (n == cap)
+			v = xrealloc(v, (cap *= 2) * sizeof *v);
+		v[n] = (const struct page_head *)(buf + at);
+		at += sizeof *v[n] + v[n]->n * 8;
+	}
+	qsort(v, n, sizeof *v, by_host_seq);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc;) {
+		size_t j = i, k = 0;
+		while (j < n && v[j]->host == v[i]->host)
+			j++;
+		const size_t m = j - i < L->o->sample ? j - i : L->o->sample;
+		if (m > L->cap)
+			L->pages = xrealloc(L->pages, (L->cap = m) * sizeof *L->pages);
+		for (; k < m; k++)
+			L->pages[k] = (struct tpl_page){v[i + k]->sig, (uint32_t)v[i + k]->n,
+							(const uint64_t *)(v[i + k] + 1)};
+		const uint64_t *h;
+		size_t nh;
+		uint32_t groups;
+		rc = tpl_learn(L->l, L->pages, m, &L->o->tp, &h, &nh, &groups);
+		if (rc)
+			log_error("out of memory learning a template");
+		else
+			rc = out_host(o, v[i]->host, groups, h, nh);
+		o->st->hosts++;
+		i = j;
+	}
+	free(v);
+	return rc;
+}
+
+/* Learn from partition file @f (all its pages at once). */
+static int learn_part(struct learn *L, FILE *f, struct out *o, uint8_t **buf, size_t *cap)
+{
+	if (fflush(f) || fseeko(f, 0, SEEK_END))
+		return -1;
+	const off_t size = ftello(f);
+	if (size < 0 || fseeko(f, 0, SEEK_SET))
+		return -1;
+	if ((size_t)size > *cap)
+		*buf = xrealloc(*buf, *cap = (size_t)size);
+	if (fread(*buf, 1, (size_t)size, f) != (size_t)size) {
+		log_error("cannot read back a spill file: %s", strerror(errno));
+		return -1;
+	}
+	return learn_all(L, *buf, (size_t)size, o);
+}
+
+/* ---- reading the documents ---- */
+
+struct reader {
+	const struct opts *o;
+	struct hostmap hosts;
+	struct store *s;
+	struct simhash_ctx **ctx;
+	struct doc_record *doc;
+	uint64_t *host, *sig;
+	uint8_t *take;
+	size_t cap;
+	uint64_t *blocks;
+	struct stats *st;
+	uint64_t first_config;
+	int have_config;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The records of one block: pick, sign (parallel), store. */
+static int take_block(struct reader *R, const struct ndf_block *b, const char *name)
+{
+	const uint8_t *p = b->data, *const end = b->data + b->len;
+	if (b->n_records > R->cap) {
+		R->cap = b->n_records;
+		R->doc = xrealloc(R->doc, R->cap * sizeof *R->doc);
+		R->host = xrealloc(R->host, R->cap * sizeof *R->host);
+		R->sig = xrealloc(R->sig, R->cap * sizeof *R->sig);
+		R->take = xrealloc(R->take, R->cap);
+	}
+	const long n = b->n_records;
+	for (long i = 0; i < n; i++) {
+		if (docrec_decode(&p, end, &R->doc[i])) {
+			log_error("%s: block at offset %llu: record %ld is malformed", name,
+				  (unsigned long long)b->offset, i);
+			return -1;
+		}
+		R->host[i] = host_key(R->doc[i].url.p, R->doc[i].url.n);
+		R->take[i] = 0;
+		R->st->docs++;
+		if (!R->host[i]) {
+			R->st->no_host++;
+			continue;
+		}
+		uint32_t *const c = hostmap_get(&R->hosts, R->host[i]);
+		if (*c < R->o->sample) {
+			++*c;
+			R->take[i] = 1;
+		}
+	}
+	if (p != end) {
+		log_error("%s: block at offset %llu: bytes after the last record", name,
+			  (unsigned long long)b->offset);
+		return -1;
+	}
+	int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 4) reduction(| : failed)
+#endif
+	for (long i = 0; i < n; i++) {
+		int tid = 0;
+#ifdef _OPENMP
+		tid = omp_get_thread_num();
+#endif
+		if (R->take[i])
+			failed |= simhash_text(R->ctx[tid], R->doc[i].all_text.p, R->doc[i].all_text.n,
+					       &R->sig[i], NULL) != 0;
+	}
+	if (failed)
+		return -1;
+	for (long i = 0; i < n; i++) {
+		if (!R->take[i])
+			continue;
+		const struct doc_record *d = &R->doc[i];
+		uint32_t nb = docrec_n_blocks(d);
+		if (nb > MAX_PAGE_BLOCKS) {
+			nb = MAX_PAGE_BLOCKS;
+			R->st->capped_blocks++;
+		}
+		for (uint32_t k = 0; k < nb; k++)
+			R->blocks[k] = docrec_block(d, k).hash;
+		qsort(R->blocks, nb, sizeof *R->blocks, cmp_u64);
+		uint32_t u = 0;
+		for (uint32_t k = 0; k < nb; k++)
+			if (!u || R->blocks[k] != R->blocks[u - 1])
+				R->blocks[u++] = R->blocks[k];
+		const struct page_head h = {R->host[i], R->st->sampled++, R->sig[i], u};
+		if (store_add(R->s, &h, R->blocks))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_input(struct reader *R, const char *path)
+{
+	FILE *fp = infile_open(path);
+	if (!fp)
+		return -1;
+	const char *name = strcmp(path, "-") ? path : "(standard input)";
+	struct ndf_block b = {0};
+	struct ndf_reader *r;
+	int rc = 0, err = 0;
+	while (!rc && (r = ndf_reader_open(fp, name, &err))) {
+		const struct ndf_header *h = ndf_reader_header(r);
+		R->st->sections++;
+		if (h->kind != NDF_KIND_DOCS) {
+			log_error("%s: expected documents (ndd-extract output), found %s", name,
+				  ndf_kind_name(h->kind));
+			rc = -1;
+		} else {
+			rc = docrec_check_header(h, name);
+		}
+		if (!rc && !R->have_config) {
+			R->first_config = h->feature_config;
+			R->have_config = 1;
+		}
+		int got;
+		while (!rc && (got = ndf_read_block(r, &b)) != 0) {
+			if (got < 0 || b.codec != NDF_CODEC_RAW) {
+				if (got > 0)
+					log_error("%s: block of unknown codec %u", name, b.codec);
+				rc = -1;
+				break;
+			}
+			rc = take_block(R, &b, name);
+		}
+		ndf_reader_close(r);
+	}
+	if (!rc && err < 0)
+		rc = -1;
+	ndf_block_free(&b);
+	infile_close(fp);
+	return rc;
+}
+
+/* ---- main ---- */
+
+static int write_stats(const char *path, const struct stats *st)
+{
+	struct outfile f = {0};
+	if (outfile_open(&f, path))
+		return -1;
+#define U(x) (unsigned long long)(x)
+	fprintf(f.fp,
+		"{\"documents\": %llu, \"without_host\": %llu, \"sampled\": %llu, "
+		"\"pages_blocks_capped\": %llu, \"hosts\": %llu, \"hosts_with_template\": %llu, "
+		"\"template_blocks\": %llu, \"hosts_from_previous\": %llu, \"spilled_bytes\": %llu}\n",
+		U(st->docs), U(st->no_host), U(st->sampled), U(st->capped_blocks), U(st->hosts),
+		U(st->learnt), U(st->learnt_blocks), U(st->previous_hosts), U(st->spilled_bytes));
+#undef U
+	return outfile_commit(&f);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts opt = {0};
+	struct stats st = {0};
+	log_init("ndd-template");
+	parse(&opt, argc, argv);
+	const double t0 = log_wall();
+	const struct simhash_config cfg = SIMHASH_CONFIG_DEFAULT;
+	struct store s = {.limit = opt.mem / 2, .tmpdir = opt.tmpdir, .st = &st};
+	s.buf = xmalloc(s.limit);
+	struct reader R = {.o = &opt, .s = &s, .st = &st};
+	R.hosts.max_cap = opt.mem / 4 / 12;
+	R.hosts.cap = 1024;
+	R.hosts.key = xcalloc(R.hosts.cap, sizeof *R.hosts.key);
+	R.hosts.count = xcalloc(R.hosts.cap, sizeof *R.hosts.count);
+	R.blocks = xmalloc(MAX_PAGE_BLOCKS * sizeof *R.blocks);
+	R.ctx = xcalloc((size_t)opt.cc.threads, sizeof *R.ctx);
+	int rc = 0;
+	for (int t = 0; t < opt.cc.threads && !rc; t++)
+		rc = (R.ctx[t] = simhash_ctx_new(&cfg)) ? 0 : -1;
+	for (int i = 0; i < (opt.n_inputs ? opt.n_inputs : 1) && !rc; i++)
+		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-");
+	if (st.capped_blocks)
+		log_warn("%llu pages had more than %d blocks: only their first %d were learnt from",
+			 (unsigned long long)st.capped_blocks, MAX_PAGE_BLOCKS, MAX_PAGE_BLOCKS);
+
+	struct tplset prev = {0};
+	struct out o = {.min_pages = opt.tp.min_pages, .st = &st};
+	if (!rc && opt.previous) {
+		rc = tplset_load(&prev, opt.previous);
+		o.prev = rc ? NULL : &prev;
+	}
+	if (!rc && !(rc = outfile_open(&o.of, opt.cc.output))) {
+		struct ndf_header h;
+		memset(&h, 0, sizeof h);
+		h.version = NDF_VERSION;
+		h.kind = NDF_KIND_TEMPLATES;
+		h.aux = TPLREC_VERSION;
+		h.feature_config = R.first_config;
+		o.w = ndf_writer_open(o.of.fp, o.of.display, &h);
+		rc = o.w ? 0 : -1;
+	}
+	struct learn L = {tpl_learner_new(), NULL, 0, &opt};
+	if (!L.l)
+		rc = -1;
+	if (!rc && !s.spilled) {
+		rc = learn_all(&L, s.buf, s.len, &o);
+	} else if (!rc) {
+		rc = spill(&s);
+		uint8_t *buf = s.buf;
+		size_t cap = s.limit;
+		for (unsigned p = 0; p < N_PARTS && !rc; p++)
+			if (s.part[p])
+				rc = learn_part(&L, s.part[p], &o, &buf, &cap);
+		s.buf = buf;
+	}
+	if (!rc)
+		rc = out_previous_below(&o, 0, 1);
+	if (!rc)
+		rc = out_flush(&o);
+	if (o.w) {
+		struct ndf_writer *w = o.w;
+		o.w = NULL;
+		if (rc)
+			ndf_writer_abort(w);
+		else if (ndf_writer_finish(w))
+			rc = -1;
+	}
+	if (!rc)
+		rc = outfile_commit(&o.of);
+	else if (o.of.fp)
+		outfile_abort(&o.of);
+	if (!rc && opt.stats)
+		rc = write_stats(opt.stats, &st);
+	for (unsigned p = 0; p < N_PARTS; p++)
+		if (s.part[p])
+			fclose(s.part[p]);
+	for (int t = 0; t < opt.cc.threads; t++)
+		simhash_ctx_free(R.ctx[t]);
+	free(R.ctx);
+	free(R.doc);
+	free(R.host);
+	free(R.sig);
+	free(R.take);
+	free(R.blocks);
+	free(R.hosts.key);
+	free(R.hosts.count);
+	free(s.buf);
+	free(o.buf);
+	free(L.pages);
+	tpl_learner_free(L.l);
+	tplset_free(&prev);
+	if (rc)
+		return EXIT_FAILED;
+	cli_summary("%llu documents, %llu sampled, %llu hosts, %llu with a template "
+		    "(%llu blocks), %llu from --previous; %.2f s",
+		    (unsigned long long)st.docs, (unsigned long long)st.sampled,
+		    (unsigned long long)st.hosts, (unsigned long long)st.learnt,
+		    (unsigned long long)st.learnt_blocks, (unsigned long long)st.previous_hosts,
+		    log_wall() - t0);
+	return EXIT_OK;
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# CLI tests of ndd-template and ndd-fingerprint --templates on the sample
+# corpus: the templates file is the same for any -t and when the pages
+# spill to disk (-m 8K); --previous carries an earlier night's hosts a
+# night older; fingerprint reads it and says what the templates did; a
+# file of another kind is refused.
+set -u
+BUILD=${BUILD:-build}
+BIN=${BIN:-$BUILD/bin}
+T=$(mktemp -d "${TMPDIR:-/tmp}/t_template.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+"$BIN/ndd-extract" -q -o "$T/docs.ndf" corpus-samples/*.warc* 2>/dev/null; [ $? -le 1 ] || bad "extract"
+"$BIN/ndd-template" -q -t1 --stats "$T/st1.json" -o "$T/t1.ndf" "$T/docs.ndf" || bad "template -t1"
+"$BIN/ndd-template" -q -t2 -o "$T/t2.ndf" "$T/docs.ndf" || bad "template -t2"
+"$BIN/ndd-template" -q -t2 -m 8K -T "$T" --stats "$T/sts.json" -o "$T/ts.ndf" - <"$T/docs.ndf" ||
+	bad "template spilling"
+cmp -s "$T/t1.ndf" "$T/t2.ndf" && ok "same templates for -t1 and -t2" || bad "templates differ by -t"
+cmp -s "$T/t1.ndf" "$T/ts.ndf" && ok "same templates when spilled" || bad "templates differ when spilled"
+grep -q '"spilled_bytes": [1-9]' "$T/sts.json" && ok "-m 8K spilled" || bad "-m 8K did not spill"
+learnt=$(sed -n 's/.*"hosts_with_template": \([0-9]*\).*/\1/p' "$T/st1.json")
+[ "${learnt:-0}" -gt 0 ] && ok "$learnt hosts with a template" || bad "no template learnt"
+[ -z "$(ls "$T" | grep ndd-template)" ] && ok "spill files gone" || bad "spill files left"
+
+# --previous with no pages tonight: every host carried, a night older
+"$BIN/ndd-template" -q --previous "$T/t1.ndf" --stats "$T/stp.json" -o "$T/p.ndf" </dev/null ||
+	bad "template --previous"
+carried=$(sed -n 's/.*"hosts_from_previous": \([0-9]*\).*/\1/p' "$T/stp.json")
+[ "$carried" = "$learnt" ] && ok "--previous carries $carried hosts" || bad "--previous carried '$carried' of $learnt"
+"$BIN/ndd-template" -q --previous "$T/t1.ndf" -o "$T/p2.ndf" "$T/docs.ndf" || bad "template --previous with pages"
+cmp -s "$T/t1.ndf" "$T/p2.ndf" && ok "tonight's templates win over --previous" || bad "--previous changed learnt hosts"
+
+"$BIN/ndd-fingerprint" -q --templates "$T/t1.ndf" --stats "$T/fst.json" -o "$T/fp.ndf" "$T/docs.ndf" ||
+	bad "fingerprint --templates"
+grep -q '"templates": true' "$T/fst.json" && ok "fingerprint --stats" || bad "fingerprint --stats"
+"$BIN/ndd-fingerprint" -q --templates "$T/fp.ndf" -o "$T/x.ndf" "$T/docs.ndf" 2>"$T/err" &&
+	bad "fingerprints taken for templates" || ok "a fingerprints file is not templates"
+grep -q 'expected templates' "$T/err" || bad "no reason given for the refusal"
+"$BIN/ndd-template" -q -o "$T/y.ndf" "$T/fp.ndf" 2>/dev/null && bad "template read fingerprints" ||
+	ok "template refuses fingerprints"
+exit $fail

@@ -1,0 +1,296 @@
+/*
+ * test_template.c - the template pass: hosts, learning (template blocks
+ * repeat over distinct pages; near-duplicate pages of one host count
+ * once, so their shared paragraphs stay content), the main-text decision
+ * (template out, fallback to all non-template text, nothing left),
+ * template records and the templates file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "format/docrec.h"
+#include "format/ndf.h"
+#include "format/tplrec.h"
+#include "template/decide.h"
+#include "template/host.h"
+#include "template/learn.h"
+#include "template/tplset.h"
+#include "testutil.h"
+
+static uint64_t key(const char *url)
+{
+	return host_key(url, strlen(url));
+}
+
+static void test_host(void)
+{
+	char name[64];
+	CHECK(key("http://www.Example.COM/a") == key("https://example.com:8443/b?c"));
+	CHECK(key("http://user:pw@www.example.com./x") == key("http://example.com"));
+	CHECK(key("http://blog.example.com/") != key("http://example.com/"));
+	CHECK(key("http://www.com/") != key("http://com/"));
+	CHECK(key("http://[::1]:80/") == key("http://[::1]/"));
+	CHECK(key("pages/a.html") == 0 && key("http:///x") == 0 && key("") == 0);
+	CHECK(key("1ttp://example.com/") != 0);
+	CHECK(key("ht tp://example.com/") == 0);
+	CHECK(host_name("HTTP://WWW.Example.com:80/", 26, name, sizeof name) == 11 &&
+	      !strcmp(name, "example.com"));
+	CHECK(host_name("http://www.example.com/", 23, name, 5) == 4 && !strcmp(name, "exam"));
+}
+
+/* Page @i's blocks: the template's, then its own. */
+static const uint64_t T1 = 0x1000, T2 = 0x2000, T3 = 0x3000;
+
+static int has(const uint64_t *h, size_t n, uint64_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (h[i] == x)
+			return 1;
+	return 0;
+}
+
+static void test_learn(void)
+{
+	const struct tpl_params p = TPL_PARAMS_DEFAULT;
+	struct tpl_learner *l = tpl_learner_new();
+	CHECK(l != NULL);
+	if (!l)
+		return;
+	/* Five different articles in one chrome: T1, T2 on all, T3 on two. */
+	uint64_t blocks[5][5];
+	struct tpl_page pages[8];
+	for (int i = 0; i < 5; i++) {
+		blocks[i][0] = T1;
+		blocks[i][1] = 0x100 + (uint64_t)i;
+		blocks[i][2] = T2;
+		blocks[i][3] = i < 2 ? T3 : 0x200 + (uint64_t)i;
+		blocks[i][4] = T1; /* repeated on the page: counts once */
+		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, blocks[i]};
+	}
+	const uint64_t *h;
+	size_t n;
+	uint32_t g;
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0);
+	CHECK(g == 5 && n == 2 && h[0] == T1 && h[1] == T2);
+	/* Two distinct pages are too few. */
+	CHECK(tpl_learn(l, pages, 2, &p, &h, &n, &g) == 0 && g == 2 && n == 0);
+	CHECK(tpl_learn(l, pages, 0, &p, &h, &n, &g) == 0 && g == 0 && n == 0);
+
+	/*
+	 * The same article at three URLs of the host (signatures a few bits
+	 * apart) beside two other articles: its paragraphs are on three
+	 * pages, but on one distinct page, so they stay content; the chrome
+	 * (T1, on all five) is template.
+	 */
+	const uint64_t sig = 0x0123456789abcdefull;
+	uint64_t dup[3][4], other[2][3];
+	for (int i = 0; i < 3; i++) {
+		dup[i][0] = T1;
+		dup[i][1] = 0xA1;
+		dup[i][2] = 0xA2;
+		dup[i][3] = 0xA3 + (uint64_t)i; /* an edited paragraph */
+		pages[i] = (struct tpl_page){sig ^ (uint64_t)(i ? 0x7 << (i * 4) : 0), 4, dup[i]};
+	}
+	for (int i = 0; i < 2; i++) {
+		other[i][0] = T1;
+		other[i][1] = 0xB0 + (uint64_t)i;
+		other[i][2] = 0xC0 + (uint64_t)i;
+		pages[3 + i] = (struct tpl_page){~sig ^ (0xffffull << (16 * i)), 3, other[i]};
+	}
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0);
+	CHECK(g == 3 && n == 1 && h[0] == T1);
+	CHECK(!has(h, n, 0xA1) && !has(h, n, 0xA2));
+	/* Counted as five pages (near_bits 0), they would have been template:
+	 * the test can fail. */
+	struct tpl_params p0 = p;
+	p0.near_bits = 0;
+	CHECK(tpl_learn(l, pages, 5, &p0, &h, &n, &g) == 0 && g == 5 && has(h, n, 0xA1));
+	/* A host whose pages are all copies of one page learns nothing. */
+	for (int i = 0; i < 5; i++)
+		pages[i] = (struct tpl_page){sig, 4, dup[i % 3]};
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && g == 1 && n == 0);
+	/* The share: with 300 distinct pages T = 3, with share 2 % T = 6. */
+	static uint64_t many[300][2];
+	static struct tpl_page mp[300];
+	for (int i = 0; i < 300; i++) {
+		many[i][0] = i < 5 ? T3 : 0x10000 + (uint64_t)i;
+		many[i][1] = T1;
+		mp[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 2, many[i]};
+	}
+	CHECK(tpl_learn(l, mp, 300, &p, &h, &n, &g) == 0 && g == 300 && n == 2 && has(h, n, T3));
+	struct tpl_params p2 = p;
+	p2.share_pct = 2;
+	CHECK(tpl_learn(l, mp, 300, &p2, &h, &n, &g) == 0 && n == 1 && h[0] == T1);
+	tpl_learner_free(l);
+	tpl_learner_free(NULL);
+}
+
+/* A document of @n blocks: texts @t, flags @f; hashes from the text. */
+struct testdoc {
+	struct doc_record d;
+	char all[1024];
+	uint8_t raw[16 * DOCBLOCK_SIZE];
+	char text[1024];
+};
+
+static void make_doc(struct testdoc *x, int n, const char *const *t, const uint8_t *f)
+{
+	size_t len = 0, tl = 0;
+	memset(x, 0, sizeof *x);
+	for (int i = 0; i < n; i++) {
+		const size_t k = strlen(t[i]);
+		if (len)
+			x->all[len++] = '\n';
+		memcpy(x->all + len, t[i], k);
+		len += k;
+		const struct doc_block b = {XXH3_64bits(t[i], k), (uint32_t)k, f[i]};
+		docblock_encode(x->raw + i * DOCBLOCK_SIZE, &b);
+		if (f[i] & DB_CONTENT) {
+			if (tl)
+				x->text[tl++] = '\n';
+			memcpy(x->text + tl, t[i], k);
+			tl += k;
+		}
+	}
+	x->d.all_text = (struct str){x->all, (uint32_t)len};
+	x->d.blocks = (struct str){(const char *)x->raw, (uint32_t)(n * DOCBLOCK_SIZE)};
+	x->d.text = (struct str){x->text, (uint32_t)tl};
+}
+
+static int text_is(struct str s, const char *want)
+{
+	return s.n == strlen(want) && !memcmp(s.p, want, s.n);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_decide(void)
+{
+	static const char *const t[] = {
+		"Home News Sport",                          /* 0 template, links */
+		"The site's shared subtitle under every headline.", /* 1 template, the page model's pick */
+		"First paragraph of the article, which the page model missed because it sits in an odd container.",
+		"Second paragraph of the article, just as long and just as missed by the page model here.",
+		"Advertisement",                            /* 4 template */
+		"Copyright the site",                       /* 5 template */
+	};
+	uint64_t tpl[4];
+	const int ti[4] = {0, 1, 4, 5};
+	for (int i = 0; i < 4; i++)
+		tpl[i] = XXH3_64bits(t[ti[i]], strlen(t[ti[i]]));
+	qsort(tpl, 4, sizeof *tpl, cmp_u64);
+	struct tpl_buf buf = {0};
+	struct str text;
+	struct testdoc x;
+
+	/* The page model kept only the shared subtitle: all non-template text. */
+	const uint8_t f1[] = {0, DB_CONTENT, 0, DB_SOFT, 0, 0};
+	make_doc(&x, 6, t, f1);
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(text_is(text, "First paragraph of the article, which the page model missed because it "
+			    "sits in an odd container.\nSecond paragraph of the article, just as long "
+			    "and just as missed by the page model here."));
+	/* Without templates, or when no content block is template: the page's. */
+	CHECK(tpl_decide(&x.d, NULL, 0, &buf, &text) == TPL_PAGE && text.p == x.d.text.p);
+	const uint8_t f2[] = {0, 0, DB_CONTENT, DB_CONTENT, 0, 0};
+	make_doc(&x, 6, t, f2);
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_PAGE && text.p == x.d.text.p);
+	/* The article with an "Advertisement" inside: taken out, nothing else. */
+	const uint8_t f3[] = {0, 0, DB_CONTENT, DB_CONTENT, DB_CONTENT, 0};
+	make_doc(&x, 6, t, f3);
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_CONTENT);
+	CHECK(text.n == strlen(t[2]) + 1 + strlen(t[3]) && text.p[strlen(t[2])] == '\n');
+	/* Even when the page has much more non-content text than the article:
+	 * a small removal never switches to all the text. */
+	static const char *const t4[] = {
+		"Advertisement", "A short article of a dozen words or so, kept by the page model.",
+		"A long list of links to other stories of the site that changes from page to page "
+		"and is much longer than the article itself, many times longer in fact, as link "
+		"lists on news sites often are, with titles and dates and more titles and dates."};
+	const uint8_t f4[] = {DB_CONTENT, DB_CONTENT, 0};
+	make_doc(&x, 3, t4, f4);
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_CONTENT && text_is(text, t4[1]));
+	/* Nothing outside the template. */
+	static const char *const t5[] = {"Home News Sport", "Advertisement"};
+	const uint8_t f5[] = {0, DB_CONTENT};
+	make_doc(&x, 2, t5, f5);
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE && text.n == 0);
+	tpl_buf_free(&buf);
+}
+
+static void test_records_and_file(void)
+{
+	const uint64_t h[3] = {5, 9, 1ull << 63};
+	struct tpl_record r = {key("http://a.example/"), 7, 2, 3, NULL}, e;
+	uint8_t buf[64];
+	const size_t n = tplrec_encode(&r, h, buf);
+	CHECK(n == tplrec_size(3));
+	const uint8_t *p = buf;
+	CHECK(tplrec_decode(&p, buf + n, &e) == 0 && p == buf + n);
+	CHECK(e.host == r.host && e.pages == 7 && e.age == 2 && e.n == 3);
+	CHECK(tplrec_hash(&e, 0) == 5 && tplrec_hash(&e, 2) == 1ull << 63);
+	for (size_t cut = 0; cut < n; cut++) {
+		p = buf;
+		CHECK(tplrec_decode(&p, buf + cut, &e) == -1);
+	}
+	const uint64_t bad[3] = {5, 5, 9}; /* not strictly ascending */
+	tplrec_encode(&r, bad, buf);
+	p = buf;
+	CHECK(tplrec_decode(&p, buf + n, &e) == -1);
+
+	/* A file of two hosts, loaded, looked up; hosts out of order refused. */
+	char path[] = "/tmp/test_template.XXXXXX";
+	const int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	for (int order = 0; order < 2; order++) {
+		FILE *fp = fopen(path, "wb");
+		struct ndf_header hd = {.version = NDF_VERSION, .kind = NDF_KIND_TEMPLATES,
+					.aux = TPLREC_VERSION};
+		struct ndf_writer *w = ndf_writer_open(fp, path, &hd);
+		uint8_t blk[128];
+		struct tpl_record a = {100, 3, 0, 2, NULL}, b = {200, 4, 1, 1, NULL};
+		const uint64_t ha[2] = {1, 9}, hb[1] = {4};
+		size_t len = order ? tplrec_encode(&b, hb, blk) : tplrec_encode(&a, ha, blk);
+		len += order ? tplrec_encode(&a, ha, blk + len) : tplrec_encode(&b, hb, blk + len);
+		CHECK(w && ndf_write_block(w, 2, NDF_CODEC_RAW, order ? 200 : 100, blk, len) == 0);
+		CHECK(ndf_writer_finish(w) == 0);
+		fclose(fp);
+		struct tplset s;
+		const int rc = tplset_load(&s, path);
+		CHECK(rc == (order ? -1 : 0));
+		if (rc)
+			continue;
+		size_t k;
+		const uint64_t *t = tplset_find(&s, 100, &k);
+		CHECK(t && k == 2 && t[0] == 1 && t[1] == 9);
+		CHECK(tplset_find(&s, 150, &k) == NULL && k == 0);
+		t = tplset_find(&s, 200, &k);
+		CHECK(t && k == 1 && t[0] == 4 && s.age[1] == 1 && s.pages[1] == 4);
+		t = tplset_any(&s, &k);
+		CHECK(k == 3 && t[0] == 1 && t[1] == 4 && t[2] == 9);
+		CHECK(tpl_contains(t, k, 4) && !tpl_contains(t, k, 5) && !tpl_contains(t, 0, 4));
+		tplset_free(&s);
+	}
+	struct tplset s;
+	CHECK(tplset_load(&s, "/nonexistent/templates.ndf") == -1);
+	unlink(path);
+}
+
+int main(void)
+{
+	test_host();
+	test_learn();
+	test_decide();
+	test_records_and_file();
+	return test_finish("test_template");
+}
