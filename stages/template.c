@@ -37,6 +37,7 @@
 #include "template/tplset.h"
 #include "util/cli.h"
 #include "util/infile.h"
+#include "util/outfile.h"
 #include "util/log.h"
 
 #define MAX_PAGE_BLOCKS 4096 /* block hashes kept of one page */
