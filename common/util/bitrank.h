@@ -5,7 +5,7 @@
  * The self-join numbers the documents that occur in pairs (millions out of
  * a night's hundreds of millions) more than once: the provenance slots,
  * the nodes of the pair graph, the count that sizes its warm-up.  A 4-byte
- * number per document was hundreds of MB to clear and a cache miss per
+ * number per document would be hundreds of MB to clear and a cache miss per
  * lookup; bits and per-word ranks are 5 bytes per 64 positions, marked and
  * looked up in cache.  A rank is the word's first rank plus the set bits
  * below the position in its word.

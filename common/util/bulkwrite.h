@@ -4,9 +4,8 @@
  * The cluster CSV of a night is GBs, written once and fsynced before it
  * is renamed into place.  Through the page cache every byte is first
  * copied into freshly allocated cache pages, and on a VM whose host takes
- * back free memory (a balloon) the first touch of those pages dominated
- * the write: a buffered write + fsync of 1.6 GB ran at 272 MB/s where the
- * same bytes with O_DIRECT took 1.1 s (1.5 GB/s).  Since the fsync makes
+ * back free memory (a balloon) the first touch of those pages costs more
+ * than the write itself (docs/BENCHMARKS.md).  Since the fsync makes
  * the caller wait for the disk anyway, skipping the cache costs nothing.
  *
  * Bytes are staged in an aligned buffer and written in aligned pieces;

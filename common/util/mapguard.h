@@ -11,7 +11,7 @@
  * which input to look at.  A SIGBUS anywhere else keeps its default
  * action.  The run cannot go on from a failed page (the reading thread is
  * deep in a decode), so this is about the message, not about recovery;
- * crawl input is read with read() for that reason (README).
+ * crawl input is read with read() for that reason (docs/DESIGN-NOTES.md).
  */
 #ifndef NDD_MAPGUARD_H
 #define NDD_MAPGUARD_H

@@ -103,9 +103,9 @@ size_t mem_prefault_stop(struct mem_prefault *f)
 	size_t done = __atomic_load_n(&f->done, __ATOMIC_ACQUIRE);
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
 	/* What the thread did not reach goes back to small pages: a huge page
-	 * first touched in the foreground cost more here than its TLB misses
-	 * saved (on this VM a fresh 2 MB page is often one the host took
-	 * back), and the arrays that want huge pages ask again
+	 * first touched in the foreground costs more than its TLB misses
+	 * save (on a VM a fresh 2 MB page is often one the host took back),
+	 * and the arrays that want huge pages ask again
 	 * (mem_hint_huge_pages()). */
 	if (done < f->n && f->n >= WORTH_IT) /* huge pages were asked for */
 		advise_huge(f->p + done, f->n - done, MADV_NOHUGEPAGE);

@@ -6,7 +6,7 @@
  * the sort's top radix level writes to thousands of places in GB-sized
  * arrays at once.  With 4 KB pages nearly every such access also misses
  * the TLB; asking for transparent huge pages on those arrays (2 MB pages)
- * removes most of that (permute-sort of 100M fingerprints: 62 -> 42 s).
+ * removes most of that.
  * Only a hint: where THP is off ("never") or memory is short the kernel
  * ignores it, and nothing changes but speed.
  */
@@ -17,8 +17,8 @@
 
 /** Ask for huge pages on the 2 MB-aligned interior of [p, p + n) when it
  * is large enough to matter (256 MB: the kernel zeroes and compacts 2 MB at
- * a time, which cost more than the TLB misses saved on 10M fingerprints'
- * arrays and less on 100M's); call after each (re)allocation. */
+ * a time, which costs more than it saves in TLB misses on smaller
+ * arrays); call after each (re)allocation. */
 void mem_hint_huge_pages(void *p, size_t n);
 
 /** malloc(@n) (at least one byte) with the hint above; NULL on failure. */
@@ -31,8 +31,7 @@ void *mem_alloc_huge(size_t n);
  * phases free GB-sized arrays and then allocate others: memory taken anew
  * from the kernel is cleared page by page on first touch, and on a virtual
  * machine that returns freed pages to its host that clearing is slower
- * than the work done with the memory (self-join of 100M fingerprints: 1.2
- * million fresh pages, 69 -> 59 s).  The price: the peak stays allocated
+ * than the work done with the memory.  The price: the peak stays allocated
  * until exit.  A no-op outside glibc.  Blocks allocated before the call
  * are still handed back when freed.
  */
@@ -41,7 +40,7 @@ void mem_keep_freed(void);
 /*
  * Fault memory in ahead of need, on a background thread at the lowest
  * priority, so that the clearing of fresh pages (the kernel's, and on a
- * VM whose host took them back, the host's: up to 4 s per GB here) is
+ * VM whose host took them back, the host's) is
  * done while the cores have nothing better to do: while a stage waits for
  * its input.  The caller allocates the block (with mem_keep_freed() in
  * effect), starts this, and frees the block once mem_prefault_stop()
