@@ -373,10 +373,10 @@ size_t codec_block_bound(size_t n, unsigned idx_bits)
  * own worst-case area of @out: their dependency chains (pending bits and
  * position) are independent, so the CPU overlaps them, where one writer
  * after another would wait on each other's every update.  The suffix and
- * index streams are then moved down to close the gaps.
+ * index streams are then moved down to close the gaps.  @count is a
+ * constant where this is inlined: the plain encoder has no test for it in
+ * its loop.
  */
-/* @count is a constant where this is inlined: the plain encoder has no
- * test for it in its loop. */
 static inline __attribute__((always_inline)) size_t
 encode_block(const struct codec *c, const uint64_t *keys, const uint32_t *idx, size_t n,
 	     unsigned idx_bits, uint8_t *out, uint64_t *hist, int count)

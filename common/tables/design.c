@@ -16,11 +16,10 @@
 #include "util/log.h"
 
 /* Cost of one record in one table (permute, sort, pipe, code, decode), in
- * units of one popcount comparison inside a run.  Measured at 10M
- * fingerprints (CPU time, one thread): ~55 ns per record and table for
- * the stages together (permute-sort ~25, compress ~19, self-join's read
- * and decode ~10) against 0.43 ns per comparison with the AVX2 run scan
- * (join.c); 1.3 ns without it, where this overrates few-table designs. */
+ * units of one popcount comparison of the AVX2 run scan (join.c): the
+ * CPU time of the three stages per record and table over that of one
+ * comparison (docs/DESIGN-NOTES.md, "The cost model").  Without AVX2 a
+ * comparison costs more, and this overrates few-table designs. */
 #define COST_PER_RECORD 128.0
 
 static uint64_t binomial(uint32_t n, uint32_t k)
@@ -252,16 +251,13 @@ int design_split_init(struct design_split *ss, uint32_t lead_bits, uint32_t k)
 	return 1;
 }
 
-/* Cost of one hashing of one key in the sub-block search, in comparisons:
- * ~7 ns per key and sub-block at 10M fingerprints (runs of ~150 keys),
- * against 0.43 ns per comparison of the all-pairs scan. */
+/* Cost of one hashing of one key in the sub-block search, in comparisons
+ * of the all-pairs scan, found as COST_PER_RECORD was. */
 #define SPLIT_COST_PER_KEY 17.0
 /* Cost of one comparison met in a bucket's chain: a dependent load and
- * scalar tests, ~3.3 ns (1M fingerprints, k = 6, design 7: runs of ~1,400
- * keys in sub-blocks of 7 or 8 bits, 212M such comparisons in 0.7 s of
- * one thread's scan).  Counting them as all-pairs comparisons (0.43 ns,
- * four at a time) once made k = 6 choose 7 tables at 10M, whose buckets
- * of ~60 keys cost 3 times the CPU of 28 tables. */
+ * scalar tests, where the all-pairs scan compares four keys at a time.
+ * Priced as all-pairs comparisons, they would make the model choose
+ * designs with few tables whose buckets are long. */
 #define SPLIT_COST_PER_CMP 8.0
 
 /*

@@ -316,10 +316,10 @@ static size_t split_first(const struct design *d, uint32_t t, const struct desig
 	return c;
 }
 
-/* Sub-block @s: a hash table on its top @b bits (about four buckets per
- * key), chained through sc->next; each key meets the earlier keys of its
- * bucket.  (A counting sort was slower: its prefix sum over the buckets
- * is a serial chain.) */
+/* Sub-block @s: a hash table on its top @bits bits (about four buckets
+ * per key), chained through sc->next; each key meets the earlier keys of
+ * its bucket.  (Not a counting sort: its prefix sum over the buckets is a
+ * serial chain.) */
 static size_t split_hashed(const struct design *d, uint32_t t, const struct design_split *ss,
 			   unsigned s, unsigned bits, struct scratch *sc, const uint64_t *keys,
 			   const uint32_t *idx, size_t n, struct pair_vec *out, int *bad)

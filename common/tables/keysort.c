@@ -119,6 +119,8 @@ static unsigned bucket_bits(size_t n)
  * KEYSORT_THREAD_BYTES). */
 #define SUB_MAX_BITS 13
 
+typedef void insertion_fn(struct table_rec *a, size_t n);
+
 /*
  * Sort one bucket: @src[0..n) (their top @done bits are equal) into @dst by
  * a stable counting scatter on the next bits, leaving groups of a few
@@ -129,8 +131,6 @@ static unsigned bucket_bits(size_t n)
  * too: copies of one page), groups are sorted one by one and the large
  * ones by comparison sort, whose cost cannot blow up.
  */
-typedef void insertion_fn(struct table_rec *a, size_t n);
-
 static void sort_bucket(const struct table_rec *src, size_t n, unsigned done,
 			struct table_rec *dst, uint32_t *cnt, insertion_fn *ins)
 {

@@ -36,7 +36,7 @@ int query_table(struct ndf_section *sec, const struct design *d, uint32_t t,
 		struct query_stats *st) __attribute__((warn_unused_result));
 
 /**
- * Index of the last entry of @first_keys[lo..hi) whose key is below @key,
+ * Index of the last entry of @ix[lo..hi) whose first key is below @key,
  * or lo - 1 if there is none (interpolation search; exposed for tests).
  */
 size_t query_find_block(const struct ndf_index_entry *ix, size_t lo, size_t hi, uint64_t key);

@@ -39,7 +39,7 @@ int tablefile_design(const struct ndf_header *h, const char *name, struct design
 /**
  * Table sections go through pipes between the table stages, as blocks of
  * 786 KB (raw) or ~8 KB (compressed).  Through stdio's default buffer of a
- * pipe (4 KB) a compressed block took two write() and two read() calls,
+ * pipe (4 KB) a compressed block takes two write() and two read() calls,
  * each waking the other side: at 64M fingerprints a million system calls.
  * Where @fp is a pipe, give it a 1 MB buffer (the pipe's own size, see
  * cli.c); call before the first read or write, for at most two streams

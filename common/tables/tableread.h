@@ -25,7 +25,7 @@ struct tableread_ctx;
 
 /*
  * The reader's buffers, kept from one section to the next (fresh pages
- * for every table were a visible share of the time: page faults), and,
+ * for every table would cost a page fault each), and,
  * after tableread_section(), the section's records: keys[0..n), idx[0..n)
  * point into those buffers.  Zero it before first use; free it with
  * table_arrays_free().
