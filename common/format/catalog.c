@@ -14,8 +14,7 @@
 
 /* Payload bytes per batch by default: a few blocks (a block of
  * fingerprint records is ~1 MB), small enough for both batches to stay in
- * the last-level cache between the read and the decode (10M records, one
- * scan: 0.23-0.30 s of CPU with 4 MB batches, 0.28-0.57 s with 16 MB). */
+ * the last-level cache between the read and the decode. */
 #define BATCH_BYTES (4u << 20)
 #define BATCH_MAX_BLOCKS 256
 

@@ -80,7 +80,7 @@ void ndf_block_free(struct ndf_block *b)
 }
 
 /* CRC-32 (the zlib/gzip polynomial, same values as zlib's crc32()), via
- * libdeflate, which computes it about three times faster here: every byte
+ * libdeflate, which computes it faster (docs/DEPENDENCIES.md): every byte
  * of every file between stages goes through it twice. */
 static uint32_t crc(uint32_t c, const void *p, size_t n)
 {

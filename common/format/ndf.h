@@ -219,7 +219,7 @@ int ndf_block_check(const struct ndf_block *b, const char *name)
  * instead of copying it through the FILE (a regular file only; call right
  * after ndf_reader_open()).  Blocks then point into the mapping; the FILE
  * is positioned after the section once its footer is read.  A catalog is
- * GBs read once: the copy was most of the reading thread's time.  The
+ * GBs read once: a copy would be most of the reading thread's time.  The
  * file must not shrink while it is read (as with any mapping, that, or a
  * disk error, is a SIGBUS: mapguard.h makes it an error naming the file
  * and exit status 2).  @return 0, or -1 when the file cannot be mapped (nothing
