@@ -4,7 +4,7 @@
  * components, and the edges are then regrouped component by component,
  * so that the greedy cover of one component touches only its own small
  * piece of memory: a night's pair graph is millions of nodes scattered
- * over the whole collection, and walking it in place was bound by cache
+ * over the whole collection, and walking it in place is bound by cache
  * misses.
  *
  * Every step runs on all threads.  The steps that number things
@@ -30,16 +30,16 @@ struct edge {
 };
 
 /* The pair graph, regrouped by component.  A node is its document's
- * index: no node -> document array, no copy of the pairs as node pairs (at
- * 64M fingerprints those were 250 MB of fresh memory), and no lookup of a
- * node number per pair end, which were the misses the union-find waited
+ * index: no node -> document array, no copy of the pairs as node pairs
+ * (hundreds of MB of fresh memory for a large night), and no lookup of a
+ * node number per pair end, whose cache misses the union-find would wait
  * on (a rank in a bit set of the paired documents: 5 per pair).  The
  * union-find's arrays then span every index up to the highest, a few more
  * entries than nodes where documents are dense (the self-join's are
  * provenance slots); a bit per index tells the nodes.  Once regrouped, a
  * component is its edges, by document: the cover then reads only its own
  * small range, and takes the nodes from the edges' ends (every node has
- * one), which saved grouping the nodes too (a counting sort over every
+ * one), which saves grouping the nodes too (a counting sort over every
  * index and a scattered store per node). */
 struct graph {
 	size_t span;           /* document indices: the highest + 1 */

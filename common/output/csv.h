@@ -5,8 +5,8 @@
  * CSV readers, so URLs with commas or quotes must survive.
  *
  * Rows are formatted into a memory buffer by hand (a night's CSV has
- * millions of rows: printf's format parsing, and then one locked stdio
- * call per field, were each a visible share of self-join's time).  A
+ * millions of rows: printf's format parsing, or one locked stdio call
+ * per field, would each be a visible share of self-join's time).  A
  * writer on an output file (outfile.h, so a bulk output is written
  * past the page cache the same way) flushes whenever the buffer passes a
  * threshold; a writer without one only grows, so threads can format parts
@@ -87,7 +87,8 @@ static inline void csv_field(struct csv_writer *w, const char *s, size_t len)
 /*
  * Appends at a cursor, for a writer that made room for a whole row with
  * one csv_room() (the bounds below): a row is a dozen fields, and a room
- * check and a length update per field were a third of its instructions.
+ * check and a length update per field would cost a good part of its
+ * instructions.
  * Each returns the new end; csv_commit() records the last one.
  */
 #define CSV_U64_BOUND 20
@@ -111,9 +112,8 @@ static inline unsigned csv_u64_digits(uint64_t v)
 /** @v in decimal at @p. */
 static inline char *csv_put_u64(char *p, uint64_t v)
 {
-	/* written from its last digit back, two a step: the length first,
-	 * where a scratch buffer cleared and copied for every number had cost
-	 * a third of the number's instructions */
+	/* written from its last digit back, two a step: the length first, so
+	 * no scratch buffer is cleared and copied for every number */
 	char *const end = p + csv_u64_digits(v);
 	char *q = end;
 	while (v >= 100) {

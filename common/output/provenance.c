@@ -117,9 +117,8 @@ int prov_prepare(struct provenance *p)
 	const size_t bytes = (p->n + 1) * sizeof *p->doc;
 	/* Not cleared: the catalog pass fills every slot (prov_load() refuses
 	 * a catalog that ends before a marked document), and its threads then
-	 * fault the fresh pages in side by side where one thread clearing
-	 * them had been serial (10M, no warm block: 40% of the phase's page
-	 * faults).  The spare record past the end is cleared. */
+	 * fault the fresh pages in side by side, where one thread clearing
+	 * them would be serial.  The spare record past the end is cleared. */
 	p->doc = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
 	if (p->doc) {
 		mem_hint_huge_pages(p->doc, bytes);

@@ -5,7 +5,7 @@
  * duplicates need their provenance in memory.
  *
  * Use: prov_init(n_docs), prov_mark() each needed document index, one
- * prov_load() pass over the catalog, then prov_get()/prov_str().
+ * prov_load() pass over the catalog, then prov_get()/prov_at().
  */
 #ifndef NDD_PROVENANCE_H
 #define NDD_PROVENANCE_H
@@ -18,8 +18,8 @@
 
 /*
  * One cache line, aligned to one: the filter and the CSV reach documents
- * scattered over the night, and a record that straddled two lines cost
- * two misses where one was prefetched.  Only what those readers use is
+ * scattered over the night, and a record that straddled two lines would
+ * cost two misses where one was prefetched.  Only what those readers use is
  * kept: of the flags, whether the text is short, and of its length,
  * whether there is any.
  */
@@ -67,7 +67,6 @@ int prov_prepare(struct provenance *p) __attribute__((warn_unused_result));
 int prov_load(struct provenance *p, const char *const *paths, int n, struct catalog_info *info)
 	__attribute__((warn_unused_result));
 
-/** A marked document, after prov_load(). */
 /** Whether document @idx was marked. */
 static inline int prov_needed(const struct provenance *p, uint64_t idx)
 {
@@ -87,6 +86,7 @@ static inline void prov_prefetch_slot(const struct provenance *p, uint32_t idx)
 	bitrank_prefetch(&p->needed, idx);
 }
 
+/** Marked document @idx, after prov_load(). */
 static inline const struct prov_doc *prov_get(const struct provenance *p, uint32_t idx)
 {
 	return &p->doc[prov_slot(p, idx)];
