@@ -43,12 +43,12 @@
 #include "fingerprint/textnorm.h"
 
 /* Weights of fixed-point counts below this, precomputed: line weights make
- * most counts fractional, and log() per feature was a tenth of the time.
+ * most counts fractional, and a log() per feature is dear.
  * Larger counts use log(), with the same rounding. */
 #define WTAB_SIZE (32 * SIMHASH_WEIGHT_ONE)
 
-/* Line weights of lines shorter than this, precomputed: one division and
- * one lround() per line were 2% of the time on Chinese text. */
+/* Line weights of lines shorter than this, precomputed: saves a division
+ * and an lround() per line, which Chinese text has many of. */
 #define LWTAB_SIZE 1024
 
 /* 32-bit lanes take this many adds of at most SIMHASH_MAX_WEIGHT safely. */
@@ -689,7 +689,7 @@ static uint64_t accumulate(struct simhash_ctx *ctx)
 	const struct tf_table *t = &ctx->tf;
 	uint64_t key[256];
 	uint16_t w[256];
-	uint64_t total = 0; /* a local: the sum in ctx was a chain through memory */
+	uint64_t total = 0; /* a local: a sum in ctx would be a chain through memory */
 	simhash_acc_reset(&ctx->acc);
 	for (size_t k0 = 0; k0 < t->n_used; k0 += 256) {
 		const size_t n = t->n_used - k0 < 256 ? t->n_used - k0 : 256;

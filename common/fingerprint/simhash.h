@@ -23,11 +23,9 @@
  * cannot tell J = 0.85 from J = 0.65 through the noise of 64 random bits;
  * the linear 32 (1 - J) can.  Minhash of the truth's own features (word
  * 3-shingles, CJK character trigrams) puts J = 0.8 at 6.4 bits on average,
- * hence the default k = 6.  On bench/fpquality.sh it reaches pairwise F1
- * 0.914 at k = 6 (0.910-0.917 over six hash seeds with the extraction
- * before its edge-line rule, 0.911 with this seed); the best SimHash
- * set-up reached 0.855 at k = 4 and 0.89 only at k = 8, minhash of
- * bigrams 0.898-0.907 at k = 4 (see the README).
+ * hence the default k = 6.  bench/fpquality.sh measures it against
+ * SimHash set-ups and minhash of bigrams; the figures, with their
+ * commits, are in docs/BENCHMARKS.md.
  *
  * Features (all hashed with XXH3-64, seed SIMHASH_SEED):
  *  - Words: shingles of @shingle consecutive TN_WORD tokens (default 3,
