@@ -197,9 +197,8 @@ static void member_done(struct warc_stream *s)
  * The one-call path: inflate the member at in_pos whole if it lies in the
  * buffered input.  It is offered half the largest window at once: that
  * is address space, not memory (the pages are touched only as far as the
- * output goes), where offering 4 MiB first and four times more on
- * failure inflated the first 4 MiB of every bigger member twice (on the
- * bench crawl 2 members in 6,557, but 4% of the inflated bytes).
+ * output goes), and a member is never inflated twice, as it would be if
+ * a smaller window were offered first and a larger one on failure.
  * @return 1 done, 0 not done (nothing consumed: zlib takes over),
  * WARC_STREAM_FATAL.
  */
