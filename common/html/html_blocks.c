@@ -68,7 +68,7 @@ static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
 }
 
 /* Does a copyright marker start at s[i] (n bytes in all)?  @i holds one
- * of the bytes copyright_candidates() looks for. */
+ * of the bytes has_copyright() stops at (copyright_candidate()). */
 static int copyright_at(const char *s, size_t n, size_t i)
 {
 	static const char zh_hans[] = "\xe7\x89\x88\xe6\x9d\x83\xe6\x89\x80\xe6\x9c\x89";
@@ -206,7 +206,7 @@ static inline __attribute__((always_inline)) int tally16(struct hblock_tally *t,
  * the run of non-ASCII characters there one by one; @return where the
  * next byte (ASCII, or the end) is.  A non-ASCII byte must lie within
  * the first min(16, end - p).  Most such chunks are English with one
- * curly quote: the ASCII around it was tallied byte by byte before.  Out
+ * curly quote, so the ASCII before it is tallied by masks too.  Out
  * of line: the ASCII loop around it keeps its registers.
  */
 static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_tally *t,
@@ -248,8 +248,7 @@ static inline __attribute__((always_inline)) void tally_run(struct hblock_tally 
 }
 
 /* hblock_measure() from the tally of all of the block's text at @s; inlined
- * into both measurers (a call per block cost 43 M instructions on the
- * 30 MB bench crawl). */
+ * into both measurers, as it runs once per block. */
 static inline __attribute__((always_inline)) void hblock_finish(struct hblock *b,
 							    const struct hblock_tally *t, const char *s)
 {
@@ -407,8 +406,8 @@ static void lone_link_run(struct hblock *b, size_t s, size_t e)
 
 /*
  * Initial classes at @tier; @return whether declared main content has
- * text.  Runs of link-dense blocks are judged as they end (a block's
- * neighbours used to be walked from every one of them).  The first call
+ * text.  Runs of link-dense blocks are judged once, as they end, not from
+ * every block of the run.  The first call
  * (@first, tier 0) judges each block and keeps the verdict in ctx for
  * the later tiers and the fallback, and ors all flags into *@seen.
  */

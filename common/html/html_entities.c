@@ -20,7 +20,7 @@ struct entity {
 	uint8_t legacy; /* also recognised without ';' */
 };
 
-/* Sorted by strcmp() order of name: html_entity_lookup() bisects it. */
+/* Sorted by strcmp() order of name: entity_lookup() bisects it. */
 static const struct entity entities[] = {
 	{"AElig", 198, 1}, {"AMP", 38, 1}, {"Aacute", 193, 1}, {"Acirc", 194, 1},
 	{"Agrave", 192, 1}, {"Alpha", 913, 0}, {"Aring", 197, 1}, {"Atilde", 195, 1},
@@ -245,17 +245,6 @@ static int decoded_blank(const char *d, size_t nd)
 	       (nd == 2 && (unsigned char)d[0] == 0xC2 && (unsigned char)d[1] == 0xA0);
 }
 
-/*
- * Copy the leading run of plain bytes of [s, s+n) to @out 16 bytes at a
- * time while 17 are readable (@avail); @return the bytes of the run
- * copied, all of it unless the readable bytes ran short.  Plain is any
- * byte but blanks, '&' and 0xC2, and also a single ' ' between two plain
- * bytes of the text: collapsing would write it back unchanged, and
- * stopping at every space between words made the run as short as a word.
- * Whole chunks are stored, also past the run's end: html_collapse()'s
- * output never runs ahead of its input by more than the one pending
- * space, and HTML_COLLAPSE_SLACK covers the rest.
- */
 #ifdef __SSE2__
 /* Bit i set where byte i of @v is blank, '&' or 0xC2. */
 static unsigned special16(__m128i v)
@@ -267,6 +256,17 @@ static unsigned special16(__m128i v)
 }
 #endif
 
+/*
+ * Copy the leading run of plain bytes of [s, s+n) to @out 16 bytes at a
+ * time while 17 are readable (@avail); @return the bytes of the run
+ * copied, all of it unless the readable bytes ran short.  Plain is any
+ * byte but blanks, '&' and 0xC2, and also a single ' ' between two plain
+ * bytes of the text: collapsing would write it back unchanged, and
+ * stopping at every space between words would make the run as short as a
+ * word.  Whole chunks are stored, also past the run's end: html_collapse()'s
+ * output never runs ahead of its input by more than the one pending
+ * space, and HTML_COLLAPSE_SLACK covers the rest.
+ */
 static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int *whole)
 {
 	size_t i = 0;

@@ -391,7 +391,7 @@ static inline __attribute__((always_inline)) int read_name(const char **pp, cons
 }
 
 /*
- * Is the name at @s (a start tag's; 16 bytes readable) spelled as @e's,
+ * Is the name at *@pp (a start tag's; 16 bytes readable) spelled as @e's,
  * up to a byte that ends a name?  Then it is read into @tok, as
  * read_name() would read it: most start tags repeat a name written the
  * same way before (<a, <span, <li, <code), and one load and compare

@@ -38,8 +38,8 @@
 
 /* Flags of an open element.  h->in has those of all open elements or-ed:
  * each element keeps the value from before it was opened, so a pop
- * restores it with one store (counters per flag cost a loop per push and
- * per pop).  The first four are the block flags of the same name.  Above
+ * restores it with one store (counters per flag would cost a loop per
+ * push and per pop).  The first four are the block flags of the same name.  Above
  * them h->in holds the open bits (open_bit()) the same way. */
 enum {
 	E_SOFT, E_FORM, E_MAIN, E_HEADING, E_DROP, E_LINK, E_HEAD, E_FOREIGN, E_BLOCK, E_CODE,
@@ -108,8 +108,7 @@ _Static_assert(offsetof(struct elem, open) == 0, "top_elem() reads an elem throu
 enum { SIB_NONE, SIB_LI, SIB_DL, SIB_CELL, SIB_TR, SIB_HEADING, SIB_A };
 
 /* What a start tag needs of its tag, in one place (html_text_new() fills
- * a table): one lookup where htok_props(), tag_flags() and the sibling
- * kind were three tables, and each derived test was worked out again. */
+ * a table): one lookup, with every derived test worked out once. */
 struct tag_info {
 	uint64_t open;  /* open_bit() */
 	uint64_t closes; /* h->in bits set if what it may close is open (sibling_open()) */
@@ -265,8 +264,8 @@ static int all_blank(const char *s, size_t n, size_t avail)
 
 #define PLAIN_MAX 32
 
-/* The bits of the first n of 32 bytes, n = 0..32: one load where a shift
- * by a variable count took four instructions, for every text token. */
+/* The bits of the first n of 32 bytes, n = 0..32: one load, cheaper than
+ * a shift by a variable count at every text token. */
 #define FIRST(k) (uint32_t)((1ull << (k)) - 1)
 #define FIRST4(k) FIRST(k), FIRST(k + 1), FIRST(k + 2), FIRST(k + 3)
 static const uint32_t first_bytes[PLAIN_MAX + 1] = {
@@ -280,9 +279,9 @@ static const uint32_t first_bytes[PLAIN_MAX + 1] = {
  * What the short-text path needs of 16 bytes, one bit a byte: blanks
  * (<= ' '), spaces, bytes html_collapse() would change (a blank other
  * than ' ', '&', 0xC2: the lead byte of U+00A0) and non-ASCII, two such
- * masks joined by mask32() for 32 bytes.  Values, not a struct: one the
- * 16- and 32-byte paths shared was kept on the stack, with a store for
- * each member at every text token.
+ * masks joined by mask32() for 32 bytes.  Values, not a struct: a struct
+ * the 16- and 32-byte paths shared would be kept on the stack, with a
+ * store for each member at every text token.
  */
 static inline __attribute__((always_inline)) v16 blanks16(v16 v)
 {
@@ -521,7 +520,7 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 }
 
 /* Inline: it runs for every text token, most of them a few bytes, where
- * a call's register saves and restores were much of the work. */
+ * a call's register saves and restores would be much of the work. */
 static inline __attribute__((always_inline)) void add_text(struct html_text *h, const char *s,
 							 size_t n, int decode)
 {
@@ -766,7 +765,7 @@ static inline __attribute__((always_inline)) void implicit_closes(struct html_te
 		close_p(h);
 	if (!(h->in & ti->closes))
 		return; /* nothing it closes is open, or it closes none */
-	/* Two tests and a table, not a switch: its jump table was an
+	/* Two tests and a table, not a switch: its jump table would be an
 	 * indirect branch taken to a different place tag after tag. */
 	const unsigned kind = ti->sib;
 	if (kind == SIB_A) {
@@ -814,8 +813,8 @@ static uint64_t load64(const char *s)
 /*
  * The memo slot of a class value of 1..CLASS_MEMO_KEY bytes: its first and
  * last 8 bytes (4, or 3 single ones, if shorter) and length, multiplied
- * and folded.  A slot costs a few instructions where a library hash cost a
- * call; values that differ only in their middle bytes merely share a slot.
+ * and folded.  A slot costs a few instructions where a library hash costs
+ * a call; values that differ only in their middle bytes merely share a slot.
  */
 static size_t memo_slot(const char *s, size_t n)
 {
@@ -917,7 +916,7 @@ static void add_mark(struct html_text *h)
 }
 
 /*
- * Inside a dropped element, does the element a start tag of @tag opens
+ * Inside a dropped element, does the element a start tag of @ti opens
  * stay inside it?  elem_flags() runs before implicit_closes(), which may
  * end the dropped element (<head><div>, <td><nav><td>): only start tags
  * that close nothing are sure to.
@@ -1026,10 +1025,6 @@ static struct tag_info tag_info(enum htag tag)
 				 (uint8_t)tag_is_plain(tag)};
 }
 
-/* A start tag of @ti with @flags (elem_flags()), the whole way: what
- * start_tag() does inside <head> and foreign content (one tag in 30), or
- * for every tag in HTML_TEXT_REFERENCE.  Inline, as a call would keep
- * @tok in memory (its fields stay in registers in the token loop). */
 /* What a start tag that is not plain does outside foreign content before
  * its element opens: close what it implies, end the block, mark chrome. */
 static inline __attribute__((always_inline)) void start_steps(struct html_text *h,
@@ -1042,6 +1037,10 @@ static inline __attribute__((always_inline)) void start_steps(struct html_text *
 		add_mark(h);
 }
 
+/* A start tag of @ti with @flags (elem_flags()), the whole way: what
+ * start_tag() does inside <head> and foreign content (one tag in 30), or
+ * for every tag in HTML_TEXT_REFERENCE.  Inline, as a call would keep
+ * @tok in memory (its fields stay in registers in the token loop). */
 static inline __attribute__((always_inline)) void start_tag_whole(struct html_text *h,
 								  const struct htok_token *tok,
 								  const struct tag_info *ti,
