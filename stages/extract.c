@@ -21,8 +21,8 @@
  * lock, taken only if free).  So the serial inflate overlaps the
  * extraction, and a thread waits only when nothing is read yet, or when
  * the ring is full behind a page another thread is still extracting.
- * (Batches computed by the team ended each in a barrier, where a thread
- * spins; on a busy machine, long.)
+ * (No batches computed by the team: each would end in a barrier, where
+ * a thread spins; on a busy machine, long.)
  * Items are written in the order they were read, whatever thread
  * computed them, so the output is byte-identical for any -t.  Document
  * ids are DOC_ID(file_base + input position, ordinal in that input): a
@@ -126,7 +126,7 @@ struct ring {
 	 * once it is extracted, its output buffer once it is written, and
 	 * the buffer given back last is handed out first.  So a few buffers
 	 * go round, their pages touched once and likely still cached (one
-	 * per slot, in turn, left 64 buffers of each kind to fault in, as
+	 * per slot, in turn, would leave every slot's buffers to fault in, as
 	 * each met a big page, and to miss in the cache). */
 	struct pool wins, outs;
 	struct bytes rspare; /* the token holder's, for the next record */
@@ -810,12 +810,10 @@ static void workers_init(struct run *r)
 		/* Read on up to four waiting items per other thread, and again
 		 * once two or fewer wait, not only when none does: a thread
 		 * done with a small page then rarely finds the queue empty
-		 * while the reader is inflating.  Replaying the per-page read
-		 * and extract times of a one-thread run of the bench crawl
-		 * through this protocol, two threads take 2.75 s where reading
-		 * only on an empty queue with two kept waiting took 2.84 (the
-		 * bound is 2.69); reading further ahead gains little more and
-		 * leaves the page a reader takes next less likely to be still
+		 * while the reader is inflating (replayed with the per-page
+		 * times of the bench crawl, this comes close to the bound that no
+		 * waiting at all would give); reading further ahead gains little
+		 * and leaves the page a reader takes next less likely to be still
 		 * in its core's cache (five pages of ~60 KB fit a 512 KB L2). */
 		g->ahead = (long)(r->n_workers - 1) * 4;
 		g->low = (long)(r->n_workers - 1) * 2;

@@ -56,7 +56,8 @@ struct opts {
 	int dry_run;
 };
 
-/* Features --method simhash measured best with (README), unless given. */
+/* Features --method simhash measured best with (docs/BENCHMARKS.md),
+ * unless given. */
 #define SIMHASH_METHOD_SHINGLE 1
 #define SIMHASH_METHOD_CJK_NGRAM 2
 

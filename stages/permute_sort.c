@@ -11,9 +11,9 @@
  * stage never allocates costs nothing.
  *
  * Each section starts with the table's Huffman code (the block compress
- * used to make after loading the whole table), counted while the table is
- * in memory here anyway, and its header's aux holds the record count:
- * with both, compress encodes the records as they arrive.
+ * would otherwise make after loading the whole table), counted while the
+ * table is in memory here anyway, and its header's aux holds the record
+ * count: with both, compress encodes the records as they arrive.
  *
  * Memory budget (--memory): fingerprints stay in memory while they take at
  * most half of it, else they go to a temporary file; a table that does not

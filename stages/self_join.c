@@ -234,8 +234,8 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 
 /*
  * The pair graph's memory (cluster.c: 4 bytes per paired document and 12
- * per pair, with the regrouping's counts; GRAPH_BYTES_PER_PAIR is the
- * bound of an older, larger layout, kept until it is re-measured), warmed
+ * per pair, with the regrouping's counts; GRAPH_BYTES_PER_PAIR is an
+ * upper bound, more than that layout needs), warmed
  * like the block above
  * while the catalog is read: one thread reads it and the others decode
  * what it read, so a core is partly idle, and the block, freed before the
@@ -331,9 +331,8 @@ static int write_parts(struct outfile *of, const struct csv_writer *part, int n)
  * two sets of buffers, while the thread that made the tasks writes the
  * previous round from the other set: formatting and the write overlap.
  * That thread is one more than the -t threads: a direct write waits for
- * the disk without using its core, and when the writer was one of the
- * team that core formatted nothing meanwhile (64M: 4.0 s wall for 5.4 s
- * of CPU on 2 cores).  Waiting for a round, it formats too.  Parts are
+ * the disk without using its core, and were the writer one of the team,
+ * that core would format nothing meanwhile.  Waiting for a round, it formats too.  Parts are
  * written in order, so the output does not depend on the thread count.
  */
 #define PARTS 8
@@ -482,7 +481,7 @@ int main(int argc, char **argv)
 	struct phase_clock tp = {t0, log_cpu(), log_minor_faults()};
 	/* Each phase's arrays are the next one's memory: a table's arrays
 	 * become the provenance.  Fresh pages are what costs (on a VM whose
-	 * host takes freed memory back, 1 to 4 s per GB on first touch). */
+	 * host takes freed memory back, more than the work on them). */
 	mem_keep_freed();
 	rc = join_all(in, name, &pairs, &first, &js);
 	infile_close(in);
