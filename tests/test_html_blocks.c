@@ -274,10 +274,24 @@ static int ref_modifier(const char *w, size_t n)
 	return 0;
 }
 
+static int ref_in(const char *const *list, size_t nl, const char *w, size_t n)
+{
+	for (size_t j = 0; j < nl; j++)
+		if (strlen(list[j]) == n && !memcmp(list[j], w, n))
+			return 1;
+	return 0;
+}
+
+static const char *const content_words[] = {"article", "body", "content", "entry", "main", "story"};
+static const char *const reader_words[] = {"comment", "comments", "disqus"};
+
+/* A part's kind: 1 chrome, 2 content words only, 4 reader comments (the
+ * header's rule, written plainly). */
 static int ref_part(const char *s, size_t n)
 {
 	if ((n > 9 && !memcmp(s, "category-", 9)) || (n > 4 && !memcmp(s, "tag-", 4)))
 		return 0;
+	int found = 0;
 	char prev[32], w[32];
 	size_t pl = 0, i = 0;
 	int skip = 0;
@@ -301,27 +315,35 @@ static int ref_part(const char *s, size_t n)
 		memcpy(pair, prev, pl);
 		memcpy(pair + pl, w, wl);
 		if (!skip && (ref_listed(w, wl) || (pl && ref_listed(pair, pl + wl))))
-			return 1;
+			found |= 1;
+		if (!skip && ref_in(content_words, 6, w, wl))
+			found |= 2;
+		if (!skip && ref_in(reader_words, 3, w, wl))
+			found |= 4;
 		skip = ref_modifier(w, wl);
 		memcpy(prev, w, wl);
 		pl = wl;
 	}
-	return 0;
+	return found;
 }
 
 static int ref_is_chrome(const char *s, size_t n)
 {
 	size_t i = 0;
+	int chrome = 0, content = 0;
 	while (i < n) {
 		while (i < n && strchr(" \t\n\r\f", s[i]) && s[i])
 			i++;
 		const size_t start = i;
 		while (i < n && !(strchr(" \t\n\r\f", s[i]) && s[i]))
 			i++;
-		if (i > start && ref_part(s + start, i - start))
+		const int k = i > start ? ref_part(s + start, i - start) : 0;
+		if (k & 4)
 			return 1;
+		chrome |= k & 1;
+		content |= k == 2;
 	}
-	return 0;
+	return chrome && !content;
 }
 
 /* Random values made of listed words in any case, modifiers, taxonomy
@@ -332,7 +354,8 @@ static void test_chrome_random(void)
 	static const char *const bits[] = {
 		"has", "no", "With", "without", "category-", "tag-", "-", "_", " ", "\t", ".",
 		"9", "x", "Q", "top", "Bar", "side", "a", "Ds", "\xc3\xa9", "thisIsAVeryLongWordIndeed",
-		"abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwx",
+		"abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwx", "article", "Body", "main",
+		"content", "entry", "story", "comment", "disqus",
 	};
 	const size_t nb = sizeof(bits) / sizeof(bits[0]);
 	uint32_t r = 12345;

@@ -260,6 +260,10 @@ static void test_chrome_words(void)
 		{"site-navigation", 1}, {"dropdown-menu", 1}, {"sidebarLeft", 1}, {"page_footer", 1},
 		{"advert-box", 1}, {"comment-list", 1}, {"share-buttons", 1}, {"cookie-consent", 1},
 		{"menuitem", 0}, {"footnote", 0}, {"shared-library", 0},
+		/* A layout's name for the content's container beside a chrome
+		 * word; not for reader comments, nor in one part with chrome. */
+		{"l-sidebar-fixed l-segment l-article-body-segment", 0}, {"sidebar main", 0},
+		{"comments entry-content", 1}, {"sidebar comment-body", 1}, {"main-nav content-nav", 1},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const int got = html_class_is_chrome(cases[i].v, strlen(cases[i].v));
@@ -460,14 +464,14 @@ static void test_tag_names(void)
 	CHECK(bad == 0);
 	/* attr_kinds: the kinds of the attributes kept, none of an end tag's */
 	{
-		static const char start[] = "<a HREF=x title=\"y\" Class='c' data-id=1 id=z>";
+		static const char start[] = "<a HREF=x title=\"y\" Class='c' data-id=1 id=z itemProp=b>";
 		static const char end[] = "</a class=x>";
 		struct htok t;
 		struct htok_token tok;
 		htok_init(&t, start, sizeof(start) - 1);
-		CHECK(htok_next(&t, &tok) == HTOK_START && tok.n_attrs == 3 &&
+		CHECK(htok_next(&t, &tok) == HTOK_START && tok.n_attrs == 4 &&
 		      tok.attr_kinds == (HATTR_BIT(HATTR_HREF) | HATTR_BIT(HATTR_CLASS) |
-					 HATTR_BIT(HATTR_ID)));
+					 HATTR_BIT(HATTR_ID) | HATTR_BIT(HATTR_ITEMPROP)));
 		htok_init(&t, end, sizeof(end) - 1);
 		CHECK(htok_next(&t, &tok) == HTOK_END && tok.n_attrs == 0 && tok.attr_kinds == 0);
 	}

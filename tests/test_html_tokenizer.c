@@ -61,7 +61,8 @@ static void random_attrs(uint64_t *st, int k, char *out, size_t cap)
 	static const char *const blanks[] = {" ", " ", " ", "  ", "\n", "\t ", " \f", "", "/", " /"};
 	static const char *const names[] = {"class", "CLASS", "Class", "id", "ID", "href", "hReF",
 		"role", "style", "hidden", "aria-hidden", "title", "data-x", "x", "c", "clas",
-		"classy", "abcdefg", "abcdefgh", "abcdefghijklmnop", "=x", "i\x01", "h-"};
+		"classy", "abcdefg", "abcdefgh", "abcdefghijklmnop", "=x", "i\x01", "h-", "itemprop",
+		"ITEMprop", "itempro"};
 	static const char *const eqs[] = {"=", "=", "=", "=", " = ", "= ", " =", "", "=\n"};
 	static const char *const values[] = {"\"pre\"", "\"reference internal\"", "'a b'", "\"\"",
 		"''", "\"a>b\"", "'x\"y'", "\"x'y\"", "unquoted", "u/", "\"a/>b\"",

@@ -68,6 +68,37 @@ static const struct wlist boiler_words[26] = {
 	AT('w', bw_w, B(6) | B(7)),
 };
 
+/*
+ * Words that name the content's own container ("l-article-body-segment",
+ * "entry-content", "main"): a value with a part made of such words (and
+ * no chrome word) is not chrome even when another part names a layout
+ * ("l-sidebar-fixed l-article-body-segment": a layout wrapper around the
+ * article).  Readability lets such elements stay candidates the same way.
+ */
+static const struct word cw_a[] = {W("article")};
+static const struct word cw_b[] = {W("body")};
+static const struct word cw_c[] = {W("content")};
+static const struct word cw_e[] = {W("entry")};
+static const struct word cw_m[] = {W("main")};
+static const struct word cw_s[] = {W("story")};
+static const struct wlist content_words[26] = {
+	AT('a', cw_a, B(7)),
+	AT('b', cw_b, B(4)),
+	AT('c', cw_c, B(7)),
+	AT('e', cw_e, B(5)),
+	AT('m', cw_m, B(4)),
+	AT('s', cw_s, B(5)),
+};
+
+/* Chrome words no content word excuses: reader comments are named by
+ * "comment-body", "comment-content" as often as the article by its own. */
+static const struct word rw_c[] = {W("comment"), W("comments")};
+static const struct word rw_d[] = {W("disqus")};
+static const struct wlist reader_words[26] = {
+	AT('c', rw_c, B(7) | B(8)),
+	AT('d', rw_d, B(6)),
+};
+
 /* A word after these describes the page, not this element: "has-sidebar". */
 static const struct word mw_h[] = {W("has")};
 static const struct word mw_n[] = {W("no")};
@@ -155,13 +186,20 @@ static int taxonomy(const char *s, size_t m)
 	       (m > 4 && s[0] == 't' && !memcmp(s, "tag-", 4) && !(kind[(unsigned char)s[4]] & K_WS));
 }
 
+/* What part_kind() finds in a blank-free part of a value. */
+enum {
+	PART_CHROME = 1,  /* a chrome word */
+	PART_CONTENT = 2, /* a content word */
+	PART_READER = 4,  /* a chrome word that names reader comments */
+};
+
 /*
- * Does the blank-free part of the value (one class word, e.g.
- * "top-ad_slot", "mainNav") that starts at s[*at] name chrome?  *at is
- * left at its end, a blank or @n: the part is split into words as it is
- * read, not found first.
+ * What the blank-free part of the value (one class word, e.g.
+ * "top-ad_slot", "mainNav") that starts at s[*at] holds: PART_* bits.
+ * *at is left at its end, a blank or @n: the part is split into words as
+ * it is read, not found first.
  */
-static int part_is_boiler(const char *s, size_t n, size_t *at)
+static unsigned part_kind(const char *s, size_t n, size_t *at)
 {
 	size_t i = *at;
 	if (taxonomy(s + i, n - i)) {
@@ -173,12 +211,13 @@ static int part_is_boiler(const char *s, size_t n, size_t *at)
 	const char *prev = s;
 	size_t pl = 0;
 	int skip_next = 0;
+	unsigned found = 0;
 	for (;;) {
 		while (i < n && !(kind[(unsigned char)s[i]] & (K_ALNUM | K_WS)))
 			i++;
 		if (i >= n || (kind[(unsigned char)s[i]] & K_WS)) {
 			*at = i;
-			return 0;
+			return found;
 		}
 		const size_t start = i;
 		i = word_end(s, i, n);
@@ -188,11 +227,17 @@ static int part_is_boiler(const char *s, size_t n, size_t *at)
 			pl = 0;
 			continue;
 		}
-		if (!skip_next && word_in(w, wl, w, 0, boiler_words))
-			return 1;
-		/* A compound split in two: "top-bar", "side_bar", "navBar". */
-		if (!skip_next && pl && pl + wl <= LONG_WORD && word_in(prev, pl, w, wl, boiler_words))
-			return 1;
+		if (!skip_next) {
+			/* A compound split in two: "top-bar", "side_bar", "navBar". */
+			const int pair = pl && pl + wl <= LONG_WORD;
+			if (word_in(w, wl, w, 0, boiler_words) ||
+			    (pair && word_in(prev, pl, w, wl, boiler_words)))
+				found |= PART_CHROME;
+			if (word_in(w, wl, w, 0, reader_words))
+				found |= PART_READER;
+			if (word_in(w, wl, w, 0, content_words))
+				found |= PART_CONTENT;
+		}
 		skip_next = word_in(w, wl, w, 0, modifier_words);
 		prev = w;
 		pl = wl;
@@ -202,11 +247,17 @@ static int part_is_boiler(const char *s, size_t n, size_t *at)
 int html_class_is_chrome(const char *s, size_t n)
 {
 	size_t i = 0;
+	int chrome = 0, content = 0;
 	while (i < n) {
-		if (kind[(unsigned char)s[i]] & K_WS)
+		if (kind[(unsigned char)s[i]] & K_WS) {
 			i++;
-		else if (part_is_boiler(s, n, &i))
+			continue;
+		}
+		const unsigned k = part_kind(s, n, &i);
+		if (k & PART_READER)
 			return 1;
+		chrome |= (k & PART_CHROME) != 0;
+		content |= k == PART_CONTENT;
 	}
-	return 0;
+	return chrome && !content;
 }

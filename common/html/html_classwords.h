@@ -19,7 +19,12 @@
  * subscribe, widget...), so "top-ad" matches but "add", "shadow" and
  * "header2" do not.  A word after "has", "with", "no", "without" is
  * skipped ("has-sidebar" describes a page), and so are WordPress taxonomy
- * classes ("category-social", "tag-ads").  Pure and reentrant.
+ * classes ("category-social", "tag-ads").  A value one of whose
+ * blank-separated parts is made of content words alone (article, body,
+ * content, entry, main, story: "l-sidebar-fixed l-article-body") names
+ * the content's container in a layout, and is not chrome, unless a part
+ * names reader comments (comment, comments, disqus: "comment-body" is a
+ * comment's).  Pure and reentrant.
  * @return 1 or 0.
  */
 int html_class_is_chrome(const char *s, size_t n);

@@ -443,7 +443,7 @@ static inline const char *skip_ws(const char *p, const char *end)
 /* Can an attribute name of @n bytes be one html_text reads? */
 static inline int attr_len_known(size_t n)
 {
-	return n == 2 || (n >= 4 && n <= 6) || n == 11;
+	return n == 2 || (n >= 4 && n <= 6) || n == 8 || n == 11;
 }
 
 /* The attributes html_text reads, told apart once here: by length, then
@@ -461,6 +461,7 @@ static inline enum hattr attr_kind_of(uint64_t key, uint64_t rest, size_t n)
 			return HATTR_CLASS;
 		return key == PACK8('s', 't', 'y', 'l', 'e', 0, 0, 0) ? HATTR_STYLE : HATTR_OTHER;
 	case 6: return key == PACK8('h', 'i', 'd', 'd', 'e', 'n', 0, 0) ? HATTR_HIDDEN : HATTR_OTHER;
+	case 8: return key == PACK8('i', 't', 'e', 'm', 'p', 'r', 'o', 'p') ? HATTR_ITEMPROP : HATTR_OTHER;
 	default:
 		return key == PACK8('a', 'r', 'i', 'a', '-', 'h', 'i', 'd') &&
 				       rest == PACK8('d', 'e', 'n', 0, 0, 0, 0, 0)

@@ -870,7 +870,7 @@ static inline __attribute__((always_inline)) int chrome_value(struct html_text *
  */
 static inline __attribute__((always_inline)) uint16_t attr_flags(struct html_text *h, const struct htok_token *tok, int soft)
 {
-	uint16_t f = 0;
+	uint16_t f = 0, named = 0;
 	for (int i = 0; i < tok->n_attrs; i++) {
 		const struct htok_attr *const a = &tok->attrs[i];
 		if (!soft && a->kind != HATTR_ROLE)
@@ -879,7 +879,12 @@ static inline __attribute__((always_inline)) uint16_t attr_flags(struct html_tex
 		case HATTR_CLASS:
 		case HATTR_ID:
 			if (chrome_value(h, a->value, a->value_len))
-				f |= EF(E_SOFT);
+				named = EF(E_SOFT);
+			break;
+		case HATTR_ITEMPROP:
+			/* schema.org's article text: the publisher's own word */
+			if (value_is(a, "articlebody"))
+				f |= EF(E_MAIN);
 			break;
 		case HATTR_ROLE:
 			if (value_is(a, "main") || value_is(a, "article"))
@@ -902,7 +907,9 @@ static inline __attribute__((always_inline)) uint16_t attr_flags(struct html_tex
 		default: break;
 		}
 	}
-	return f;
+	/* Declared main content is not dropped for a word in its own class
+	 * or id (id="share-btns-container" on the article's text). */
+	return (uint16_t)(f | (f & EF(E_MAIN) ? 0 : named));
 }
 
 /* ---- tags ---- */

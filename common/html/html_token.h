@@ -64,7 +64,7 @@ enum htok_type {
 /* The attributes html_text reads, recognised by the tokenizer (any case). */
 enum hattr {
 	HATTR_OTHER, HATTR_CLASS, HATTR_ID, HATTR_ROLE, HATTR_HIDDEN, HATTR_ARIA_HIDDEN,
-	HATTR_STYLE, HATTR_HREF
+	HATTR_STYLE, HATTR_HREF, HATTR_ITEMPROP
 };
 
 /* Only the value is kept: the kind says which name it had. */
