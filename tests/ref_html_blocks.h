@@ -1,6 +1,6 @@
 /*
  * ref_html_blocks.h - hblocks_classify() as it was written plainly
- * (commit c325db4), for tests that compare the classifier's faster passes
+ * (commit c325db4; the fallback as html_blocks.h says since), for tests that compare the classifier's faster passes
  * with it: every pass over all blocks, each link-dense block's
  * neighbours walked from it.  Test-only; include once.
  */
@@ -13,7 +13,6 @@
 #define REF_SHORT_WORDS10 100
 #define REF_GOOD_WORDS10 400
 #define REF_SENTENCE_WORDS10 150
-#define REF_FALLBACK_WORDS10 150
 
 
 static int ref_link_dense(const struct hblock *b)
@@ -257,28 +256,46 @@ static size_t ref_classify_tier(struct hblock *b, size_t n, int tier)
 }
 
 /*
- * No prose anywhere (an API reference, a table): the largest run of
- * SHORT/NEARGOOD blocks between BAD ones or chrome is the content, if
- * it has REF_FALLBACK_WORDS10.  @return the number of GOOD blocks.
+ * Nothing confidently content: the runs of text between BAD blocks and
+ * chrome (legal lines and, if declared main content has text, all else
+ * left out) that have REF_FALLBACK_WORDS10, and the largest; if those
+ * have fewer words, all the text.  @return the number of GOOD blocks.
  */
 static size_t ref_classify_fallback(struct hblock *b, size_t n, int tier)
 {
-	size_t best_start = 0, best_end = 0, start = 0;
-	uint64_t best = 0, run = 0;
 	ref_classify_initial(b, n, tier);
-	for (size_t i = 0; i <= n; i++) {
-		if (i == n || b[i].cls == HB_BAD || b[i].cls == REF_CHROME) {
-			if (run > best)
-				best = run, best_start = start, best_end = i;
-			run = 0;
-			start = i + 1;
-		} else if (b[i].cls != HB_HIDDEN) {
-			run += b[i].words10;
+	int main_text = 0;
+	for (size_t i = 0; i < n; i++)
+		main_text |= b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN &&
+			     !(b[i].flags & HB_COPYRIGHT) && (b[i].flags & HB_MAIN);
+	uint8_t keep[80] = {0}; /* the test's pages have fewer blocks */
+	uint64_t best = 0, kept = 0;
+	size_t best_start = 0, best_end = 0;
+	for (size_t s = 0; s <= n;) {
+		size_t e = s;
+		uint64_t words = 0;
+		while (e < n && b[e].cls != HB_BAD && b[e].cls != REF_CHROME) {
+			if (b[e].cls != HB_HIDDEN && (!main_text || (b[e].flags & HB_MAIN)))
+				words += b[e].words10;
+			e++;
 		}
+		if (words >= 150) {
+			kept += words;
+			for (size_t k = s; k < e; k++)
+				keep[k] = 1;
+		}
+		if (words > best)
+			best = words, best_start = s, best_end = e;
+		s = e + 1;
 	}
+	if (best < 150)
+		kept += best;
+	for (size_t k = best_start; k < best_end; k++)
+		keep[k] = 1;
 	for (size_t i = 0; i < n; i++) {
-		const int in = best >= REF_FALLBACK_WORDS10 && i >= best_start && i < best_end;
-		b[i].cls = in && b[i].cls != HB_HIDDEN ? HB_GOOD : HB_BAD;
+		const int text = b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN &&
+				 !(b[i].flags & HB_COPYRIGHT) && (!main_text || (b[i].flags & HB_MAIN));
+		b[i].cls = text && (kept < 150 || keep[i]) ? HB_GOOD : HB_BAD;
 	}
 	return ref_count_good(b, n);
 }

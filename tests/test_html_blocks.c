@@ -129,28 +129,28 @@ static void test_classify_gaps(void)
 	 * of depth 3; block 0 shares only depth 2 with it, block 3 depth 3,
 	 * block 4 depth 2. */
 	struct hblock b[] = {blk(4, 0), blk(50, 2), blk(50, 3), blk(4, 3), blk(4, 2)};
-	CHECK_EQ_U64(hblocks_classify(b, 5), 3);
+	CHECK_EQ_U64(hblocks_classify(b, 5, NULL), 3);
 	CHECK(b[0].cls != HB_GOOD && b[1].cls == HB_GOOD && b[2].cls == HB_GOOD);
 	CHECK(b[3].cls == HB_GOOD && b[4].cls != HB_GOOD);
 	/* The least gap on the way counts: block 4 is back at depth 3, but
 	 * the way from the run to it left the element. */
 	struct hblock c[] = {blk(50, 0), blk(50, 3), blk(4, 2), blk(4, 3)};
-	CHECK_EQ_U64(hblocks_classify(c, 4), 2);
+	CHECK_EQ_U64(hblocks_classify(c, 4, NULL), 2);
 	CHECK(c[2].cls != HB_GOOD && c[3].cls != HB_GOOD);
 	/* A page with no structure (all gaps alike) keeps its edge lines. */
 	struct hblock d[] = {blk(4, 0), blk(50, 0), blk(50, 0), blk(4, 0)};
-	CHECK_EQ_U64(hblocks_classify(d, 4), 4);
+	CHECK_EQ_U64(hblocks_classify(d, 4, NULL), 4);
 	/* A mark (dropped chrome) stops the extension. */
 	struct hblock e[] = {blk(50, 0), blk(50, 1), blk(0, 1), blk(4, 1)};
 	e[2].flags = HB_MARK;
-	CHECK_EQ_U64(hblocks_classify(e, 4), 2);
+	CHECK_EQ_U64(hblocks_classify(e, 4, NULL), 2);
 	CHECK(e[3].cls != HB_GOOD);
 	/* One block: the side it shares the deeper element with. */
 	struct hblock f[] = {blk(4, 0), blk(50, 2), blk(4, 4), blk(4, 4), blk(4, 2)};
-	CHECK_EQ_U64(hblocks_classify(f, 5), 3);
+	CHECK_EQ_U64(hblocks_classify(f, 5, NULL), 3);
 	CHECK(f[0].cls != HB_GOOD && f[2].cls == HB_GOOD && f[3].cls == HB_GOOD && f[4].cls != HB_GOOD);
 	struct hblock g[] = {blk(4, 0), blk(50, 2), blk(4, 2)};
-	CHECK_EQ_U64(hblocks_classify(g, 3), 1);
+	CHECK_EQ_U64(hblocks_classify(g, 3, NULL), 1);
 }
 
 /* A random block: link lists, short lines, near-good and good text, legal
@@ -201,7 +201,7 @@ static void test_classify_random(void)
 				b[i].flags |= HB_MAIN;
 			ref[i] = b[i];
 		}
-		const size_t want = ref_hblocks_classify(ref, n), got = hblocks_classify(b, n);
+		const size_t want = ref_hblocks_classify(ref, n), got = hblocks_classify(b, n, NULL);
 		goods += want == n && n;
 		nones += want == 0;
 		int same = got == want;

@@ -4,7 +4,7 @@
  * Classification runs at up to three visibility tiers (0: without
  * class-marked blocks and forms, 1: forms let in, 2: everything) and
  * stops at the first that finds content; only if none does is the
- * no-prose fallback tried, tier by tier again.  Every pass is linear.
+ * fallback (all text) tried, tier by tier again.  Every pass is linear.
  *
  * Blocks hidden at a tier for being chrome (class-marked, forms) act as
  * BAD boundaries for the context rules, like the marks html_text leaves
@@ -27,7 +27,7 @@
 #define GOOD_WORDS10 400       /* 40 words */
 #define SENTENCE_WORDS10 150   /* 15 words with a sentence end */
 #define COPYRIGHT_MAX_WORDS10 1000
-#define FALLBACK_WORDS10 150   /* a no-prose page keeps a run of >= 15 words */
+#define FALLBACK_WORDS10 150   /* a fallback run of >= 15 words is text, not frame */
 
 /* ---- measuring ---- */
 
@@ -403,6 +403,7 @@ static void lone_link_run(struct hblock *b, size_t s, size_t e)
 /* hblock.ctx as classify_initial() keeps it: a block's class by its own
  * evidence, and this bit if it is link-dense (the same at every tier). */
 #define CTX_LINKS 8
+#define CTX_KEEP 16 /* classify_fallback()'s scratch, clear between its calls */
 
 /*
  * Initial classes at @tier; @return whether declared main content has
@@ -650,29 +651,63 @@ static size_t classify_tier(struct hblock *b, size_t n, int tier, uint8_t *seen)
 	return classify_edges(b, n);
 }
 
+/* Is b[i] text the fallback may keep at all: visible, not a legal line? */
+static int fallback_text(const struct hblock *b)
+{
+	return b->cls != HB_CHROME && b->cls != HB_HIDDEN && !(b->flags & HB_COPYRIGHT);
+}
+
 /*
- * No prose anywhere (an API reference, a table): the largest run of
- * SHORT/NEARGOOD blocks between BAD ones or chrome is the content, if
- * it has FALLBACK_WORDS10.  @return the number of GOOD blocks.
+ * Nothing is confidently content (no prose: an API reference, a table,
+ * an index whose content is links, a page of a few words).  Rather than
+ * guess at one run of it, all the text visible at @tier is kept but for
+ * legal lines and what looks like the page's frame: link lists, and lines
+ * that link lists cut off from the rest (a site title between menus).
+ * That is, the text runs between BAD blocks or chrome are kept if they
+ * have FALLBACK_WORDS10, and so is the largest; if what is kept so is
+ * less than that, the page has too little text to tell frame from
+ * content, and all of it, links included, is kept.  Only the declared
+ * main content's text counts if that has any.  The caller is told
+ * (hblocks_classify()'s @fallback): such a text may be the site's
+ * template as much as the page's own.  @return the number of GOOD blocks.
  */
 static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 {
-	size_t best_start = 0, best_end = 0, start = 0;
-	uint64_t best = 0, run = 0;
 	classify_initial(b, n, tier, NULL);
+	uint8_t need = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fallback_text(&b[i]))
+			need |= b[i].flags & HB_MAIN;
+	/* CTX_KEEP in ctx: b[i] is in a run kept (the largest one is marked
+	 * last); ctx's other bits are the verdicts a later tier reads. */
+	size_t start = 0, best_start = 0, best_end = 0;
+	uint64_t run = 0, best = 0, kept = 0;
 	for (size_t i = 0; i <= n; i++) {
 		if (i == n || b[i].cls == HB_BAD || b[i].cls == HB_CHROME) {
+			const int keep = run >= FALLBACK_WORDS10;
 			if (run > best)
 				best = run, best_start = start, best_end = i;
+			kept += keep ? run : 0;
+			for (size_t k = start; k < i; k++)
+				b[k].ctx = (uint8_t)(keep ? b[k].ctx | CTX_KEEP : b[k].ctx & ~CTX_KEEP);
+			if (i < n)
+				b[i].ctx &= (uint8_t)~CTX_KEEP;
 			run = 0;
 			start = i + 1;
-		} else if (b[i].cls != HB_HIDDEN) {
+		} else if (b[i].cls != HB_HIDDEN && (b[i].flags & need) == need) {
 			run += b[i].words10;
 		}
 	}
+	if (best < FALLBACK_WORDS10)
+		kept += best;
+	for (size_t i = best_start; i < best_end; i++)
+		b[i].ctx |= CTX_KEEP;
+	const int all = kept < FALLBACK_WORDS10;
 	for (size_t i = 0; i < n; i++) {
-		const int in = best >= FALLBACK_WORDS10 && i >= best_start && i < best_end;
-		b[i].cls = in && b[i].cls != HB_HIDDEN ? HB_GOOD : HB_BAD;
+		const int in = fallback_text(&b[i]) && (b[i].flags & need) == need &&
+			       (all || (b[i].ctx & CTX_KEEP));
+		b[i].cls = in ? HB_GOOD : HB_BAD;
+		b[i].ctx &= (uint8_t)~CTX_KEEP;
 	}
 	return count_good(b, n);
 }
@@ -685,13 +720,15 @@ static int same_as_before(uint8_t flags_seen, int tier)
 	return tier > 0 && (hidden_at(tier) & flags_seen) == (hidden_at(tier - 1) & flags_seen);
 }
 
-size_t hblocks_classify(struct hblock *b, size_t n)
+size_t hblocks_classify(struct hblock *b, size_t n, int *fallback)
 {
 	uint8_t seen = 0;
 	size_t good = classify_tier(b, n, 0, &seen);
 	for (int tier = 1; tier < 3 && !good; tier++)
 		if (!same_as_before(seen, tier))
 			good = classify_tier(b, n, tier, NULL);
+	if (fallback)
+		*fallback = !good;
 	for (int tier = 0; tier < 3 && !good; tier++)
 		if (!same_as_before(seen, tier))
 			good = classify_fallback(b, n, tier);

@@ -34,8 +34,10 @@
  * inside it, every block but link lists and legal lines is content (the
  * author said so: a table cell, a code line or a caption there is content
  * even when short).  A page with no GOOD block at all (API references,
- * tables) keeps its largest run of SHORT/NEARGOOD blocks between BAD ones,
- * if that run has at least 15 words.
+ * tables, an index of links, a page of a few words) is not confidently
+ * anything: all its text but what html_text dropped as chrome and legal
+ * lines is kept (only the declared main content's, if that has any), and
+ * the caller is told so.
  */
 #ifndef NDD_HTML_BLOCKS_H
 #define NDD_HTML_BLOCKS_H
@@ -102,7 +104,9 @@ uint32_t hblock_words10(const char *s, size_t n);
  * blocks.  Blocks marked HB_SOFT or HB_FORM
  * count only if the page has no content without them: forms are let back
  * in first (an ASP.NET page lives in one big form), then everything soft.
+ * *@fallback (if not NULL) gets 1 if no block was confidently content and
+ * the fallback (all text) decided, else 0.
  */
-size_t hblocks_classify(struct hblock *b, size_t n);
+size_t hblocks_classify(struct hblock *b, size_t n, int *fallback);
 
 #endif

@@ -157,6 +157,7 @@ struct html_text {
 	uint32_t block_link;      /* its words x 10 inside links so far */
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
+	int fallback; /* hblocks_classify()'s: nothing was confidently content */
 	const char *doc_end;      /* end of the page being read: text may be read up to it */
 	struct class_memo memo[CLASS_MEMO_SLOTS];
 	struct htok_attr attrs[HTOK_MAX_ATTRS]; /* those of the start tag being read */
@@ -1167,7 +1168,7 @@ static int reset(struct html_text *h)
 	h->block_start = 0;
 	h->block_link = 0;
 	h->block_flags = 0;
-	h->pending_space = h->have_title = h->oom = 0;
+	h->pending_space = h->have_title = h->oom = h->fallback = 0;
 	/* Results are NUL-terminated strings even when empty. */
 	if (buf_reserve(&h->text, 0) || buf_reserve(&h->title, 0) || buf_reserve(&h->main, 0))
 		return -1;
@@ -1198,9 +1199,10 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	}
 	flush_block(h);
 	if (!h->oom)
-		hblocks_classify(h->blocks, h->n_blocks);
+		hblocks_classify(h->blocks, h->n_blocks, &h->fallback);
 	if (h->oom || build_main(h)) {
 		h->title.len = h->main.len = 0;
+		h->fallback = 0;
 		if (h->title.p)
 			h->title.p[0] = 0;
 		if (h->main.p)
@@ -1215,6 +1217,11 @@ const char *html_text_title(const struct html_text *h, size_t *len)
 	if (len)
 		*len = h->title.len;
 	return h->title.p ? h->title.p : "";
+}
+
+int html_text_fallback(const struct html_text *h)
+{
+	return h->fallback;
 }
 
 const char *html_text_main(const struct html_text *h, size_t *len)

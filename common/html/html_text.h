@@ -16,9 +16,10 @@
  *      block as content or boilerplate (html_blocks.h): its length (CJK
  *      characters count as words), link density by words and sentence
  *      punctuation, then its neighbours and the edges left by removed
- *      chrome; content inside <article>/<main>/role=main is preferred and
- *      trusted when there is any; a page without prose keeps its largest
- *      run of short text.
+ *      chrome; content inside <article>/<main>/role=main (or
+ *      itemprop=articleBody) is preferred and trusted when there is any;
+ *      a page without prose keeps all its text but the chrome, and says
+ *      so (html_text_fallback()).
  *
  * Quality on real pages (61 documentation pages of 8 site templates,
  * tests/data/maintext) is measured by bench/mainquality.sh and guarded
@@ -61,6 +62,16 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
  * html_text_free().
  */
 const char *html_text_title(const struct html_text *h, size_t *len);
+
+/**
+ * Was the main text of the last extracted page a fallback?  1 when no
+ * block was confidently content (an index of links, a page of a few
+ * words, a table with no prose): the main text is then all the page's
+ * text but the chrome html_text drops and legal lines, which may be the
+ * site's template as much as the page's own; 0 otherwise (also after a
+ * failure).  A caller that knows the site's template can do better.
+ */
+int html_text_fallback(const struct html_text *h);
 
 /**
  * The main text of the last extracted page (see the top of this file),
