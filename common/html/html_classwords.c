@@ -8,107 +8,92 @@
 #include <stdint.h>
 #include <string.h>
 
+/* What a listed word is (part_kind() below); its kind in the table. */
+enum {
+	PART_CHROME = 1,  /* names chrome: nav, sidebar, share... */
+	PART_CONTENT = 2, /* names the content's container */
+	PART_READER = 4,  /* names reader comments (chrome too) */
+	PART_MOD = 8,     /* a word after it describes the page: "has-sidebar" */
+};
+
 /*
- * Whole words (after splitting on -, _, blanks and camelCase) of page
- * chrome, listed by first letter: a word is compared only with the few
+ * Whole words (after splitting on -, _, blanks and camelCase), listed by
+ * first letter with their kind: a word is compared only with the few
  * listed words of its letter, and with those only if as long (bisecting
  * one sorted list cost ~6 memcmp() calls a word, and this runs for every
- * class and id word of every page).
+ * class and id word of every page), and once for all kinds.
+ *
+ * Chrome: navigation, menus, sidebars, footers, ads, comments, share
+ * buttons, cookie banners.  Content (article, body, content, entry, main,
+ * story): a value with a part made of such words and no chrome word is
+ * not chrome even when another part names a layout ("l-sidebar-fixed
+ * l-article-body-segment": a layout wrapper around the article), as
+ * Readability lets such elements stay candidates.  Reader comments are
+ * named by "comment-body", "comment-content" as often as the article by
+ * its own: no content word excuses them.  Modifiers: has, no, with,
+ * without.
  */
 struct word {
 	const char *w;
-	size_t n;
+	uint8_t n, kind;
 };
 struct wlist {
 	const struct word *w;
 	size_t n;
 	uint32_t lens; /* bit k set if a word here is k bytes long */
 };
-#define W(s) {s, sizeof(s) - 1}
+#define C(s) {s, sizeof(s) - 1, PART_CHROME}
+#define R(s) {s, sizeof(s) - 1, PART_CHROME | PART_READER}
+#define M(s) {s, sizeof(s) - 1, PART_CONTENT}
+#define X(s) {s, sizeof(s) - 1, PART_MOD}
 #define L(a, lens) {a, sizeof(a) / sizeof(a[0]), lens}
 #define B(k) (1u << (k)) /* by hand: test_html_blocks looks up every word */
-static const struct word bw_a[] = {W("ad"), W("ads"), W("adsense"), W("adslot"), W("adv"),
-	W("advert"), W("advertisement"), W("advertising"), W("adverts")};
-static const struct word bw_b[] = {W("banner"), W("breadcrumb"), W("breadcrumbs"),
-	W("byline")};
-static const struct word bw_c[] = {W("comment"), W("comments"), W("consent"), W("cookie"),
-	W("cookies"), W("copyright")};
-static const struct word bw_d[] = {W("disqus")};
-static const struct word bw_f[] = {W("follow"), W("footer")};
-static const struct word bw_g[] = {W("gdpr")};
-static const struct word bw_h[] = {W("header"), W("hidden")};
-static const struct word bw_m[] = {W("masthead"), W("menu"), W("menubar"), W("menus"),
-	W("modal")};
-static const struct word bw_n[] = {W("nav"), W("navbar"), W("navi"), W("navigation"),
-	W("newsletter")};
-static const struct word bw_o[] = {W("outbrain")};
-static const struct word bw_p[] = {W("pager"), W("pagination"), W("popup"), W("promo")};
-static const struct word bw_r[] = {W("related"), W("rss")};
-static const struct word bw_s[] = {W("share"), W("sharethis"), W("sharing"), W("sidebar"),
-	W("sidenav"), W("signup"), W("skiplink"), W("social"), W("sponsor"), W("sponsored"),
-	W("sponsors"), W("submenu"), W("subscribe"), W("subscription")};
-static const struct word bw_t[] = {W("taboola"), W("tagcloud"), W("toolbar"), W("topbar")};
-static const struct word bw_w[] = {W("widget"), W("widgets")};
+static const struct word w_a[] = {C("ad"), C("ads"), C("adsense"), C("adslot"), C("adv"),
+	C("advert"), C("advertisement"), C("advertising"), C("adverts"), M("article")};
+static const struct word w_b[] = {C("banner"), C("breadcrumb"), C("breadcrumbs"), C("byline"),
+	M("body")};
+static const struct word w_c[] = {R("comment"), R("comments"), C("consent"), C("cookie"),
+	C("cookies"), C("copyright"), M("content")};
+static const struct word w_d[] = {R("disqus")};
+static const struct word w_e[] = {M("entry")};
+static const struct word w_f[] = {C("follow"), C("footer")};
+static const struct word w_g[] = {C("gdpr")};
+static const struct word w_h[] = {C("header"), C("hidden"), X("has")};
+static const struct word w_m[] = {C("masthead"), C("menu"), C("menubar"), C("menus"),
+	C("modal"), M("main")};
+static const struct word w_n[] = {C("nav"), C("navbar"), C("navi"), C("navigation"),
+	C("newsletter"), X("no")};
+static const struct word w_o[] = {C("outbrain")};
+static const struct word w_p[] = {C("pager"), C("pagination"), C("popup"), C("promo")};
+static const struct word w_r[] = {C("related"), C("rss")};
+static const struct word w_s[] = {C("share"), C("sharethis"), C("sharing"), C("sidebar"),
+	C("sidenav"), C("signup"), C("skiplink"), C("social"), C("sponsor"), C("sponsored"),
+	C("sponsors"), C("submenu"), C("subscribe"), C("subscription"), M("story")};
+static const struct word w_t[] = {C("taboola"), C("tagcloud"), C("toolbar"), C("topbar")};
+static const struct word w_w[] = {C("widget"), C("widgets"), X("with"), X("without")};
 #define AT(c, a, lens) [(c) - 'a'] = L(a, lens)
-static const struct wlist boiler_words[26] = {
-	AT('a', bw_a, B(2) | B(3) | B(6) | B(7) | B(11) | B(13)),
-	AT('b', bw_b, B(6) | B(10) | B(11)),
-	AT('c', bw_c, B(6) | B(7) | B(8) | B(9)),
-	AT('d', bw_d, B(6)),
-	AT('f', bw_f, B(6)),
-	AT('g', bw_g, B(4)),
-	AT('h', bw_h, B(6)),
-	AT('m', bw_m, B(4) | B(5) | B(7) | B(8)),
-	AT('n', bw_n, B(3) | B(4) | B(6) | B(10)),
-	AT('o', bw_o, B(8)),
-	AT('p', bw_p, B(5) | B(10)),
-	AT('r', bw_r, B(3) | B(7)),
-	AT('s', bw_s, B(5) | B(6) | B(7) | B(8) | B(9) | B(12)),
-	AT('t', bw_t, B(6) | B(7) | B(8)),
-	AT('w', bw_w, B(6) | B(7)),
+static const struct wlist listed_words[26] = {
+	AT('a', w_a, B(2) | B(3) | B(6) | B(7) | B(11) | B(13)),
+	AT('b', w_b, B(4) | B(6) | B(10) | B(11)),
+	AT('c', w_c, B(6) | B(7) | B(8) | B(9)),
+	AT('d', w_d, B(6)),
+	AT('e', w_e, B(5)),
+	AT('f', w_f, B(6)),
+	AT('g', w_g, B(4)),
+	AT('h', w_h, B(3) | B(6)),
+	AT('m', w_m, B(4) | B(5) | B(7) | B(8)),
+	AT('n', w_n, B(2) | B(3) | B(4) | B(6) | B(10)),
+	AT('o', w_o, B(8)),
+	AT('p', w_p, B(5) | B(10)),
+	AT('r', w_r, B(3) | B(7)),
+	AT('s', w_s, B(5) | B(6) | B(7) | B(8) | B(9) | B(12)),
+	AT('t', w_t, B(6) | B(7) | B(8)),
+	AT('w', w_w, B(4) | B(6) | B(7)),
 };
-
-/*
- * Words that name the content's own container ("l-article-body-segment",
- * "entry-content", "main"): a value with a part made of such words (and
- * no chrome word) is not chrome even when another part names a layout
- * ("l-sidebar-fixed l-article-body-segment": a layout wrapper around the
- * article).  Readability lets such elements stay candidates the same way.
- */
-static const struct word cw_a[] = {W("article")};
-static const struct word cw_b[] = {W("body")};
-static const struct word cw_c[] = {W("content")};
-static const struct word cw_e[] = {W("entry")};
-static const struct word cw_m[] = {W("main")};
-static const struct word cw_s[] = {W("story")};
-static const struct wlist content_words[26] = {
-	AT('a', cw_a, B(7)),
-	AT('b', cw_b, B(4)),
-	AT('c', cw_c, B(7)),
-	AT('e', cw_e, B(5)),
-	AT('m', cw_m, B(4)),
-	AT('s', cw_s, B(5)),
-};
-
-/* Chrome words no content word excuses: reader comments are named by
- * "comment-body", "comment-content" as often as the article by its own. */
-static const struct word rw_c[] = {W("comment"), W("comments")};
-static const struct word rw_d[] = {W("disqus")};
-static const struct wlist reader_words[26] = {
-	AT('c', rw_c, B(7) | B(8)),
-	AT('d', rw_d, B(6)),
-};
-
-/* A word after these describes the page, not this element: "has-sidebar". */
-static const struct word mw_h[] = {W("has")};
-static const struct word mw_n[] = {W("no")};
-static const struct word mw_w[] = {W("with"), W("without")};
-static const struct wlist modifier_words[26] = {
-	AT('h', mw_h, B(3)),
-	AT('n', mw_n, B(2)),
-	AT('w', mw_w, B(4) | B(7)),
-};
-#undef W
+#undef C
+#undef R
+#undef M
+#undef X
 #undef L
 #undef B
 #undef AT
@@ -137,29 +122,31 @@ static int spells(const char *w, const char *s, size_t n)
 	return 1;
 }
 
-/* Is [a, a+na) followed by [b, b+nb) one of the words of @l, all
- * na + nb bytes long? */
-static __attribute__((noinline)) int listed(const struct wlist *l, const char *a, size_t na,
-					     const char *b, size_t nb)
+/* The kind of [a, a+na) followed by [b, b+nb) if it is one of the
+ * words of @l, all na + nb bytes long; 0 if none. */
+static __attribute__((noinline)) unsigned listed(const struct wlist *l, const char *a, size_t na,
+						  const char *b, size_t nb)
 {
 	const size_t n = na + nb;
 	for (size_t i = 0; i < l->n; i++)
 		if (l->w[i].n == n && spells(l->w[i].w, a, na) && spells(l->w[i].w + na, b, nb))
-			return 1;
+			return l->w[i].kind;
 	return 0;
 }
 
 /*
- * Is the word [a, a+na) followed by [b, b+nb) (letters and digits, any
- * case, na >= 1, nb may be 0) one of @tab?  The word is compared where it
- * lies, not copied and lower-cased first: nearly every word is ruled out
- * by its first letter and its length, here, inline.
+ * The kind (PART_*) of the word [a, a+na) followed by [b, b+nb) (letters
+ * and digits, any case, na >= 1, nb may be 0), 0 if it is not listed.
+ * The word is compared where it lies, not copied and lower-cased first:
+ * nearly every word is ruled out by its first letter and its length,
+ * here, inline.
  */
-static inline int word_in(const char *a, size_t na, const char *b, size_t nb, const struct wlist *tab)
+static inline unsigned word_kind(const char *a, size_t na, const char *b, size_t nb)
 {
 	const unsigned c0 = ((unsigned char)a[0] | 0x20) - 'a'; /* a digit: >= 26 */
 	const size_t n = na + nb;
-	return c0 < 26 && n < 32 && (tab[c0].lens >> n & 1) && listed(&tab[c0], a, na, b, nb);
+	const struct wlist *const l = &listed_words[c0 < 26 ? c0 : 0];
+	return c0 < 26 && n < 32 && (l->lens >> n & 1) ? listed(l, a, na, b, nb) : 0;
 }
 
 /* The end of the word (letters and digits) that starts at @i: its first
@@ -185,13 +172,6 @@ static int taxonomy(const char *s, size_t m)
 	return (m > 9 && s[0] == 'c' && !memcmp(s, "category-", 9) && !(kind[(unsigned char)s[9]] & K_WS)) ||
 	       (m > 4 && s[0] == 't' && !memcmp(s, "tag-", 4) && !(kind[(unsigned char)s[4]] & K_WS));
 }
-
-/* What part_kind() finds in a blank-free part of a value. */
-enum {
-	PART_CHROME = 1,  /* a chrome word */
-	PART_CONTENT = 2, /* a content word */
-	PART_READER = 4,  /* a chrome word that names reader comments */
-};
 
 /*
  * What the blank-free part of the value (one class word, e.g.
@@ -227,18 +207,14 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 			pl = 0;
 			continue;
 		}
+		const unsigned k = word_kind(w, wl, w, 0);
 		if (!skip_next) {
+			found |= k & (PART_CHROME | PART_READER | PART_CONTENT);
 			/* A compound split in two: "top-bar", "side_bar", "navBar". */
-			const int pair = pl && pl + wl <= LONG_WORD;
-			if (word_in(w, wl, w, 0, boiler_words) ||
-			    (pair && word_in(prev, pl, w, wl, boiler_words)))
+			if (pl && pl + wl <= LONG_WORD && (word_kind(prev, pl, w, wl) & PART_CHROME))
 				found |= PART_CHROME;
-			if (word_in(w, wl, w, 0, reader_words))
-				found |= PART_READER;
-			if (word_in(w, wl, w, 0, content_words))
-				found |= PART_CONTENT;
 		}
-		skip_next = word_in(w, wl, w, 0, modifier_words);
+		skip_next = (k & PART_MOD) != 0;
 		prev = w;
 		pl = wl;
 	}

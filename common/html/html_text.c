@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <xxhash.h>
 
 /* Flags of an open element.  h->in has those of all open elements or-ed:
  * each element keeps the value from before it was opened, so a pop
@@ -129,10 +130,13 @@ struct buf {
  * Class and id values repeat from element to element and from page to
  * page ("reference internal", "toctree-l1"): the verdict of
  * html_class_is_chrome() on each is remembered, keyed by the exact
- * bytes, in a direct-mapped table (CLASS_MEMO_SLOTS x 48 bytes).
+ * bytes, in a direct-mapped table (CLASS_MEMO_SLOTS x 48 bytes).  Longer
+ * values (utility-class lists of 100 bytes and more, the costliest to
+ * judge) are keyed by their length and XXH3-64 hash instead.
  */
 #define CLASS_MEMO_SLOTS 512
 #define CLASS_MEMO_KEY 46
+#define CLASS_MEMO_HASHED 0xFF /* len of a slot keyed by a long value's hash */
 struct class_memo {
 	uint8_t len; /* 0: empty */
 	uint8_t chrome;
@@ -849,12 +853,28 @@ static int memo_equal(const char *key, const char *s, size_t n)
 	return load64(key + n - 8) == load64(s + n - 8);
 }
 
+/* chrome_value() of a value longer than CLASS_MEMO_KEY: out of line, as
+ * few are. */
+static __attribute__((noinline)) int long_chrome_value(struct html_text *h, const char *s, size_t n)
+{
+	const uint64_t key[2] = {XXH3_64bits(s, n), (uint64_t)n};
+	struct class_memo *const m = &h->memo[(key[0] >> 40) & (CLASS_MEMO_SLOTS - 1)];
+	if (m->len == CLASS_MEMO_HASHED && !memcmp(m->key, key, sizeof(key)))
+		return m->chrome;
+	m->len = CLASS_MEMO_HASHED;
+	m->chrome = (uint8_t)html_class_is_chrome(s, n);
+	memcpy(m->key, key, sizeof(key));
+	return m->chrome;
+}
+
 /* html_class_is_chrome() of a class or id value, remembered. */
 static inline __attribute__((always_inline)) int chrome_value(struct html_text *h, const char *s,
 								   size_t n)
 {
-	if (n == 0 || n > CLASS_MEMO_KEY)
-		return n && html_class_is_chrome(s, n);
+	if (n > CLASS_MEMO_KEY)
+		return long_chrome_value(h, s, n);
+	if (n == 0)
+		return 0;
 	struct class_memo *const m = &h->memo[memo_slot(s, n)];
 	if (m->len == n && memo_equal(m->key, s, n))
 		return m->chrome;
