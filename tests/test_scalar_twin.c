@@ -28,11 +28,12 @@ void twin_text_free(struct html_text *h);
 int twin_text_extract(struct html_text *h, const char *html, size_t len);
 const char *twin_text_title(const struct html_text *h, size_t *len);
 const char *twin_text_main(const struct html_text *h, size_t *len);
+int twin_text_fallback(const struct html_text *h);
 size_t twin_text_n_blocks(const struct html_text *h);
 struct html_text_block twin_text_block_at(const struct html_text *h, size_t i);
 uint32_t twin_hblock_words10(const char *s, size_t n);
 void twin_hblock_measure(struct hblock *b, const char *s);
-size_t twin_hblocks_classify(struct hblock *b, size_t n);
+size_t twin_hblocks_classify(struct hblock *b, size_t n, int *fallback);
 size_t twin_entity_decode(const char *s, size_t n, char *out, size_t *olen);
 size_t twin_collapse(char *out, const char *s, size_t n, size_t avail, int has_text, int *pending,
 		     int decode);
@@ -45,6 +46,7 @@ const char *twin_htag_name(enum htag tag);
 #define html_text_extract twin_text_extract
 #define html_text_title twin_text_title
 #define html_text_main twin_text_main
+#define html_text_fallback twin_text_fallback
 #define html_text_n_blocks twin_text_n_blocks
 #define html_text_block_at twin_text_block_at
 #define hblock_words10 twin_hblock_words10
@@ -64,6 +66,7 @@ const char *twin_htag_name(enum htag tag);
 #undef html_text_extract
 #undef html_text_title
 #undef html_text_main
+#undef html_text_fallback
 #undef html_text_n_blocks
 #undef html_text_block_at
 #undef hblock_words10
@@ -129,7 +132,8 @@ static int same_text(struct html_text *a, struct html_text *b, const char *s, si
 		return 0;
 	const char *const m = html_text_main(a, &ml), *const t = html_text_title(a, &tl);
 	const char *const bm = twin_text_main(b, &bml), *const bt = twin_text_title(b, &btl);
-	if (ml != bml || tl != btl || memcmp(m, bm, ml) || memcmp(t, bt, tl))
+	if (ml != bml || tl != btl || memcmp(m, bm, ml) || memcmp(t, bt, tl) ||
+	    html_text_fallback(a) != twin_text_fallback(b))
 		return 0;
 	if (a->text.len != b->text.len || memcmp(a->text.p, b->text.p, a->text.len) ||
 	    a->n_blocks != b->n_blocks)
