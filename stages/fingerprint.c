@@ -26,7 +26,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <xxhash.h>
-#include <zlib.h>
 
 #include "util/cli.h"
 #include "format/docrec.h"
@@ -44,7 +43,6 @@
 
 #define OUT_BLOCK (1u << 20)    /* target payload bytes per output block */
 #define BLOCKS_PER_THREAD 4     /* input blocks per thread in one batch */
-#define MAX_INFLATED (256u << 20) /* largest DEFLATE input block, inflated */
 
 struct opts {
 	struct cli_common cc;
@@ -280,43 +278,6 @@ static void batch_free(struct batch *b)
 	free(b->choice);
 }
 
-/* Replace a DEFLATE block's payload by its inflated records. */
-static int inflate_block(struct ndf_block *b, const char *name)
-{
-	size_t cap = b->len * 4 + 4096, len = 0;
-	uint8_t *out = xmalloc(cap);
-	z_stream z;
-	memset(&z, 0, sizeof z);
-	int rc = inflateInit(&z);
-	z.next_in = b->data;
-	z.avail_in = (uInt)b->len;
-	while (rc == Z_OK) {
-		if (len == cap) {
-			cap = cap * 2 > MAX_INFLATED ? MAX_INFLATED : cap * 2;
-			if (len == cap)
-				break;
-			out = xrealloc(out, cap);
-		}
-		z.next_out = out + len;
-		z.avail_out = (uInt)(cap - len);
-		rc = inflate(&z, Z_NO_FLUSH);
-		len = cap - z.avail_out;
-	}
-	inflateEnd(&z);
-	if (rc != Z_STREAM_END) {
-		log_error("%s: block at offset %llu does not inflate", name,
-			  (unsigned long long)b->offset);
-		free(out);
-		return -1;
-	}
-	free(b->data);
-	b->data = out;
-	b->len = len;
-	b->cap = cap;
-	b->codec = NDF_CODEC_RAW;
-	return 0;
-}
-
 /* Read up to max_blk blocks.  @return blocks read (0 = end of section), or -1. */
 static long read_batch(struct ndf_reader *r, struct batch *b, struct stats *st)
 {
@@ -330,8 +291,6 @@ static long read_batch(struct ndf_reader *r, struct batch *b, struct stats *st)
 		if (rc == 0)
 			break;
 		st->bytes_in += blk->len + NDF_BLOCK_HEADER;
-		if (blk->codec == NDF_CODEC_DEFLATE && inflate_block(blk, name))
-			return -1;
 		if (blk->codec != NDF_CODEC_RAW) {
 			log_error("%s: block at offset %llu has unknown codec %u", name,
 				  (unsigned long long)blk->offset, blk->codec);

@@ -96,6 +96,15 @@ head -c 100000 "$T/docs.ndf" >"$T/trunc.ndf"
 expect 2 "truncated input exits 2" "$FP" -o "$T/x.fps" "$T/trunc.ndf"
 if ls "$T"/x.fps* >"$T/ls" 2>&1; then bad "corrupt input left an output"; fi
 
+# Codec 1 is reserved (docs/FORMATS.md): a block that claims it is refused
+# as unknown, like any codec this reader does not know.
+for codec in 1 4; do
+	"$GEN" --write-docs "$T/codec$codec.ndf" $codec || bad "cannot write codec $codec"
+	expect 2 "codec $codec is refused" "$FP" -o "$T/c.fps" "$T/codec$codec.ndf"
+	grep -q "unknown codec $codec" "$T/err" || bad "codec $codec: the message says unknown codec"
+done
+if ls "$T"/c.fps* >"$T/ls" 2>&1; then bad "a refused codec left an output"; fi
+
 # --import-text: good lines counted, bad lines warned with line numbers.
 {
 	echo "0123456789abcdef,http://a.example/1"

@@ -5,10 +5,11 @@
  * 32 bits apart; word order irrelevant for SimHash of unigrams; minhash
  * distance tracking 32 (1 - J).
  *
- * `test_simhash --write-docs FILE` instead writes a synthetic DOCS stream
- * (two sections, several blocks, English, Chinese, short and near-duplicate
- * texts) for tests/t_fingerprint.sh, which needs input that does not
- * depend on the extract stage.
+ * `test_simhash --write-docs FILE [CODEC]` instead writes a synthetic DOCS
+ * stream (two sections, several blocks, English, Chinese, short and
+ * near-duplicate texts) for tests/t_fingerprint.sh, which needs input that
+ * does not depend on the extract stage.  CODEC (default 0, raw) is put in
+ * every block's codec field, to see a reader refuse one it does not know.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -545,10 +546,12 @@ static size_t synth_text(uint64_t i, char *out)
 	return join(w, 200, out);
 }
 
+static uint32_t g_codec = NDF_CODEC_RAW;
+
 static int write_block(struct ndf_writer *nw, uint8_t *buf, size_t *len, uint32_t *n,
 		       uint64_t first)
 {
-	int rc = *n ? ndf_write_block(nw, *n, NDF_CODEC_RAW, first, buf, *len) : 0;
+	int rc = *n ? ndf_write_block(nw, *n, g_codec, first, buf, *len) : 0;
 	*len = 0;
 	*n = 0;
 	return rc;
@@ -600,8 +603,11 @@ static int write_docs(const char *path)
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "--write-docs"))
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "--write-docs")) {
+		if (argc == 4)
+			g_codec = (uint32_t)strtoul(argv[3], NULL, 10);
 		return write_docs(argv[2]);
+	}
 	g_rng = test_seed(42);
 	make_vocab();
 	/* ctx: SimHash of weighted single words (--method simhash); mh: the

@@ -54,7 +54,7 @@ enum {
 /* Block codecs (the u32 codec field of a block). */
 enum {
 	NDF_CODEC_RAW = 0,     /* records as specified for the kind */
-	NDF_CODEC_DEFLATE = 1, /* zlib deflate of the raw records */
+	/* 1 is reserved: no writer uses it, readers refuse it as unknown */
 	NDF_CODEC_PREFIX = 2,  /* CTABLE: prefix/Huffman codec (codec.h) */
 	NDF_CODEC_CODE = 3,    /* CTABLE: the section's Huffman code (first block) */
 };

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <xxhash.h>
-#if defined(__x86_64__) && !defined(NDD_NO_XXH_DISPATCH)
+#if defined(__x86_64__)
 #include <xxh_x86dispatch.h>
 #endif
 
@@ -94,7 +94,7 @@ static int is_html(const char *ptype, const char *ct, const uint8_t *body, size_
  */
 static uint64_t page_hash(const void *p, size_t n)
 {
-#if defined(__x86_64__) && !defined(NDD_NO_XXH_DISPATCH)
+#if defined(__x86_64__)
 	return XXH3_64bits_dispatch(p, n);
 #else
 	return XXH3_64bits(p, n);

@@ -19,16 +19,11 @@
  */
 #include "input/http.h"
 
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <zlib.h>
-
-#ifndef NDD_NO_LIBDEFLATE
-#include <libdeflate.h>
-#else
-struct libdeflate_decompressor;
-#endif
 
 #define CT_MAX 256
 #define CS_MAX 64
@@ -56,10 +51,8 @@ struct http_meta {
 struct http_decoder *http_decoder_new(void)
 {
 	struct http_decoder *d = calloc(1, sizeof *d);
-#ifndef NDD_NO_LIBDEFLATE
 	if (d)
 		d->ld = libdeflate_alloc_decompressor(); /* NULL: zlib does it all */
-#endif
 	return d;
 }
 
@@ -69,10 +62,8 @@ void http_decoder_free(struct http_decoder *d)
 		return;
 	free(d->buf[0].p);
 	free(d->buf[1].p);
-#ifndef NDD_NO_LIBDEFLATE
 	if (d->ld)
 		libdeflate_free_decompressor(d->ld);
-#endif
 	free(d);
 }
 
@@ -375,10 +366,6 @@ static int inflate_body(const uint8_t *p, size_t n, int wbits, struct dbuf *out,
 static int gunzip_whole(struct libdeflate_decompressor *ld, const uint8_t *p, size_t n,
 			struct dbuf *out, size_t cap)
 {
-#ifdef NDD_NO_LIBDEFLATE
-	(void)ld, (void)p, (void)n, (void)out, (void)cap;
-	return -1;
-#else
 	if (!ld || n < 18 || p[0] != 0x1f || p[1] != 0x8b)
 		return -1;
 	const size_t isize = (size_t)p[n - 4] | (size_t)p[n - 3] << 8 |
@@ -392,7 +379,6 @@ static int gunzip_whole(struct libdeflate_decompressor *ld, const uint8_t *p, si
 		return -1;
 	out->len = got;
 	return 0;
-#endif
 }
 
 /* A body under a Content-Encoding header that is plainly not encoded. */
