@@ -4,8 +4,8 @@
  * (template/learn.h; why: docs/TEMPLATES.md).
  *
  *   read DOCS in order --> host of each page; the first --sample pages
- *        of each host are kept: signature (fingerprint of all the page's
- *        text, in parallel) and its distinct block hashes
+ *        of each host are kept: signature (template/pagesig.h, of all
+ *        the page's blocks, in parallel) and its block hashes
  *   --> in memory, or past half of -m spilled to 256 temporary files by
  *        the host's top 8 bits (-T DIR)
  *   --> per host in ascending host order (a partition at a time): learn,
@@ -24,16 +24,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-#include "fingerprint/simhash.h"
 #include "format/docrec.h"
 #include "format/ndf.h"
 #include "format/tplrec.h"
 #include "template/host.h"
 #include "template/learn.h"
+#include "template/pagesig.h"
 #include "template/tplset.h"
 #include "util/cli.h"
 #include "util/infile.h"
@@ -414,7 +410,6 @@ struct reader {
 	const struct opts *o;
 	struct hostmap hosts;
 	struct store *s;
-	struct simhash_ctx **ctx;
 	struct doc_record *doc;
 	uint64_t *host, *sig;
 	uint8_t *take;
@@ -424,12 +419,6 @@ struct reader {
 	uint64_t first_config;
 	int have_config;
 };
-
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
 
 /* The records of one block: pick, sign (parallel), store. */
 static int take_block(struct reader *R, const struct ndf_block *b, const char *name)
@@ -467,21 +456,12 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			  (unsigned long long)b->offset);
 		return -1;
 	}
-	int failed = 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 4) reduction(| : failed)
+#pragma omp parallel for schedule(dynamic, 16)
 #endif
-	for (long i = 0; i < n; i++) {
-		int tid = 0;
-#ifdef _OPENMP
-		tid = omp_get_thread_num();
-#endif
+	for (long i = 0; i < n; i++)
 		if (R->take[i])
-			failed |= simhash_text(R->ctx[tid], R->doc[i].all_text.p, R->doc[i].all_text.n,
-					       &R->sig[i], NULL) != 0;
-	}
-	if (failed)
-		return -1;
+			R->sig[i] = page_signature(&R->doc[i]);
 	for (long i = 0; i < n; i++) {
 		if (!R->take[i])
 			continue;
@@ -491,14 +471,10 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			nb = MAX_PAGE_BLOCKS;
 			R->st->capped_blocks++;
 		}
+		/* repeats are kept: learning counts a block once per page anyway */
 		for (uint32_t k = 0; k < nb; k++)
 			R->blocks[k] = docrec_block(d, k).hash;
-		qsort(R->blocks, nb, sizeof *R->blocks, cmp_u64);
-		uint32_t u = 0;
-		for (uint32_t k = 0; k < nb; k++)
-			if (!u || R->blocks[k] != R->blocks[u - 1])
-				R->blocks[u++] = R->blocks[k];
-		const struct page_head h = {R->host[i], R->st->sampled++, R->sig[i], u};
+		const struct page_head h = {R->host[i], R->st->sampled++, R->sig[i], nb};
 		if (store_add(R->s, &h, R->blocks))
 			return -1;
 	}
@@ -572,7 +548,6 @@ int main(int argc, char **argv)
 	log_init("ndd-template");
 	parse(&opt, argc, argv);
 	const double t0 = log_wall();
-	const struct simhash_config cfg = SIMHASH_CONFIG_DEFAULT;
 	struct store s = {.limit = opt.mem / 2, .tmpdir = opt.tmpdir, .st = &st};
 	s.buf = xmalloc(s.limit);
 	struct reader R = {.o = &opt, .s = &s, .st = &st};
@@ -581,10 +556,7 @@ int main(int argc, char **argv)
 	R.hosts.key = xcalloc(R.hosts.cap, sizeof *R.hosts.key);
 	R.hosts.count = xcalloc(R.hosts.cap, sizeof *R.hosts.count);
 	R.blocks = xmalloc(MAX_PAGE_BLOCKS * sizeof *R.blocks);
-	R.ctx = xcalloc((size_t)opt.cc.threads, sizeof *R.ctx);
 	int rc = 0;
-	for (int t = 0; t < opt.cc.threads && !rc; t++)
-		rc = (R.ctx[t] = simhash_ctx_new(&cfg)) ? 0 : -1;
 	for (int i = 0; i < (opt.n_inputs ? opt.n_inputs : 1) && !rc; i++)
 		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-");
 	if (st.capped_blocks)
@@ -642,9 +614,6 @@ int main(int argc, char **argv)
 	for (unsigned p = 0; p < N_PARTS; p++)
 		if (s.part[p])
 			fclose(s.part[p]);
-	for (int t = 0; t < opt.cc.threads; t++)
-		simhash_ctx_free(R.ctx[t]);
-	free(R.ctx);
 	free(R.doc);
 	free(R.host);
 	free(R.sig);

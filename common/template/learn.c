@@ -4,12 +4,20 @@
 #include "template/learn.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* A block's tally in the learner's table. */
+struct slot {
+	uint64_t hash;
+	uint32_t last;  /* the last group counted + 1 (0: empty slot) */
+	uint32_t count; /* distinct groups */
+};
 
 struct tpl_learner {
-	uint32_t *parent;
-	size_t cap_pages;
-	uint64_t *pairs; /* (block hash, group) as two words each */
-	size_t cap_pairs;
+	uint32_t *parent, *order;
+	size_t cap_pages, cap_order;
+	struct slot *table; /* open addressing, a power of two */
+	size_t cap_table;
 	uint64_t *out;
 	size_t cap_out;
 };
@@ -24,7 +32,8 @@ void tpl_learner_free(struct tpl_learner *l)
 	if (!l)
 		return;
 	free(l->parent);
-	free(l->pairs);
+	free(l->order);
+	free(l->table);
 	free(l->out);
 	free(l);
 }
@@ -53,13 +62,10 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 	return i;
 }
 
-/* By hash, then group. */
-static int cmp_pair(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	const uint64_t *x = a, *y = b;
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return (x[1] > y[1]) - (x[1] < y[1]);
+	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
 }
 
 int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
@@ -96,32 +102,55 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	uint64_t t = ((uint64_t)g * p->share_pct + 99) / 100;
 	if (t < p->min_pages)
 		t = p->min_pages;
-	if (grow((void **)&l->pairs, &l->cap_pairs, 2 * total, sizeof *l->pairs))
+	/*
+	 * Pages in group order (a group is named by its first page, so by
+	 * root), then one pass: a block's count goes up when the group it
+	 * is met in is not the last one counted for it.  Repeats on a page
+	 * and within a group count once.
+	 */
+	if (grow((void **)&l->order, &l->cap_order, n, sizeof *l->order))
 		return -1;
 	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		const uint32_t root = find(parent, (uint32_t)i);
-		for (uint32_t k = 0; k < pages[i].n; k++) {
-			l->pairs[2 * m] = pages[i].blocks[k];
-			l->pairs[2 * m + 1] = root;
-			m++;
+	for (size_t r = 0; r < n; r++)
+		if (find(parent, (uint32_t)r) == r)
+			for (size_t i = r; i < n; i++)
+				if (find(parent, (uint32_t)i) == r)
+					l->order[m++] = (uint32_t)i;
+	size_t cap = 64;
+	while (cap < 2 * total)
+		cap *= 2;
+	if (cap > l->cap_table) {
+		free(l->table);
+		l->table = malloc(cap * sizeof *l->table);
+		if (!l->table) {
+			l->cap_table = 0;
+			return -1;
 		}
+		l->cap_table = cap;
 	}
-	qsort(l->pairs, m, 2 * sizeof *l->pairs, cmp_pair);
+	memset(l->table, 0, cap * sizeof *l->table);
 	size_t out = 0;
-	for (size_t i = 0; i < m;) {
-		const uint64_t h = l->pairs[2 * i];
-		uint64_t count = 0;
-		size_t j = i;
-		for (; j < m && l->pairs[2 * j] == h; j++)
-			count += j == i || l->pairs[2 * j + 1] != l->pairs[2 * j - 1];
-		if (count >= t) {
-			if (grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
-				return -1;
-			l->out[out++] = h;
+	for (size_t o = 0; o < n; o++) {
+		const size_t i = l->order[o];
+		const uint32_t tag = find(parent, (uint32_t)i) + 1;
+		for (uint32_t k = 0; k < pages[i].n; k++) {
+			const uint64_t h = pages[i].blocks[k];
+			size_t at = (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
+			while (l->table[at].last && l->table[at].hash != h)
+				at = (at + 1) & (cap - 1);
+			struct slot *const sl = &l->table[at];
+			if (sl->last == tag)
+				continue;
+			sl->hash = h;
+			sl->last = tag;
+			if (++sl->count == t) {
+				if (grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
+					return -1;
+				l->out[out++] = h;
+			}
 		}
-		i = j;
 	}
+	qsort(l->out, out, sizeof *l->out, cmp_u64);
 	*hashes = l->out;
 	*n_hashes = out;
 	return 0;
