@@ -1,9 +1,9 @@
 /*
  * learn.h - which text blocks are one host's template.
  *
- * Input: a sample of the host's pages, each as a page signature (the
- * 64-bit fingerprint of its whole text, template and all) and the set of
- * its blocks' hashes (docrec.h).  A block is template when it occurs on
+ * Input: a sample of the host's pages, each as a page signature (of its
+ * whole text, template and all: pagesig.h) and its blocks' hashes
+ * (docrec.h).  A block is template when it occurs on
  * at least T distinct pages:
  *
  *   T = max(min_pages, ceil(min_share x G)),
@@ -19,8 +19,9 @@
  * other has G = 1 and learns nothing.  A host with G < min_pages learns
  * nothing either: its pages keep the page model's text.
  *
- * Cost: O(n^2) signature compares and a sort of the (block, group) pairs
- * for n sampled pages; the caller bounds n (ndd-template --sample).
+ * Cost: O(n^2) signature compares and one hash-table pass over the
+ * pages' blocks for n sampled pages; the caller bounds n (ndd-template
+ * --sample).
  */
 #ifndef NDD_TEMPLATE_LEARN_H
 #define NDD_TEMPLATE_LEARN_H
