@@ -25,7 +25,9 @@ Per split (tune/holdout families) and per family:
   xhost-merge   the same for clusters of pages of several hosts (e.g. pages
                 that all came out as the same cookie banner): count, largest
   extract F1    with --extract (ndd-extract --json): the realpages kit's
-                4-shingle extraction F1 of the pages against their main texts
+                4-shingle extraction F1 of the pages against their main texts;
+                that is the page model alone, not the texts the crawl's
+                template pass gives the fingerprints
 Per page kind: the share of pages clustered with a page that is not their
 duplicate ('wrong'), and the recall of their duplicate pairs.
 --diag FAMILY prints, for one family, the N worst extracted pages, the
@@ -219,8 +221,16 @@ def count_max(sizes):
     return '%d (max %d)' % (len(sizes), max(sizes)) if sizes else '0'
 
 
-def print_table(groups, page_kinds, info, families):
-    print('crawl quality: %d clusters, %d predicted pairs, %d true dup pairs (Jaccard >= 0.8)'
+def split_summary(name, t):
+    p, r, f1 = t.prf()
+    return '%s F1 %.3f (P %.3f R %.3f), short wrong %s, other template %s, template merges %s%s' % (
+        name, f1, p, r, frac(*t.short), frac(*t.kinds['other-template']), count_max(t.tmpl_only),
+        ', page-model extraction F1 %.3f' % extract_f1(t.extract) if t.extract else '')
+
+
+def print_table(groups, page_kinds, info, families, label=''):
+    print('crawl quality: %d clusters, %d predicted pairs, %d true dup pairs (Jaccard >= 0.8);'
+          ' extrF1: ndd-extract --json, without the template pass'
           % (info['clusters'], info['predicted_pairs'], info['dup_pairs']))
     head = '  %-18s %5s %6s %6s %6s %6s %9s %10s %9s %9s %12s %12s' % (
         '', 'pages', 'extrF1', 'P', 'R', 'F1', 'short-wr', 'other-tmpl', 'edit', 'exact', 'tmpl-merge',
@@ -245,6 +255,8 @@ def print_table(groups, page_kinds, info, families):
             w, n, fd, nd = page_kinds.get((s, k), [0, 0, 0, 0])
             cells.append('%-24s' % ('%.3f %s' % (w / n, frac(fd, nd)) if n else '-'))
         print(('  %-18s' % k + ''.join(cells)).rstrip())
+    print('summary: %s%s' % (label + ': ' if label else '', '; '.join(
+        split_summary(name, groups['split'][name]) for name in ('tune', 'holdout'))))
     if info['cross_dup']:
         print('  note: %d of %d checked predicted pairs of different contents have Jaccard >= 0.8'
               % (info['cross_dup'], info['cross_checked']))
@@ -300,6 +312,7 @@ def main():
     ap.add_argument('--extract')
     ap.add_argument('--json', action='store_true')
     ap.add_argument('--diag', metavar='FAMILY')
+    ap.add_argument('--label', default='', help='what the summary line starts with')
     ap.add_argument('--worst', type=int, default=5)
     args = ap.parse_args()
     import crawl_templates
@@ -319,7 +332,7 @@ def main():
         print(json.dumps(out, indent=1, sort_keys=True))
         return 0
     fams = crawl_templates.family_names('tune') + crawl_templates.family_names('holdout')
-    print_table(groups, page_kinds, info, fams)
+    print_table(groups, page_kinds, info, fams, args.label)
     if args.diag:
         diagnose(args.crawl, args.clusters, args.extract, args.diag, args.worst)
     return 0

@@ -47,4 +47,5 @@ build/bin/ndd-extract -q --json -o "$RES/extract.jsonl" "$CRAWL"/crawl/*.warc.gz
 	{ echo "crawlquality: run_pipeline.sh failed" >&2; exit 1; }
 echo "synthetic crawl: seed $SEED, $HOSTS hosts, $PAGES pages each + duplicates;" \
 	"run_pipeline.sh ${kopt:-(default k)}; $CRAWL; results $RES"
-python3 bench/crawl_score.py "$CRAWL" "$RES/out/clusters.csv" --extract "$RES/extract.jsonl"
+python3 bench/crawl_score.py "$CRAWL" "$RES/out/clusters.csv" --extract "$RES/extract.jsonl" \
+	--label "seed $SEED, $HOSTS hosts, k ${CRAWL_K:-default}"

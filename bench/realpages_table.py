@@ -122,9 +122,11 @@ def main():
     print('realpages extraction (ndd-extract --json; 4-shingle P/R/F1 as extract_score.py;'
           ' real = >= %d bytes)' % REAL_BYTES)
     print('  %-13s %5s %6s %6s %6s %9s %6s' % ('pages', 'n', 'P', 'R', 'F1', 'F1<0.5', 'empty'))
+    ext = {}
     for name, n, p, r, f, low, empty in extraction(args.kit, args.res, split, textnorm,
                                                    load_predictions):
         print('  %-13s %5d %6.3f %6.3f %6.3f %9d %6d' % (name, n, p, r, f, low, empty))
+        ext[name] = f
 
     sides = pair_sides(args.kit, split)
     ks = args.k or ['default']
@@ -150,7 +152,23 @@ def main():
             c, n = res[k][s][4].get(kind, [0, 0])
             cells.append('%3d/%-3d %.3f' % (c, n, c / n) if n else '-')
         print(('  %-26s' % ('%s %s' % kind) + ''.join(w % x for x in cells)).rstrip())
+    print(summary(ext, res, ks))
     return 0
+
+
+def summary(ext, res, ks):
+    """The line bench/run.sh logs: extraction F1 and, per k, F1 and the
+    hard kinds."""
+    out = ['extraction F1 %.3f (real %.3f, tune %.3f, holdout %.3f)'
+           % (ext['all'], ext['real'], ext['tune'], ext['holdout'])]
+    for k in ks:
+        a = res[k]['all']
+        kinds = a[4]
+        cell = lambda kind: '%d/%d' % tuple(kinds.get(kind, [0, 0]))  # noqa: E731
+        out.append('k=%s F1 %.3f, retemplate %s, edit %s, same-template %s'
+                   % ('6' if k == 'default' else k, prf(a)[2], cell(('real-retemplate', 'dup')),
+                      cell(('real-edit', 'dup')), cell(('real-same-template', 'nondup'))))
+    return 'summary: ' + '; '.join(out)
 
 
 if __name__ == '__main__':
