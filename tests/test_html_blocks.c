@@ -284,14 +284,16 @@ static int ref_in(const char *const *list, size_t nl, const char *w, size_t n)
 
 static const char *const content_words[] = {"article", "body", "content", "entry", "main", "story"};
 static const char *const reader_words[] = {"comment", "comments", "disqus"};
+static const char *const prose_words[] = {"a", "an", "and", "for", "from", "how", "in", "is",
+	"of", "on", "the", "to", "what", "why", "your", "has", "no", "with", "without"};
 
-/* A part's kind: 1 chrome, 2 content words only, 4 reader comments (the
- * header's rule, written plainly). */
+/* A part's kind: 1 chrome, 2 content words only, 4 reader comments, 0
+ * if it is a heading made an id (the header's rule, written plainly). */
 static int ref_part(const char *s, size_t n)
 {
 	if ((n > 9 && !memcmp(s, "category-", 9)) || (n > 4 && !memcmp(s, "tag-", 4)))
 		return 0;
-	int found = 0;
+	int found = 0, nwords = 0, prose = 0;
 	char prev[32], w[32];
 	size_t pl = 0, i = 0;
 	int skip = 0;
@@ -307,6 +309,7 @@ static int ref_part(const char *s, size_t n)
 			wl++, i++;
 		} while (i < n && isalnum((unsigned char)s[i]) &&
 			 !(isupper((unsigned char)s[i]) && islower((unsigned char)s[i - 1])));
+		nwords++;
 		if (wl >= 24) { /* too long to be a word: not looked up, no pair */
 			pl = 0;
 			continue;
@@ -316,6 +319,7 @@ static int ref_part(const char *s, size_t n)
 		memcpy(pair + pl, w, wl);
 		if (!skip && (ref_listed(w, wl) || (pl && ref_listed(pair, pl + wl))))
 			found |= 1;
+		prose |= ref_in(prose_words, 19, w, wl);
 		if (!skip && ref_in(content_words, 6, w, wl))
 			found |= 2;
 		if (!skip && ref_in(reader_words, 3, w, wl))
@@ -324,7 +328,7 @@ static int ref_part(const char *s, size_t n)
 		memcpy(prev, w, wl);
 		pl = wl;
 	}
-	return found;
+	return prose && nwords >= 4 ? 0 : found;
 }
 
 static int ref_is_chrome(const char *s, size_t n)
@@ -355,7 +359,7 @@ static void test_chrome_random(void)
 		"has", "no", "With", "without", "category-", "tag-", "-", "_", " ", "\t", ".",
 		"9", "x", "Q", "top", "Bar", "side", "a", "Ds", "\xc3\xa9", "thisIsAVeryLongWordIndeed",
 		"abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwx", "article", "Body", "main",
-		"content", "entry", "story", "comment", "disqus",
+		"content", "entry", "story", "comment", "disqus", "the", "a", "To", "of", "with",
 	};
 	const size_t nb = sizeof(bits) / sizeof(bits[0]);
 	uint32_t r = 12345;

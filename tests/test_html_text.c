@@ -275,6 +275,9 @@ static void test_chrome_words(void)
 		 * word; not for reader comments, nor in one part with chrome. */
 		{"l-sidebar-fixed l-segment l-article-body-segment", 0}, {"sidebar main", 0},
 		{"comments entry-content", 1}, {"sidebar comment-body", 1}, {"main-nav content-nav", 1},
+		/* A heading made an id names a section, not chrome. */
+		{"sharing-with-a-single-developer", 0}, {"how-to-share-a-file", 0},
+		{"share-a-file", 1}, {"the-sidebar", 1},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const int got = html_class_is_chrome(cases[i].v, strlen(cases[i].v));

@@ -14,7 +14,13 @@ enum {
 	PART_CONTENT = 2, /* names the content's container */
 	PART_READER = 4,  /* names reader comments (chrome too) */
 	PART_MOD = 8,     /* a word after it describes the page: "has-sidebar" */
+	PART_PROSE = 16,  /* a function word of prose: "sharing-with-a-single-developer" */
 };
+
+/* A part of this many words or more with a function word of prose in it
+ * is a heading's text made an id (docutils and most wikis do so), not a
+ * name for what the element is. */
+#define SLUG_WORDS 4
 
 /*
  * Whole words (after splitting on -, _, blanks and camelCase), listed by
@@ -31,7 +37,9 @@ enum {
  * Readability lets such elements stay candidates.  Reader comments are
  * named by "comment-body", "comment-content" as often as the article by
  * its own: no content word excuses them.  Modifiers: has, no, with,
- * without.
+ * without.  Prose: function words, which a name for an element has not
+ * but a heading's text made an id has ("sharing-with-a-single-developer"
+ * is a section, not a share box).
  */
 struct word {
 	const char *w;
@@ -45,55 +53,64 @@ struct wlist {
 #define C(s) {s, sizeof(s) - 1, PART_CHROME}
 #define R(s) {s, sizeof(s) - 1, PART_CHROME | PART_READER}
 #define M(s) {s, sizeof(s) - 1, PART_CONTENT}
-#define X(s) {s, sizeof(s) - 1, PART_MOD}
+#define X(s) {s, sizeof(s) - 1, PART_MOD | PART_PROSE}
+#define P(s) {s, sizeof(s) - 1, PART_PROSE}
 #define L(a, lens) {a, sizeof(a) / sizeof(a[0]), lens}
 #define B(k) (1u << (k)) /* by hand: test_html_blocks looks up every word */
 static const struct word w_a[] = {C("ad"), C("ads"), C("adsense"), C("adslot"), C("adv"),
-	C("advert"), C("advertisement"), C("advertising"), C("adverts"), M("article")};
+	C("advert"), C("advertisement"), C("advertising"), C("adverts"), M("article"), P("a"),
+	P("an"), P("and")};
 static const struct word w_b[] = {C("banner"), C("breadcrumb"), C("breadcrumbs"), C("byline"),
 	M("body")};
 static const struct word w_c[] = {R("comment"), R("comments"), C("consent"), C("cookie"),
 	C("cookies"), C("copyright"), M("content")};
 static const struct word w_d[] = {R("disqus")};
 static const struct word w_e[] = {M("entry")};
-static const struct word w_f[] = {C("follow"), C("footer")};
+static const struct word w_f[] = {C("follow"), C("footer"), P("for"), P("from")};
 static const struct word w_g[] = {C("gdpr")};
-static const struct word w_h[] = {C("header"), C("hidden"), X("has")};
+static const struct word w_h[] = {C("header"), C("hidden"), X("has"), P("how")};
+static const struct word w_i[] = {P("in"), P("is")};
 static const struct word w_m[] = {C("masthead"), C("menu"), C("menubar"), C("menus"),
 	C("modal"), M("main")};
 static const struct word w_n[] = {C("nav"), C("navbar"), C("navi"), C("navigation"),
 	C("newsletter"), X("no")};
-static const struct word w_o[] = {C("outbrain")};
+static const struct word w_o[] = {C("outbrain"), P("of"), P("on")};
 static const struct word w_p[] = {C("pager"), C("pagination"), C("popup"), C("promo")};
 static const struct word w_r[] = {C("related"), C("rss")};
 static const struct word w_s[] = {C("share"), C("sharethis"), C("sharing"), C("sidebar"),
 	C("sidenav"), C("signup"), C("skiplink"), C("social"), C("sponsor"), C("sponsored"),
 	C("sponsors"), C("submenu"), C("subscribe"), C("subscription"), M("story")};
-static const struct word w_t[] = {C("taboola"), C("tagcloud"), C("toolbar"), C("topbar")};
-static const struct word w_w[] = {C("widget"), C("widgets"), X("with"), X("without")};
+static const struct word w_t[] = {C("taboola"), C("tagcloud"), C("toolbar"), C("topbar"),
+	P("the"), P("to")};
+static const struct word w_w[] = {C("widget"), C("widgets"), X("with"), X("without"), P("what"),
+	P("why")};
+static const struct word w_y[] = {P("your")};
 #define AT(c, a, lens) [(c) - 'a'] = L(a, lens)
 static const struct wlist listed_words[26] = {
-	AT('a', w_a, B(2) | B(3) | B(6) | B(7) | B(11) | B(13)),
+	AT('a', w_a, B(1) | B(2) | B(3) | B(6) | B(7) | B(11) | B(13)),
 	AT('b', w_b, B(4) | B(6) | B(10) | B(11)),
 	AT('c', w_c, B(6) | B(7) | B(8) | B(9)),
 	AT('d', w_d, B(6)),
 	AT('e', w_e, B(5)),
-	AT('f', w_f, B(6)),
+	AT('f', w_f, B(3) | B(4) | B(6)),
 	AT('g', w_g, B(4)),
 	AT('h', w_h, B(3) | B(6)),
+	AT('i', w_i, B(2)),
 	AT('m', w_m, B(4) | B(5) | B(7) | B(8)),
 	AT('n', w_n, B(2) | B(3) | B(4) | B(6) | B(10)),
-	AT('o', w_o, B(8)),
+	AT('o', w_o, B(2) | B(8)),
 	AT('p', w_p, B(5) | B(10)),
 	AT('r', w_r, B(3) | B(7)),
 	AT('s', w_s, B(5) | B(6) | B(7) | B(8) | B(9) | B(12)),
-	AT('t', w_t, B(6) | B(7) | B(8)),
-	AT('w', w_w, B(4) | B(6) | B(7)),
+	AT('t', w_t, B(2) | B(3) | B(6) | B(7) | B(8)),
+	AT('w', w_w, B(3) | B(4) | B(6) | B(7)),
+	AT('y', w_y, B(4)),
 };
 #undef C
 #undef R
 #undef M
 #undef X
+#undef P
 #undef L
 #undef B
 #undef AT
@@ -191,14 +208,15 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 	const char *prev = s;
 	size_t pl = 0;
 	int skip_next = 0;
-	unsigned found = 0;
+	unsigned found = 0, words = 0;
 	for (;;) {
 		while (i < n && !(kind[(unsigned char)s[i]] & (K_ALNUM | K_WS)))
 			i++;
 		if (i >= n || (kind[(unsigned char)s[i]] & K_WS)) {
 			*at = i;
-			return found;
+			return (found & PART_PROSE) && words >= SLUG_WORDS ? 0 : found & ~PART_PROSE;
 		}
+		words++;
 		const size_t start = i;
 		i = word_end(s, i, n);
 		const char *const w = s + start;
@@ -208,6 +226,7 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 			continue;
 		}
 		const unsigned k = word_kind(w, wl, w, 0);
+		found |= k & PART_PROSE;
 		if (!skip_next) {
 			found |= k & (PART_CHROME | PART_READER | PART_CONTENT);
 			/* A compound split in two: "top-bar", "side_bar", "navBar". */

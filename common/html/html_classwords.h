@@ -19,7 +19,11 @@
  * subscribe, widget...), so "top-ad" matches but "add", "shadow" and
  * "header2" do not.  A word after "has", "with", "no", "without" is
  * skipped ("has-sidebar" describes a page), and so are WordPress taxonomy
- * classes ("category-social", "tag-ads").  A value one of whose
+ * classes ("category-social", "tag-ads"), and so is a part of 4 words or
+ * more with a function word of prose in it (a, an, and, for, from, how,
+ * in, is, of, on, the, to, what, why, your, and the modifiers): a
+ * heading's text made an id ("sharing-with-a-single-developer").  A value
+ * one of whose
  * blank-separated parts is made of content words alone (article, body,
  * content, entry, main, story: "l-sidebar-fixed l-article-body") names
  * the content's container in a layout, and is not chrome, unless a part
