@@ -97,7 +97,11 @@ static void ref_classify_main(struct hblock *b, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!(b[i].flags & HB_MAIN))
 			b[i].cls = HB_HIDDEN;
-		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD)
+		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD ||
+			 (b[i].cls == HB_BAD && !(b[i].flags & HB_COPYRIGHT) &&
+			  (uint64_t)b[i].link_words10 * 3 <= (uint64_t)b[i].words10 * 2) ||
+			 (b[i].cls == HB_BAD && (b[i].flags & HB_COPYRIGHT) && !ref_link_dense(&b[i]) &&
+			  (b[i].flags & HB_SENTENCE) && b[i].words10 >= REF_SENTENCE_WORDS10))
 			b[i].cls = HB_GOOD;
 	}
 }

@@ -86,6 +86,18 @@ static void test_boilerplate_still_dropped(void)
 	m = main_of("<div class=text><p>" P_LONG1 "</p><p>" P_LONG2 "</p><p>Copyright 2024 Example</p>"
 		    "<p>Short after it.</p></div>");
 	CHECK(contains(m, P_LONG2) && !contains(m, "Copyright") && !contains(m, "Short after"));
+	/* In declared main content, a paragraph that mentions copyright is
+	 * the article's; a legal line is not, nor a list of links. */
+	m = main_of("<article><p>" P_LONG1 "</p><p>The court held that the copyright in the photograph "
+		    "belonged to the agency, and that all rights reserved by it were valid.</p><p>"
+		    P_LONG2 "</p><p>Copyright 2024 Example. All rights reserved.</p>"
+		    "<p><a href=/a>Queues</a> <a href=/b>Locks</a> <a href=/c>Events</a></p></article>");
+	CHECK(contains(m, "The court held") && contains(m, P_LONG2) && !contains(m, "Copyright 2024") &&
+	      !contains(m, "Locks"));
+	/* ...but a line of it with a link or two is text. */
+	m = main_of("<article><p>" P_LONG1 "</p><ul><li><a href=/u>Ann</a> made the <a href=/q>queue</a> "
+		    "faster</li></ul></article>");
+	CHECK(contains(m, "Ann made the queue faster"));
 	/* Chrome (dropped nav) in between ends it as well. */
 	m = main_of("<div class=text><p>" P_LONG1 "</p><p>" P_LONG2 "</p><nav><a href=/>Home</a></nav>"
 		    "<p>Short after nav.</p></div>");

@@ -461,14 +461,30 @@ static int classify_initial(struct hblock *b, size_t n, int tier, uint8_t *seen)
 	return seen ? initial_pass(b, n, tier, 1, seen) : initial_pass(b, n, tier, 0, NULL);
 }
 
+/*
+ * Is @b, BAD on its own evidence, still text where the author declared
+ * the main content?  A line up to two thirds links ("Thanks to X, users
+ * can now import logins from Y", a list item of release notes) is; a
+ * list of links alone is not.  A paragraph of the article that mentions
+ * copyright (a sentence of 15 words or more, not link-dense) is; a legal
+ * line is not.
+ */
+static int main_text_after_all(const struct hblock *b)
+{
+	if (b->flags & HB_COPYRIGHT)
+		return !link_dense(b) && (b->flags & HB_SENTENCE) && b->words10 >= SENTENCE_WORDS10;
+	return (uint64_t)b->link_words10 * 3 <= (uint64_t)b->words10 * 2;
+}
+
 /* Only declared main content counts, and in it all but link lists and
- * legal lines is content. */
+ * legal lines is content (main_text_after_all()). */
 static void classify_main(struct hblock *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!(b[i].flags & HB_MAIN))
 			b[i].cls = HB_HIDDEN;
-		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD)
+		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD ||
+			 (b[i].cls == HB_BAD && main_text_after_all(&b[i])))
 			b[i].cls = HB_GOOD;
 	}
 }
