@@ -19,9 +19,9 @@ Per split (tune/holdout families) and per family:
   other-tmpl    duplicate pairs on two hosts (same content, another
                 template) found / all such pairs
   edit, exact   duplicate pairs on one host, edited or byte-identical, found
-  tmpl-merge    clusters of pages of one host that join pages which are not
-                duplicates (two or more groups of duplicates: pages that
-                share only a template): count, largest
+  tmpl-merge    clusters of pages of one host that join pages made from
+                different contents (pages that share only a template):
+                count, largest
   xhost-merge   the same for clusters of pages of several hosts (e.g. pages
                 that all came out as the same cookie banner): count, largest
   extract F1    with --extract (ndd-extract --json): the realpages kit's
@@ -109,8 +109,10 @@ class Tally:
         return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
-def components(m, dup):
-    """How many groups of duplicates (connected by dup pairs) cluster m holds."""
+def components(m, dup, pages):
+    """How many contents cluster m holds: pages joined by dup pairs or made
+    from one content (an edit below the Jaccard threshold shares content
+    with its original, not only a template)."""
     parent = {u: u for u in m}
 
     def find(x):
@@ -118,6 +120,10 @@ def components(m, dup):
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
+    first = {}
+    for u in m:
+        g = pages.get(u, {}).get('group', u)
+        parent[find(u)] = find(first.setdefault(g, u))
     for i, a in enumerate(m):
         for b in m[i + 1:]:
             if (a, b) in dup:
@@ -186,7 +192,7 @@ def score(crawl, clusters_csv, extract=None, check=2000):
             page_kinds[(sp, pages[a]['page_kind'])][3] += 1
     for m in clusters:
         hosts = {pages.get(u, {}).get('host') for u in m}
-        if components(m, dup) > 1:
+        if components(m, dup, pages) > 1:
             for t in tallies(*m):
                 (t.tmpl_only if len(hosts) == 1 else t.no_dup).append(len(m))
 
@@ -290,7 +296,7 @@ def diagnose(crawl, clusters_csv, extract, family, worst):
         for f1, u in sorted(rows)[:worst]:
             print('  %.2f %-8s %s\n           %s' % (f1, pages[u]['page_kind'], u, head(got.get(u))))
     clusters = load_clusters(clusters_csv)
-    bad = [m for m in clusters if components(m, dup) > 1 and any(pages.get(u, {}).get('family') == family
+    bad = [m for m in clusters if components(m, dup, pages) > 1 and any(pages.get(u, {}).get('family') == family
                                                                  for u in m)]
     print('  clusters joining non-duplicates: %d; largest:' % len(bad))
     for m in sorted(bad, key=len, reverse=True)[:3]:
