@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <xxhash.h>
 
+#include "fingerprint/docfp.h"
 #include "fingerprint/simhash.h"
 #include "fingerprint/textnorm.h"
 
@@ -112,7 +113,7 @@ static int cmp_u64(const void *a, const void *b)
 static uint64_t plain_simhash(const struct textnorm *tn, uint64_t *hs)
 {
 	for (size_t k = 0; k < tn->n_tok; k++)
-		hs[k] = XXH3_64bits_withSeed(tn->text + tn->tok[k].off, tn->tok[k].len, SIMHASH_SEED);
+		hs[k] = XXH3_64bits_withSeed(tn->text + tn->tok[k].off, tn->tok[k].len, DOCFP_SEED);
 	qsort(hs, tn->n_tok, sizeof *hs, cmp_u64);
 	struct simhash_acc acc;
 	simhash_acc_reset(&acc);

@@ -17,7 +17,7 @@
 
 #include "format/docrec.h"
 #include "format/ndf.h"
-#include "fingerprint/simhash.h"
+#include "fingerprint/docfp.h"
 
 struct texts {
 	char **p;
@@ -80,14 +80,14 @@ static int read_texts(struct ndf_reader *r, struct texts *t)
 	return rc < 0 ? -1 : 0;
 }
 
-/* CPU seconds of one pass of simhash_text() over @t; -1 on failure. */
-static double one_pass(struct simhash_ctx *ctx, const struct texts *t, uint64_t *mix)
+/* CPU seconds of one pass of docfp_text() over @t; -1 on failure. */
+static double one_pass(struct docfp_ctx *ctx, const struct texts *t, uint64_t *mix)
 {
 	const double t0 = thread_cpu();
 	for (size_t k = 0; k < t->n; k++) {
 		uint64_t fp;
 		uint32_t flags = 0;
-		if (simhash_text(ctx, t->p[k], t->len[k], &fp, &flags))
+		if (docfp_text(ctx, t->p[k], t->len[k], &fp, &flags))
 			return -1;
 		*mix ^= fp + k; /* the result is used */
 	}
@@ -105,8 +105,8 @@ int main(int argc, char **argv)
 	int err = 0;
 	struct ndf_reader *r = fp ? ndf_reader_open(fp, argv[1], &err) : NULL;
 	struct texts t = {0};
-	const struct simhash_config c = SIMHASH_CONFIG_DEFAULT;
-	struct simhash_ctx *ctx = simhash_ctx_new(&c);
+	const struct docfp_config c = DOCFP_CONFIG_DEFAULT;
+	struct docfp_ctx *ctx = docfp_ctx_new(&c);
 	int status = 2;
 	if (!r || !ctx || read_texts(r, &t)) {
 		fprintf(stderr, "fpspeed: cannot read documents from '%s'\n", argv[1]);
@@ -129,7 +129,7 @@ out:
 		free(t.p[k]);
 	free(t.p);
 	free(t.len);
-	simhash_ctx_free(ctx);
+	docfp_ctx_free(ctx);
 	if (r)
 		ndf_reader_close(r);
 	if (fp)

@@ -469,7 +469,7 @@ def jn_page(title, paras, meta_style):
 def meteor_edited():
     """An updated forecast: three small edits, 7 tokens of ~500 (1.4%).
 
-    Measured with the project's simhash (common/fingerprint/simhash.c, defaults): the
+    Measured with the project's simhash (common/fingerprint/docfp.c, defaults): the
     distance to the original is 1 with single-word features, 2 with word
     2-shingles, but 5 with 3-shingles (> k = 3): SimHash over long
     shingles is fragile to scattered edits."""

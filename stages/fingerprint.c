@@ -1,11 +1,11 @@
 /*
  * ndd-fingerprint - documents -> 64-bit fingerprint records (minwise hashing by
- * default, SimHash on request; simhash.h).
+ * default, SimHash on request; docfp.h).
  *
  * Input: an NDF stream of DOCS sections (ndd-extract's output; several
  * sections may be concatenated, e.g. `cat a.docs b.docs |`).  Output: one
  * NDF section of kind FPS, one fp_record per document, in input order,
- * with the feature configuration hash in the header (simhash.h).
+ * with the feature configuration hash in the header (docfp.h).
  *
  *   read a batch of blocks --> decode records --> fingerprint (parallel)
  *        --> encode fp_records in input order --> ~1 MiB RAW blocks
@@ -13,7 +13,7 @@
  * The batch (4 blocks per thread) is the unit of parallelism: reading and
  * writing stay on the main thread, and since each document's fingerprint
  * depends on nothing else, the output is byte-identical for any -t.
- * Each thread owns a simhash context (buffers reused across documents),
+ * Each thread owns a fingerprint context (buffers reused across documents),
  * indexed by omp_get_thread_num().
  *
  * --import-text reads fingerprints computed elsewhere ("16 hex digits
@@ -33,7 +33,7 @@
 #include "util/log.h"
 #include "format/ndf.h"
 #include "util/outfile.h"
-#include "fingerprint/simhash.h"
+#include "fingerprint/docfp.h"
 #include "template/decide.h"
 #include "template/tplset.h"
 
@@ -46,7 +46,7 @@
 
 struct opts {
 	struct cli_common cc;
-	struct simhash_config cfg;
+	struct docfp_config cfg;
 	const char *import;
 	const char *input;
 	const char *templates;
@@ -62,7 +62,7 @@ struct opts {
 /* The defaults in the help are the ones the code uses, not a copy. */
 static void usage(FILE *fp, int status)
 {
-	const struct simhash_config d = SIMHASH_CONFIG_DEFAULT;
+	const struct docfp_config d = DOCFP_CONFIG_DEFAULT;
 	fprintf(fp,
 		"Usage: ndd-fingerprint [options] [DOCS]\n"
 		"Compute the 64-bit fingerprint of every document in DOCS (the\n"
@@ -94,9 +94,9 @@ static void usage(FILE *fp, int status)
 		"      --dry-run          read, check and decode the documents, compute and\n"
 		"                         write nothing: the I/O floor for benchmarks\n"
 		CLI_COMMON_HELP,
-		SIMHASH_MAX_SHINGLE, d.shingle, SIMHASH_METHOD_SHINGLE, SIMHASH_MAX_CJK_NGRAM,
+		DOCFP_MAX_SHINGLE, d.shingle, SIMHASH_METHOD_SHINGLE, DOCFP_MAX_CJK_NGRAM,
 		d.cjk_ngram, SIMHASH_METHOD_CJK_NGRAM, d.min_text, d.unit_weight,
-		SIMHASH_MAX_CJK_NGRAM, d.cjk_unit, d.line_full, d.tf_log, d.boundary_weight);
+		DOCFP_MAX_CJK_NGRAM, d.cjk_unit, d.line_full, d.tf_log, d.boundary_weight);
 	exit(status);
 }
 
@@ -121,19 +121,19 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"stats", required_argument, NULL, OPT_STATS},
 		{NULL, 0, NULL, 0},
 	};
-	const struct simhash_config dflt = SIMHASH_CONFIG_DEFAULT;
+	const struct docfp_config dflt = DOCFP_CONFIG_DEFAULT;
 	int c, shingle_given = 0, cjk_given = 0;
 	o->cfg = dflt;
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))
 			continue;
 		if (c == OPT_SHINGLE) {
-			o->cfg.shingle = (int)cli_parse_int("--shingle", optarg, 1, SIMHASH_MAX_SHINGLE);
+			o->cfg.shingle = (int)cli_parse_int("--shingle", optarg, 1, DOCFP_MAX_SHINGLE);
 			shingle_given = 1;
 		}
 		else if (c == OPT_CJK) {
 			o->cfg.cjk_ngram = (int)cli_parse_int("--cjk-ngram", optarg, 1,
-							      SIMHASH_MAX_CJK_NGRAM);
+							      DOCFP_MAX_CJK_NGRAM);
 			cjk_given = 1;
 		}
 		else if (c == OPT_MIN_TEXT)
@@ -152,21 +152,21 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->cfg.tf_log = (int)cli_parse_int("--tf-log", optarg, 0, 1);
 		else if (c == OPT_UW)
 			o->cfg.unit_weight = (int)cli_parse_int("--unit-weight", optarg, 0,
-								SIMHASH_WEIGHT_ONE);
+								DOCFP_WEIGHT_ONE);
 		else if (c == OPT_METHOD && (!strcmp(optarg, "simhash") || !strcmp(optarg, "minhash")))
-			o->cfg.method = !strcmp(optarg, "minhash");
+			o->cfg.method = strcmp(optarg, "minhash") ? DOCFP_SIMHASH : DOCFP_MINHASH;
 		else if (c == OPT_BW)
 			o->cfg.boundary_weight = (int)cli_parse_int("--boundary-weight", optarg, 0,
-								    2 * SIMHASH_WEIGHT_ONE);
+								    2 * DOCFP_WEIGHT_ONE);
 		else if (c == OPT_CJKU)
 			o->cfg.cjk_unit = (int)cli_parse_int("--cjk-unit", optarg, 1,
-							     SIMHASH_MAX_CJK_NGRAM);
+							     DOCFP_MAX_CJK_NGRAM);
 		else
 			usage(stderr, EXIT_FAILED);
 	}
-	if (o->cfg.method == 0 && !shingle_given)
+	if (o->cfg.method == DOCFP_SIMHASH && !shingle_given)
 		o->cfg.shingle = SIMHASH_METHOD_SHINGLE;
-	if (o->cfg.method == 0 && !cjk_given)
+	if (o->cfg.method == DOCFP_SIMHASH && !cjk_given)
 		o->cfg.cjk_ngram = SIMHASH_METHOD_CJK_NGRAM;
 	if (optind + 1 < argc || (o->import && optind < argc)) {
 		log_error("one input at a time (--import-text FILE, or DOCS)");
@@ -339,7 +339,7 @@ static int decode_batch(struct batch *b, const char *name)
 
 /* Per-thread state of the compute loop. */
 struct worker {
-	struct simhash_ctx *ctx; /* NULL: --dry-run */
+	struct docfp_ctx *ctx; /* NULL: --dry-run */
 	struct tpl_buf text;
 };
 
@@ -381,7 +381,7 @@ static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct
 	}
 	if (!w->ctx)
 		return 0;
-	return simhash_text(w->ctx, text.p, text.n, &b->fp[i], &b->flags[i]) != 0 ? -1 : 0;
+	return docfp_text(w->ctx, text.p, text.n, &b->fp[i], &b->flags[i]) != 0 ? -1 : 0;
 }
 
 /*
@@ -538,7 +538,7 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 		b[k].blk = xcalloc(b[k].max_blk, sizeof *b[k].blk);
 	}
 	for (int t = 0; t < threads && !rc && !opt->dry_run; t++)
-		rc = (w[t].ctx = simhash_ctx_new(&opt->cfg)) ? 0 : -1;
+		rc = (w[t].ctx = docfp_ctx_new(&opt->cfg)) ? 0 : -1;
 	progress_start(&pr, "documents", st->total_bytes);
 	while (!rc) {
 		const int got = open_section(fp, name, &j.r);
@@ -547,16 +547,16 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 			break;
 		}
 		st->sections++;
-		rc = (o->w || opt->dry_run || !out_start(o, simhash_config_hash(&opt->cfg))) ? 0 : -1;
+		rc = (o->w || opt->dry_run || !out_start(o, docfp_config_hash(&opt->cfg))) ? 0 : -1;
 		if (!rc)
 			rc = run_section(&j);
 		ndf_reader_close(j.r);
 	}
 	progress_end(&pr);
 	if (!rc && !o->w && !opt->dry_run) /* empty input: still a valid, empty output */
-		rc = out_start(o, simhash_config_hash(&opt->cfg));
+		rc = out_start(o, docfp_config_hash(&opt->cfg));
 	for (int t = 0; t < threads; t++) {
-		simhash_ctx_free(w[t].ctx);
+		docfp_ctx_free(w[t].ctx);
 		tpl_buf_free(&w[t].text);
 	}
 	free(w);
@@ -682,9 +682,9 @@ int main(int argc, char **argv)
 	char cfg_text[256];
 	log_init("ndd-fingerprint");
 	parse(&opt, argc, argv);
-	simhash_config_string(&opt.cfg, cfg_text, sizeof cfg_text);
+	docfp_config_string(&opt.cfg, cfg_text, sizeof cfg_text);
 	log_debug("feature config %016llx: %s",
-		  (unsigned long long)simhash_config_hash(&opt.cfg), cfg_text);
+		  (unsigned long long)docfp_config_hash(&opt.cfg), cfg_text);
 	const double t0 = log_wall();
 	FILE *in = NULL;
 	long bad = 0;

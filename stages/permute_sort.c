@@ -123,7 +123,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	int c;
-	o->k = 6; /* where the default fingerprint puts J = 0.8 (simhash.h) */
+	o->k = 6; /* where the default fingerprint puts J = 0.8 (docfp.h) */
 	o->memory = default_memory();
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "k:m:T:", longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))

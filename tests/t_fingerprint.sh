@@ -1,13 +1,13 @@
 #!/bin/sh
 # CLI tests of ndd-fingerprint.  Run from the repository root with BIN set
 # to the stage binaries (tests/run_all.sh does); exit 0 = pass.
-# Input comes from `test_simhash --write-docs` (synthetic DOCS, two
+# Input comes from `test_docfp --write-docs` (synthetic DOCS, two
 # sections), so this test does not depend on the extract stage.
 set -u
 BUILD=${BUILD:-build}
 BIN=${BIN:-$BUILD/bin}
 FP=$BIN/ndd-fingerprint
-GEN=$BUILD/tests/test_simhash
+GEN=$BUILD/tests/test_docfp
 T=$(mktemp -d "${TMPDIR:-/tmp}/t_fingerprint.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fail=0

@@ -3,7 +3,7 @@
  *
  * Turns the main text of a page (UTF-8, possibly with invalid bytes) into
  * a normalised string and a list of tokens, the raw material of the
- * SimHash features (simhash.h).  The rules, versioned as
+ * fingerprints' features (docfp.h).  The rules, versioned as
  * TEXTNORM_VERSION because every fingerprint depends on them:
  *
  *  - UTF-8 is decoded here, strictly (no overlongs, no surrogates, nothing

@@ -1,0 +1,43 @@
+/*
+ * minhash.c - see minhash.h.
+ */
+#include "fingerprint/minhash.h"
+
+void minhash_init(struct minhash *m, uint64_t seed)
+{
+	uint64_t x = seed;
+	for (int i = 0; i < 64; i++) { /* splitmix64 */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		m->mul[i] = (z ^ (z >> 31)) | 1;
+	}
+	minhash_reset(m);
+}
+
+/* The @attempt-th bin an empty @bin looks in. */
+static unsigned probe(unsigned bin, unsigned attempt)
+{
+	uint64_t z = (uint64_t)bin << 32 | attempt;
+	z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
+	z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ull;
+	return (unsigned)(z >> 58);
+}
+
+uint64_t minhash_bits(const struct minhash *m)
+{
+	if (!m->n)
+		return 0;
+	uint64_t fp = 0;
+	for (unsigned i = 0; i < 64; i++) {
+		uint64_t v = m->bin[i];
+		for (unsigned a = 1; v == MINHASH_EMPTY && a < 256; a++)
+			v = m->bin[probe(i, a)];
+		/* Very few bins set: a bounded search, then the next set bin. */
+		for (unsigned j = i + 1; v == MINHASH_EMPTY; j++)
+			v = m->bin[j & 63];
+		const uint64_t x = (v ^ m->mul[i]) * 0x9e3779b97f4a7c15ull;
+		fp |= (x >> 63) << i;
+	}
+	return fp;
+}
