@@ -17,6 +17,7 @@
 #include "template/decide.h"
 #include "template/host.h"
 #include "template/learn.h"
+#include "template/pagesig.h"
 #include "template/tplset.h"
 #include "testutil.h"
 
@@ -131,9 +132,9 @@ static void test_learn(void)
 /* A document of @n blocks: texts @t, flags @f; hashes from the text. */
 struct testdoc {
 	struct doc_record d;
-	char all[1024];
+	char all[4096];
 	uint8_t raw[16 * DOCBLOCK_SIZE];
-	char text[1024];
+	char text[4096];
 };
 
 static void make_doc(struct testdoc *x, int n, const char *const *t, const uint8_t *f)
@@ -225,6 +226,44 @@ static void test_decide(void)
 	tpl_buf_free(&buf);
 }
 
+/* A page and its copy have one signature; the same template with another
+ * article lies far past learn.h's 8 bits; one changed paragraph of eight
+ * stays near. */
+static void test_signature(void)
+{
+	static char para[8][200], other[8][200];
+	const char *a[12], *b[12];
+	uint8_t f[12];
+	static const char *const chrome[4] = {"Home", "Subscribe to our newsletter", "Share",
+					      "Copyright the site"};
+	for (int i = 0; i < 8; i++) {
+		snprintf(para[i], sizeof para[i], "Paragraph %d of the first article, long enough to "
+			 "weigh as two features of the signature, with words of its own %d.", i, i * 31);
+		snprintf(other[i], sizeof other[i], "Paragraph %d of another article on the same "
+			 "site, of the same length but different words entirely, number %d.", i, i * 17);
+	}
+	for (int i = 0; i < 12; i++) {
+		a[i] = i < 2 ? chrome[i] : i < 10 ? para[i - 2] : chrome[i - 8];
+		b[i] = i < 2 ? chrome[i] : i < 10 ? other[i - 2] : chrome[i - 8];
+		f[i] = i >= 2 && i < 10 ? DB_CONTENT : 0;
+	}
+	struct testdoc x, y;
+	make_doc(&x, 12, a, f);
+	const uint64_t sa = page_signature(&x.d);
+	make_doc(&y, 12, a, f);
+	CHECK(page_signature(&y.d) == sa);
+	make_doc(&y, 12, b, f);
+	CHECK(__builtin_popcountll(page_signature(&y.d) ^ sa) > 12);
+	char edited[200];
+	snprintf(edited, sizeof edited, "%s", para[3]);
+	edited[0] = 'p';
+	a[5] = edited;
+	make_doc(&y, 12, a, f);
+	CHECK(__builtin_popcountll(page_signature(&y.d) ^ sa) <= 8);
+	struct doc_record empty = {0};
+	CHECK(page_signature(&empty) == 0);
+}
+
 static void test_records_and_file(void)
 {
 	const uint64_t h[3] = {5, 9, 1ull << 63};
@@ -291,6 +330,7 @@ int main(void)
 	test_host();
 	test_learn();
 	test_decide();
+	test_signature();
 	test_records_and_file();
 	return test_finish("test_template");
 }
