@@ -92,6 +92,12 @@ grep -q '"documents_written": 30' "$tmp/stats.json" || fail "stats: documents_wr
 grep -q '"non_2xx": 1' "$tmp/stats.json" || fail "stats: non_2xx"
 grep -q '"non_html": 1' "$tmp/stats.json" || fail "stats: non_html"
 grep -q '"title":"Page 7"' "$tmp/t1.json" || fail "title of page 7 missing"
+grep -q '"flags":0,' "$tmp/t1.json" || fail "a page with prose flagged"
+
+# a page of a few words: kept whole, flagged as the page model's fallback (bit 5)
+record response "http://example.com/few" "$(printf 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><body><nav><a href=/>Home</a></nav><p>Page not found.</p></body></html>')" few >"$tmp/few.warc"
+expect 0 "$X" --json -o "$tmp/few.json" "$tmp/few.warc"
+grep -q '"flags":32,.*"text":"Page not found."' "$tmp/few.json" || fail "few-word page not kept whole and flagged"
 
 # stdin gives the same documents (warc_file is then "-")
 expect 0 "$X" -t2 -o "$tmp/stdin.ndf" - <"$w"

@@ -167,6 +167,8 @@ static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in
 		return WEBDOC_NOMEM;
 	if (lossy)
 		d->flags |= DOC_CHARSET_LOSSY;
+	if (html_text_fallback(w->html))
+		d->flags |= DOC_FALLBACK_TEXT; /* the page model found nothing confidently content */
 	const char *title = html_text_title(w->html, &tl);
 	const char *text = html_text_main(w->html, &ml);
 	tl = utf8_cut(title, tl, WEBDOC_MAX_TITLE);

@@ -62,7 +62,9 @@ void webdoc_free(struct webdoc *w);
  * Turn @in into the content fields of @d: http_status, payload_hash,
  * text_hash, title, text, all_text and blocks (every block html_text cut,
  * docrec.h), and the flags DOC_TRUNCATED (HTTP body cut
- * or partial), DOC_TEXT_TRUNCATED and DOC_CHARSET_LOSSY, or-ed into
+ * or partial), DOC_TEXT_TRUNCATED, DOC_CHARSET_LOSSY and DOC_FALLBACK_TEXT
+ * (html_text_fallback(): the main text is all the page's text but its
+ * frame, as no block was confidently content), or-ed into
  * d->flags.  Other fields of @d are left alone.  The strings point
  * into @w: valid until the next call with @w.
  * @return WEBDOC_OK, or why no document came out (then only http_status
