@@ -9,8 +9,11 @@
  * random (from pieces that reach the scanners' cases, at every length,
  * each in an allocation of its own size so that the sanitizers see a
  * read past it) and real pages: the .html files of tests/data/maintext/ and any
- * HTML files given as arguments.  Built without SSE (ARCH= elsewhere),
- * both sides are the twin and the test compares it with itself.
+ * HTML files given as arguments; the same bytes as charset input, and
+ * CSV fields.  Built without SSE (ARCH= elsewhere), both sides are the
+ * twin and the test compares it with itself.  A public function added
+ * to one of these modules needs a twin_ name here too (or the link
+ * fails on a duplicate definition).
  */
 #define NDD_SIMD_SCALAR /* first: every include below gets the twin */
 
@@ -18,6 +21,8 @@
 #include "html/html_entities.h"
 #include "html/html_text.h"
 #include "html/html_tokenizer.h"
+#include "input/charset.h"
+#include "output/csv.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -40,6 +45,19 @@ size_t twin_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 void twin_htok_init(struct htok *t, const char *s, size_t n);
 enum htok_type twin_htok_next(struct htok *t, struct htok_token *tok);
 const char *twin_htag_name(enum htag tag);
+int twin_charset_to_utf8(const char *data, size_t len, const char *content_type, char **out,
+			 size_t *out_len, size_t *out_cap, int *lossy);
+int twin_charset_utf8_view(const char *data, size_t len, const char *content_type,
+			   const char **res, size_t *res_len, char **out, size_t *out_cap,
+			   int *lossy);
+const char *twin_charset_detect(const char *data, size_t len, const char *content_type);
+void twin_csv_init(struct csv_writer *w, struct outfile *out);
+int twin_csv_flush(struct csv_writer *w);
+int twin_csv_close(struct csv_writer *w);
+int twin_csv_reserve_slow(struct csv_writer *w, size_t n);
+int twin_csv_needs_quotes(const char *s, size_t len);
+char *twin_csv_put_quoted(char *p, const char *s, size_t len);
+void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 
 #define html_text_new twin_text_new
 #define html_text_free twin_text_free
@@ -57,10 +75,28 @@ const char *twin_htag_name(enum htag tag);
 #define htok_init twin_htok_init
 #define htok_next twin_htok_next
 #define htag_name twin_htag_name
+#define charset_to_utf8 twin_charset_to_utf8
+#define charset_utf8_view twin_charset_utf8_view
+#define charset_detect twin_charset_detect
+#define csv_init twin_csv_init
+#define csv_flush twin_csv_flush
+#define csv_close twin_csv_close
+#define csv_reserve_slow twin_csv_reserve_slow
+#define csv_needs_quotes twin_csv_needs_quotes
+#define csv_put_quoted twin_csv_put_quoted
+#define csv_quoted twin_csv_quoted
+#define csv_digit_pairs twin_csv_digit_pairs
+#define csv_pow10 twin_csv_pow10
 #include "../common/html/html_blocks.c"
 #include "../common/html/html_entities.c"
 #include "../common/html/html_text.c"
 #include "../common/html/html_tokenizer.c"
+#include "../common/input/charset.c"
+#define special16 csv_special16 /* static names html_entities.c and html_text.c have too */
+#define load64 csv_load64
+#include "../common/output/csv.c"
+#undef special16
+#undef load64
 #undef html_text_new
 #undef html_text_free
 #undef html_text_extract
@@ -77,6 +113,18 @@ const char *twin_htag_name(enum htag tag);
 #undef htok_init
 #undef htok_next
 #undef htag_name
+#undef charset_to_utf8
+#undef charset_utf8_view
+#undef charset_detect
+#undef csv_init
+#undef csv_flush
+#undef csv_close
+#undef csv_reserve_slow
+#undef csv_needs_quotes
+#undef csv_put_quoted
+#undef csv_quoted
+#undef csv_digit_pairs
+#undef csv_pow10
 
 _Static_assert(!NDD_SIMD16_SSE, "this file's modules are built over the scalar twin");
 
@@ -101,19 +149,20 @@ static int same_tokens(const char *s, size_t n)
 	twin_htok_init(&b, s, n);
 	for (;;) {
 		const enum htok_type tx = htok_next(&a, &x), ty = twin_htok_next(&b, &y);
+		if (tx == HTOK_EOF || ty == HTOK_EOF) /* which sets no more than the type */
+			return tx == ty;
 		if (tx != ty || x.tag != y.tag || x.p != y.p || x.n != y.n || x.hash != y.hash ||
 		    x.self_closing != y.self_closing || x.raw != y.raw || x.n_attrs != y.n_attrs ||
 		    x.attr_kinds != y.attr_kinds)
 			return 0;
 		if (tx != HTOK_TEXT && x.name8 != y.name8)
 			return 0;
+		/* a value of 0 bytes may be each build's own "" */
 		for (int i = 0; i < x.n_attrs; i++)
-			if (x.attrs[i].value != y.attrs[i].value ||
-			    x.attrs[i].value_len != y.attrs[i].value_len ||
+			if (x.attrs[i].value_len != y.attrs[i].value_len ||
+			    (x.attrs[i].value_len && x.attrs[i].value != y.attrs[i].value) ||
 			    x.attrs[i].kind != y.attrs[i].kind)
 				return 0;
-		if (tx == HTOK_EOF)
-			return 1;
 	}
 }
 
@@ -177,6 +226,44 @@ static int same_collapse(const char *s, size_t n)
 	return ok;
 }
 
+/* Do both charset decoders make the same UTF-8 of [s, s+n), declared
+ * UTF-8 (the ASCII runs are copied 64 bytes at a time) and sniffed? */
+static int same_charset(const char *s, size_t n)
+{
+	static const char *const types[] = {"text/html; charset=utf-8", NULL};
+	int ok = 1;
+	for (int k = 0; ok && k < 2; k++) {
+		char *a = NULL, *b = NULL;
+		size_t la = 0, lb = 0, ca = 0, cb = 0;
+		int lossa = 0, lossb = 0;
+		const char *ra = NULL, *rb = NULL;
+		ok = charset_to_utf8(s, n, types[k], &a, &la, &ca, &lossa) ==
+			     twin_charset_to_utf8(s, n, types[k], &b, &lb, &cb, &lossb) &&
+		     la == lb && lossa == lossb && (!la || !memcmp(a, b, la));
+		ok = ok && charset_utf8_view(s, n, types[k], &ra, &la, &a, &ca, &lossa) ==
+				   twin_charset_utf8_view(s, n, types[k], &rb, &lb, &b, &cb, &lossb) &&
+		     la == lb && lossa == lossb && (!la || !memcmp(ra, rb, la));
+		ok = ok && !strcmp(charset_detect(s, n, types[k]), twin_charset_detect(s, n, types[k]));
+		free(a);
+		free(b);
+	}
+	return ok;
+}
+
+/* Do both CSV writers quote [s, s+n) alike (every prefix, and as the
+ * byte-by-byte rule says)? */
+static int same_csv(const char *s, size_t n)
+{
+	for (size_t l = 0; l <= n && l <= 80; l++) {
+		int want = 0;
+		for (size_t i = 0; i < l; i++)
+			want |= s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+		if (csv_needs_quotes(s, l) != want || twin_csv_needs_quotes(s, l) != want)
+			return 0;
+	}
+	return 1;
+}
+
 /* Random pages and texts from pieces that reach the scanners' cases. */
 static void test_random(struct html_text *a, struct html_text *b)
 {
@@ -192,7 +279,7 @@ static void test_random(struct html_text *a, struct html_text *b)
 		"<blockquote>", "</blockquote>", "<textarea>", "</textarea>", "<code>", "ghost "};
 	const size_t np = sizeof(pieces) / sizeof(pieces[0]);
 	uint64_t st = test_seed(41);
-	int bad_tok = 0, bad_text = 0, bad_coll = 0;
+	int bad_tok = 0, bad_text = 0, bad_coll = 0, bad_cs = 0, bad_csv = 0;
 	char buf[2048];
 	for (int it = 0; it < 6000; it++) {
 		const size_t target = test_rand(&st) % (it < 1000 ? 100 : sizeof(buf));
@@ -217,11 +304,17 @@ static void test_random(struct html_text *a, struct html_text *b)
 			printf("  text differs: %.*s\n", (int)n, page);
 		if (!same_collapse(page, n) && bad_coll++ < 3)
 			printf("  collapse differs: %.*s\n", (int)n, page);
+		if (!same_charset(page, n) && bad_cs++ < 3)
+			printf("  charset differs: %.*s\n", (int)n, page);
+		if (!same_csv(page, n) && bad_csv++ < 3)
+			printf("  csv differs: %.*s\n", (int)n, page);
 		free(page);
 	}
 	CHECK(bad_tok == 0);
 	CHECK(bad_text == 0);
 	CHECK(bad_coll == 0);
+	CHECK(bad_cs == 0);
+	CHECK(bad_csv == 0);
 }
 
 /* The file at @path compared both ways; -1 if it cannot be read. */
@@ -248,7 +341,8 @@ static int same_page_file(struct html_text *a, struct html_text *b, const char *
 	fclose(f);
 	char *const page = exact_copy(buf ? buf : "", n);
 	free(buf);
-	const int same = same_tokens(page, n) && same_text(a, b, page, n) && same_collapse(page, n);
+	const int same = same_tokens(page, n) && same_text(a, b, page, n) &&
+			 same_collapse(page, n) && same_charset(page, n);
 	if (!same)
 		printf("  differs: %s\n", path);
 	free(page);
@@ -281,6 +375,20 @@ static void test_pages(struct html_text *a, struct html_text *b, int argc, char 
 	CHECK(bad == 0);
 }
 
+/* csv_put_hex64() over the twin writes what printf's %016llx does. */
+static void test_hex64(void)
+{
+	uint64_t st = test_seed(43);
+	int bad = 0;
+	for (int i = 0; i < 10000; i++) {
+		const uint64_t v = i < 16 ? (uint64_t)1 << (4 * i) : test_rand(&st);
+		char got[CSV_HEX64_BOUND + 1] = {0}, want[32];
+		snprintf(want, sizeof want, "%016llx", (unsigned long long)v);
+		bad += csv_put_hex64(got, v) != got + 16 || memcmp(got, want, 16);
+	}
+	CHECK(bad == 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct html_text *const a = html_text_new(), *const b = twin_text_new();
@@ -288,6 +396,7 @@ int main(int argc, char **argv)
 	if (!a || !b)
 		return test_finish("test_scalar_twin");
 	test_random(a, b);
+	test_hex64();
 	test_pages(a, b, argc, argv);
 	html_text_free(a);
 	twin_text_free(b);

@@ -6,13 +6,10 @@
  * sensitively, as HTML requires (&Eacute; is not &eacute;).
  */
 #include "html/html_entities.h"
+#include "util/simd16.h"
+#include "util/utf8.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#include "util/utf8.h"
 
 struct entity {
 	const char *name;
@@ -245,16 +242,12 @@ static int decoded_blank(const char *d, size_t nd)
 	       (nd == 2 && (unsigned char)d[0] == 0xC2 && (unsigned char)d[1] == 0xA0);
 }
 
-#ifdef __SSE2__
 /* Bit i set where byte i of @v is blank, '&' or 0xC2. */
-static unsigned special16(__m128i v)
+static unsigned special16(v16 v)
 {
-	const __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(' ')), v),
-					  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('&')),
-						       _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2))));
-	return (unsigned)_mm_movemask_epi8(stop);
+	return v16_mask(v16_or(v16_le(v, v16_splat(' ')),
+			       v16_or(v16_eq(v, v16_splat('&')), v16_eq(v, v16_splat(0xC2)))));
 }
-#endif
 
 /*
  * Copy the leading run of plain bytes of [s, s+n) to @out 16 bytes at a
@@ -271,11 +264,10 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 {
 	size_t i = 0;
 	*whole = 0;
-#ifdef __SSE2__
 	while (i < n && i + 17 <= avail) {
-		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		_mm_storeu_si128((__m128i *)(void *)(out + i), v);
-		const unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		const v16 v = v16_load(s + i);
+		v16_store(out + i, v);
+		const unsigned sp = v16_mask(v16_eq(v, v16_splat(' ')));
 		const unsigned spec = special16(v);
 		const size_t left = n - i;
 		unsigned m;
@@ -291,7 +283,7 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 		} else {
 			/* the text ends here: a space that ends it is owed, not
 			 * written; shifts of a 64-bit ~0 by at most 32 */
-			unsigned next = special16(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)));
+			unsigned next = special16(v16_load(s + i + 1));
 			next |= (unsigned)(~0ull << (left - 1));
 			m = spec & ~(sp & ~next);
 			m |= (unsigned)(~0ull << left) & 0xFFFFu;
@@ -302,9 +294,6 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 		}
 		i += 16;
 	}
-#else
-	(void)s, (void)avail, (void)out;
-#endif
 	*whole = i >= n;
 	return i < n ? i : n;
 }

@@ -16,10 +16,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
+#include "util/simd16.h"
 #include "util/utf8.h"
 
 enum enc {
@@ -357,15 +355,13 @@ static size_t ascii_len(const uint8_t *p, size_t n)
 {
 	const uint64_t high = 0x8080808080808080ull;
 	size_t i = 0;
-#ifdef __SSE2__
 	for (; i + 64 <= n; i += 64) {
-		const __m128i *const q = (const __m128i *)(const void *)(p + i);
-		const __m128i v = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
-					       _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
-		if (_mm_movemask_epi8(v))
+		const uint8_t *const q = p + i;
+		const v16 v = v16_or(v16_or(v16_load(q), v16_load(q + 16)),
+				     v16_or(v16_load(q + 32), v16_load(q + 48)));
+		if (v16_mask(v))
 			break;
 	}
-#endif
 	for (; i + 16 <= n; i += 16) {
 		uint64_t a, b;
 		memcpy(&a, p + i, 8);

@@ -8,9 +8,7 @@
 #include <string.h>
 
 #include "util/outfile.h"
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "util/simd16.h"
 
 void csv_init(struct csv_writer *w, struct outfile *out)
 {
@@ -60,28 +58,24 @@ int csv_reserve_slow(struct csv_writer *w, size_t n)
 	return 0;
 }
 
-#ifdef __SSE2__
 /* Whether any byte of @v is one that makes a field need quotes. */
-static inline int special_in(__m128i v)
+static inline int special_in(v16 v)
 {
-	const __m128i hit = _mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
-			     _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
-			     _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
-	return _mm_movemask_epi8(hit) != 0;
+	const v16 hit = v16_or(v16_or(v16_eq(v, v16_splat(',')), v16_eq(v, v16_splat('"'))),
+			       v16_or(v16_eq(v, v16_splat('\r')), v16_eq(v, v16_splat('\n'))));
+	return v16_mask(hit) != 0;
 }
 
 static inline int special16(const char *s)
 {
-	return special_in(_mm_loadu_si128((const __m128i *)(const void *)s));
+	return special_in(v16_load(s));
 }
 
 /* Whether any of the 8 to 16 bytes in @a and @b is special; zero bytes
  * (a short field's padding) are not. */
 static inline int special8x2(uint64_t a, uint64_t b)
 {
-	return special_in(_mm_set_epi64x((long long)b, (long long)a));
+	return special_in(v16_from64(a, b));
 }
 
 static inline uint64_t load64(const char *s)
@@ -97,7 +91,6 @@ static inline uint64_t load32(const char *s)
 	memcpy(&v, s, 4);
 	return v;
 }
-#endif
 
 /* URLs and paths are tens of bytes: 16 at a time, the last 16 overlapping
  * the ones before instead of a loop over the odd bytes; a shorter field in
@@ -105,7 +98,6 @@ static inline uint64_t load32(const char *s)
  * four compares a byte. */
 int csv_needs_quotes(const char *s, size_t len)
 {
-#ifdef __SSE2__
 	if (len >= 16) {
 		size_t i = 0;
 		for (; i + 16 <= len; i += 16)
@@ -122,20 +114,11 @@ int csv_needs_quotes(const char *s, size_t len)
 					  (uint64_t)(uint8_t)s[len - 1] << 16,
 				  0);
 	return 0;
-#endif
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
-			return 1;
-	return 0;
 }
 
 #define DIGITS10(x) x "0" x "1" x "2" x "3" x "4" x "5" x "6" x "7" x "8" x "9"
-#define HEX16(x) DIGITS10(x) x "a" x "b" x "c" x "d" x "e" x "f"
 const char csv_digit_pairs[200] = DIGITS10("0") DIGITS10("1") DIGITS10("2") DIGITS10("3")
 	DIGITS10("4") DIGITS10("5") DIGITS10("6") DIGITS10("7") DIGITS10("8") DIGITS10("9");
-const char csv_hex_pairs[512] = HEX16("0") HEX16("1") HEX16("2") HEX16("3") HEX16("4")
-	HEX16("5") HEX16("6") HEX16("7") HEX16("8") HEX16("9") HEX16("a") HEX16("b")
-	HEX16("c") HEX16("d") HEX16("e") HEX16("f");
 
 const uint64_t csv_pow10[20] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,

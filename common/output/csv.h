@@ -15,12 +15,11 @@
 #ifndef NDD_CSV_H
 #define NDD_CSV_H
 
+#include "util/simd16.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#ifdef __SSSE3__
-#include <tmmintrin.h>
-#endif
 
 struct outfile;
 
@@ -97,7 +96,6 @@ static inline void csv_field(struct csv_writer *w, const char *s, size_t len)
 #define CSV_FIELD_BOUND(len) (2 * (size_t)(len) + 2)
 
 extern const char csv_digit_pairs[200]; /* "00" "01" ... "99" */
-extern const char csv_hex_pairs[512];   /* "00" "01" ... "ff" */
 extern const uint64_t csv_pow10[20];    /* 1, 10, ... 10^19 */
 
 /** Decimal digits of @v (1 for 0): its bits times log10(2) (1233 / 4096)
@@ -132,22 +130,13 @@ static inline char *csv_put_u64(char *p, uint64_t v)
 /** @v as 16 lower-case hex digits at @p. */
 static inline char *csv_put_hex64(char *p, uint64_t v)
 {
-#ifdef __SSSE3__
 	/* the nibbles, most significant first, one per byte, each looked up
-	 * in a table of the 16 digits by one shuffle */
-	const __m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
-	const __m128i low = _mm_set1_epi8(0x0f);
-	const __m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), low),
-					      _mm_and_si128(x, low));
-	const __m128i digits = _mm_setr_epi8('0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
-					     'a', 'b', 'c', 'd', 'e', 'f');
-	_mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(digits, nib));
-#else
-	for (int i = 7; i >= 0; i--) {
-		memcpy(p + 2 * i, csv_hex_pairs + 2 * (v & 0xff), 2);
-		v >>= 8;
-	}
-#endif
+	 * in a table of the 16 digits */
+	const v16 x = v16_from64(__builtin_bswap64(v), 0);
+	const v16 nib = v16_zip_lo(v16_high_nibbles(x), v16_and(x, v16_splat(0x0F)));
+	const v16 digits = v16_bytes('0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c',
+				     'd', 'e', 'f');
+	v16_store(p, v16_lookup(digits, nib));
 	return p + CSV_HEX64_BOUND;
 }
 
