@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 /* A block's tally in the learner's table. */
 struct slot {
 	uint64_t hash;
@@ -38,21 +40,6 @@ void tpl_learner_free(struct tpl_learner *l)
 	free(l);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *const q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static uint32_t find(uint32_t *parent, uint32_t i)
 {
 	while (parent[i] != i) {
@@ -77,7 +64,7 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	*groups = 0;
 	if (!n)
 		return 0;
-	if (grow((void **)&l->parent, &l->cap_pages, n, sizeof *l->parent))
+	if (array_grow((void **)&l->parent, &l->cap_pages, n, sizeof *l->parent))
 		return -1;
 	uint32_t *const parent = l->parent;
 	for (size_t i = 0; i < n; i++)
@@ -108,7 +95,7 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	 * is met in is not the last one counted for it.  Repeats on a page
 	 * and within a group count once.
 	 */
-	if (grow((void **)&l->order, &l->cap_order, n, sizeof *l->order))
+	if (array_grow((void **)&l->order, &l->cap_order, n, sizeof *l->order))
 		return -1;
 	size_t m = 0;
 	for (size_t r = 0; r < n; r++)
@@ -144,7 +131,7 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 			sl->hash = h;
 			sl->last = tag;
 			if (++sl->count == t) {
-				if (grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
+				if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
 					return -1;
 				l->out[out++] = h;
 			}

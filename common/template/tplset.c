@@ -10,22 +10,8 @@
 
 #include "format/ndf.h"
 #include "format/tplrec.h"
+#include "util/grow.h"
 #include "util/log.h"
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *const q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 /* The records of one block.  @return 0, or -1 (logged). */
 static int load_block(struct tplset *s, const struct ndf_block *b, const char *path,
@@ -44,11 +30,11 @@ static int load_block(struct tplset *s, const struct ndf_block *b, const char *p
 				  (unsigned long long)b->offset);
 			return -1;
 		}
-		if (grow((void **)&s->host, &cap[0], s->n_hosts + 1, sizeof *s->host) ||
-		    grow((void **)&s->start, &cap[1], s->n_hosts + 2, sizeof *s->start) ||
-		    grow((void **)&s->pages, &cap[3], s->n_hosts + 1, sizeof *s->pages) ||
-		    grow((void **)&s->age, &cap[4], s->n_hosts + 1, sizeof *s->age) ||
-		    grow((void **)&s->hash, &cap[2], s->n_hash + r.n, sizeof *s->hash)) {
+		if (array_grow((void **)&s->host, &cap[0], s->n_hosts + 1, sizeof *s->host) ||
+		    array_grow((void **)&s->start, &cap[1], s->n_hosts + 2, sizeof *s->start) ||
+		    array_grow((void **)&s->pages, &cap[3], s->n_hosts + 1, sizeof *s->pages) ||
+		    array_grow((void **)&s->age, &cap[4], s->n_hosts + 1, sizeof *s->age) ||
+		    array_grow((void **)&s->hash, &cap[2], s->n_hash + r.n, sizeof *s->hash)) {
 			log_error("%s: out of memory", path);
 			return -1;
 		}
