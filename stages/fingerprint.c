@@ -32,6 +32,7 @@
 #include "util/infile.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "format/ndf_batch.h"
 #include "util/outfile.h"
 #include "fingerprint/docfp.h"
 #include "template/decide.h"
@@ -181,10 +182,7 @@ static void parse(struct opts *o, int argc, char **argv)
 struct out {
 	struct outfile of;
 	struct ndf_writer *w;
-	uint8_t *buf;
-	size_t len, cap;
-	uint32_t n;
-	uint64_t first_key;
+	struct ndf_batch batch;
 };
 
 static int out_start(struct out *o, uint64_t feature_config)
@@ -196,39 +194,23 @@ static int out_start(struct out *o, uint64_t feature_config)
 	h.simhash_bits = 64;
 	h.feature_config = feature_config;
 	o->w = ndf_writer_open(o->of.fp, o->of.display, &h);
+	ndf_batch_init(&o->batch, o->w, OUT_BLOCK);
 	return o->w ? 0 : -1;
-}
-
-static int out_flush(struct out *o)
-{
-	if (!o->n)
-		return 0;
-	int rc = ndf_write_block(o->w, o->n, NDF_CODEC_RAW, o->first_key, o->buf, o->len);
-	o->len = 0;
-	o->n = 0;
-	return rc;
 }
 
 static int out_record(struct out *o, const struct fp_record *r)
 {
-	const size_t need = fprec_size(r);
-	if (o->n && o->len + need > OUT_BLOCK && out_flush(o))
+	uint8_t *const at = ndf_batch_reserve(&o->batch, fprec_size(r), r->doc_id);
+	if (!at)
 		return -1;
-	if (o->len + need > o->cap) {
-		o->cap = o->len + need > OUT_BLOCK ? o->len + need : OUT_BLOCK;
-		o->buf = xrealloc(o->buf, o->cap);
-	}
-	if (!o->n)
-		o->first_key = r->doc_id;
-	o->len += fprec_encode(r, o->buf + o->len);
-	o->n++;
+	ndf_batch_commit(&o->batch, fprec_encode(r, at));
 	return 0;
 }
 
 /* Flush, finish the section and publish the file.  @return 0 or -1. */
 static int out_finish(struct out *o)
 {
-	int rc = out_flush(o);
+	int rc = ndf_batch_flush(&o->batch);
 	struct ndf_writer *w = o->w;
 	o->w = NULL;
 	if (ndf_writer_finish(w))
@@ -731,7 +713,7 @@ int main(int argc, char **argv)
 	}
 	if (opt.stats && write_stats(opt.stats, &st, tsp != NULL))
 		return EXIT_FAILED;
-	free(o.buf);
+	ndf_batch_free(&o.batch);
 	summary(&st, log_wall() - t0, bad);
 	if (bad > 0)
 		log_warn("%ld bad line%s skipped", bad, bad == 1 ? "" : "s");

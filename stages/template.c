@@ -26,6 +26,7 @@
 
 #include "format/docrec.h"
 #include "format/ndf.h"
+#include "format/ndf_batch.h"
 #include "format/tplrec.h"
 #include "template/host.h"
 #include "template/learn.h"
@@ -253,39 +254,19 @@ static int store_add(struct store *s, const struct page_head *h, const uint64_t 
 struct out {
 	struct outfile of;
 	struct ndf_writer *w;
-	uint8_t *buf;
-	size_t len, cap;
-	uint32_t n;
-	uint64_t first_key;
+	struct ndf_batch batch;
 	const struct tplset *prev;
 	size_t prev_at;
 	uint32_t min_pages;
 	struct stats *st;
 };
 
-static int out_flush(struct out *o)
-{
-	if (!o->n)
-		return 0;
-	const int rc = ndf_write_block(o->w, o->n, NDF_CODEC_RAW, o->first_key, o->buf, o->len);
-	o->len = 0;
-	o->n = 0;
-	return rc < 0 ? -1 : 0;
-}
-
 static int out_record(struct out *o, const struct tpl_record *r, const uint64_t *hashes)
 {
-	const size_t need = tplrec_size(r->n);
-	if (o->n && o->len + need > OUT_BLOCK && out_flush(o))
+	uint8_t *const at = ndf_batch_reserve(&o->batch, tplrec_size(r->n), r->host);
+	if (!at)
 		return -1;
-	if (o->len + need > o->cap) {
-		o->cap = o->len + need > OUT_BLOCK ? o->len + need : OUT_BLOCK;
-		o->buf = xrealloc(o->buf, o->cap);
-	}
-	if (!o->n)
-		o->first_key = r->host;
-	o->len += tplrec_encode(r, hashes, o->buf + o->len);
-	o->n++;
+	ndf_batch_commit(&o->batch, tplrec_encode(r, hashes, at));
 	return 0;
 }
 
@@ -577,6 +558,7 @@ int main(int argc, char **argv)
 		h.aux = TPLREC_VERSION;
 		h.feature_config = R.first_config;
 		o.w = ndf_writer_open(o.of.fp, o.of.display, &h);
+		ndf_batch_init(&o.batch, o.w, OUT_BLOCK);
 		rc = o.w ? 0 : -1;
 	}
 	struct learn L = {tpl_learner_new(), NULL, 0, &opt};
@@ -596,7 +578,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = out_previous_below(&o, 0, 1);
 	if (!rc)
-		rc = out_flush(&o);
+		rc = ndf_batch_flush(&o.batch);
 	if (o.w) {
 		struct ndf_writer *w = o.w;
 		o.w = NULL;
@@ -622,7 +604,7 @@ int main(int argc, char **argv)
 	free(R.hosts.key);
 	free(R.hosts.count);
 	free(s.buf);
-	free(o.buf);
+	ndf_batch_free(&o.batch);
 	free(L.pages);
 	tpl_learner_free(L.l);
 	tplset_free(&prev);
