@@ -5,10 +5,11 @@
  * test 16 bytes at once: compare them to a byte or a table, make a mask
  * of one bit a byte, find its first bit.  A v16 holds the 16 bytes, and
  * the v16_* functions below are all those scanners use.  Each has two
- * bodies: SSE2/SSSE3 intrinsics on x86-64 with SSSE3 (the default
- * build's x86-64-v2), and the scalar twin, portable C over 16 bytes,
- * everywhere else (ARCH= builds, other CPUs), or wherever NDD_SIMD_SCALAR
- * is defined.  Both give the same bits for the same bytes.
+ * bodies: SSE2 intrinsics on x86-64 (v16_lookup() also needs SSSE3, as
+ * the default build's x86-64-v2 has; without it that one operation takes
+ * the twin), and the scalar twin, portable C over 16 bytes, on other CPUs
+ * or wherever NDD_SIMD_SCALAR is defined.  Both give the same bits for
+ * the same bytes.
  *
  * The scalar twin is defined in every build (as v16s and v16s_*), so
  * that tests/test_simd16.c can compare the two bodies in one program,
@@ -23,10 +24,12 @@
 #include <stdint.h>
 #include <string.h>
 
-#if !defined(NDD_SIMD_SCALAR) && defined(__SSSE3__) && defined(__x86_64__)
+#if !defined(NDD_SIMD_SCALAR) && defined(__SSE2__) && defined(__x86_64__)
 #define NDD_SIMD16_SSE 1
 #include <emmintrin.h>
+#ifdef __SSSE3__
 #include <tmmintrin.h>
+#endif
 #else
 #define NDD_SIMD16_SSE 0
 #endif
@@ -278,9 +281,20 @@ static inline v16 v16_zip_lo(v16 a, v16 b)
 	return _mm_unpacklo_epi8(a, b);
 }
 
+/* Every x86-64 has SSE2; pshufb needs SSSE3 (x86-64-v2), and a build
+ * for the oldest x86-64 (ARCH=) takes the twin for this one operation
+ * rather than for all of them. */
 static inline v16 v16_lookup(v16 table, v16 idx)
 {
+#ifdef __SSSE3__
 	return _mm_shuffle_epi8(table, idx);
+#else
+	v16s t, i;
+	_mm_storeu_si128((__m128i *)t.b, table);
+	_mm_storeu_si128((__m128i *)i.b, idx);
+	const v16s r = v16s_lookup(t, i);
+	return _mm_loadu_si128((const __m128i *)r.b);
+#endif
 }
 
 static inline unsigned v16_mask(v16 v)
