@@ -14,6 +14,7 @@
 #include "input/charset.h"
 #include "html/html_text.h"
 #include "input/http.h"
+#include "util/grow.h"
 
 struct webdoc {
 	struct http_decoder *http;
@@ -101,22 +102,6 @@ static uint64_t page_hash(const void *p, size_t n)
 #endif
 }
 
-/* Grow *@p to hold @need bytes.  @return 0, or -1 if memory ran out. */
-static int reserve(void **p, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 4096;
-	while (c < need)
-		c *= 2;
-	void *const q = realloc(*p, c);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /*
  * d->all_text and d->blocks from the page's blocks (marks, which hold no
  * text, left out), up to @max_text bytes of text and WEBDOC_MAX_BLOCKS
@@ -138,8 +123,8 @@ static int make_blocks(struct webdoc *w, size_t max_text, struct doc_record *d)
 			d->flags |= DOC_TEXT_TRUNCATED;
 			break;
 		}
-		if (reserve((void **)&w->all, &w->all_cap, need) ||
-		    reserve((void **)&w->blk, &w->blk_cap, (k + 1) * DOCBLOCK_SIZE))
+		if (array_grow((void **)&w->all, &w->all_cap, need, 1) ||
+		    array_grow((void **)&w->blk, &w->blk_cap, (k + 1) * DOCBLOCK_SIZE, 1))
 			return -1;
 		if (len)
 			w->all[len++] = '\n';
