@@ -40,6 +40,7 @@ uint32_t twin_hblock_words10(const char *s, size_t n);
 void twin_hblock_measure(struct hblock *b, const char *s);
 size_t twin_hblocks_classify(struct hblock *b, size_t n, int *fallback);
 size_t twin_entity_decode(const char *s, size_t n, char *out, size_t *olen);
+size_t twin_entity_decode_in(const char *s, size_t n, int in_attr, char *out, size_t *olen);
 size_t twin_collapse(char *out, const char *s, size_t n, size_t avail, int has_text, int *pending,
 		     int decode);
 void twin_htok_init(struct htok *t, const char *s, size_t n);
@@ -71,6 +72,7 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #define hblock_measure twin_hblock_measure
 #define hblocks_classify twin_hblocks_classify
 #define html_entity_decode twin_entity_decode
+#define html_entity_decode_in twin_entity_decode_in
 #define html_collapse twin_collapse
 #define htok_init twin_htok_init
 #define htok_next twin_htok_next
@@ -109,6 +111,7 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #undef hblock_measure
 #undef hblocks_classify
 #undef html_entity_decode
+#undef html_entity_decode_in
 #undef html_collapse
 #undef htok_init
 #undef htok_next
@@ -196,8 +199,8 @@ static int same_text(struct html_text *a, struct html_text *b, const char *s, si
 /* Do both collapse and decode [s, s+n) alike, and measure it alike? */
 static int same_collapse(const char *s, size_t n)
 {
-	char *const x = malloc(n + 1 + HTML_COLLAPSE_SLACK + HBLOCK_SLACK);
-	char *const y = malloc(n + 1 + HTML_COLLAPSE_SLACK + HBLOCK_SLACK);
+	char *const x = malloc(HTML_COLLAPSE_MAX(n) + HTML_COLLAPSE_SLACK + HBLOCK_SLACK);
+	char *const y = malloc(HTML_COLLAPSE_MAX(n) + HTML_COLLAPSE_SLACK + HBLOCK_SLACK);
 	int ok = x && y;
 	for (int decode = 0; ok && decode < 2; decode++) {
 		for (int has_text = 0; ok && has_text < 2; has_text++) {

@@ -330,10 +330,9 @@ static inline int plain32(uint32_t space, uint32_t special, size_t n)
 /* Room in @b for [s, s+n) collapsed, the fast path's store included. */
 static inline int text_reserve(struct buf *b, size_t n)
 {
-	/* Output never outgrows input: a reference is no shorter than its UTF-8.
-	 * append_short() stores 32 bytes, html_collapse() 16 past its text. */
+	/* append_short() stores 32 bytes, html_collapse() 16 past its text. */
 	_Static_assert(PLAIN_MAX >= HTML_COLLAPSE_SLACK, "room for both stores");
-	return n > SIZE_MAX / 2 ? -1 : buf_reserve(b, n + 1 + PLAIN_MAX);
+	return n > SIZE_MAX / 4 ? -1 : buf_reserve(b, HTML_COLLAPSE_MAX(n) + PLAIN_MAX);
 }
 
 /*
