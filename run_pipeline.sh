@@ -15,12 +15,18 @@
 #                     later night's --previous reuses it for small hosts)
 #   previous.csv      with --previous DIR: tonight's pages that duplicate a
 #                     page of the run in DIR (ndd-query against its index)
-# Everything is built in a work directory inside the output directory and
-# renamed into place at the end, clusters.csv last: a killed or failed run
-# never leaves a half-written or partial result.
+# Safe under cron: one run at a time per output directory (DIR/.lock);
+# every stage writes into a work directory, the outputs are gathered in a
+# run directory DIR/.run-ID and published in one step by swapping the
+# symbolic link DIR/current; DIR/clusters.csv and the other names are
+# fixed links through current (see "Publishing" below).  A signal stops
+# the stages and removes the work; a run killed outright (kill -9) takes
+# its stages with it (parent-death signal) and the next run removes what
+# it left behind.
 #
 # Exit status: 0 success; 1 finished, but some input records were skipped
-# (counted in stats.json); 2 failed, nothing final written.
+# (counted in stats.json); 2 failed, interrupted or locked: nothing
+# published, the previous outputs untouched.
 set -u
 
 
@@ -47,7 +53,9 @@ recursively in directories), and write the duplicate-cluster CSV.
 
 Writes DIR/clusters.csv, DIR/stats.json, DIR/fingerprints.ndf, DIR/tables.ndf,
 DIR/templates.ndf.
-Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed.
+Outputs are links through DIR/current, switched in one step at the end.
+Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed,
+interrupted, or DIR locked by another run (nothing published).
 USAGE
 }
 
@@ -104,7 +112,6 @@ for s in $stages; do
 		command -v "ndd-$s" >/dev/null || die "stage program 'ndd-$s' is not built: run 'make' in $here (or 'make deps && make' on a new machine), or give --bin DIR"
 	fi
 done
-run_stage() { local s=$1; shift; if [ -n "$bindir" ]; then "$bindir/ndd-$s" "$@"; else "ndd-$s" "$@"; fi; }
 
 # Inputs, in a stable order so document ids and cluster ids are stable.
 files=()
@@ -120,11 +127,139 @@ for in in "${inputs[@]}"; do
 done
 [ ${#files[@]} -gt 0 ] || die "no *.warc or *.warc.gz files found in: ${inputs[*]}"
 
+# ---- Lock, leftovers and publishing (the output directory's layout) ----
+
+# lock_dir DIR FD: hold DIR/.lock (flock(1)) on descriptor FD until this
+# script exits, and write this script's pid in it; if another run holds
+# it, exit 2 at once naming that run's pid.  The stages do not inherit FD,
+# so the lock of a killed run is free as soon as the script is gone.
+lock_dir() {
+	local dir=$1 fd=$2 holder
+	eval "exec $fd<>\"\$dir/.lock\"" || die "cannot open the lock file '$dir/.lock'"
+	if ! flock -n "$fd"; then
+		holder=$(cat "$dir/.lock" 2>/dev/null)
+		[ -n "$holder" ] || { sleep 0.2; holder=$(cat "$dir/.lock" 2>/dev/null); }
+		echo "run_pipeline.sh: error: '$dir' is locked by pid ${holder:-?} (another run is writing it)" >&2
+		exit 2
+	fi
+	echo $$ > "$dir/.lock"
+}
+
+# clean_leftovers: remove what a killed run left in $out (work and run
+# directories not published, half-made links).  Runs under the lock, so
+# none of them belongs to a live run.  $1, if given, is a work directory
+# to spare (the one --resume continues).
+clean_leftovers() {
+	local spare=${1:-} cur f n=0
+	cur=$(readlink "$out/current" 2>/dev/null)
+	for f in "$out"/.work.* "$out"/.run-* "$out"/.link-*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		[ "${f##*/}" = "$cur" ] || [ "$f" = "$spare" ] && continue
+		rm -rf "$f" && n=$((n + 1))
+	done
+	[ $n -eq 0 ] || say "removed $n leftover(s) of an interrupted run from $out"
+}
+
+# Publishing.  $out/current is a symbolic link to the run directory
+# ($out/.run-ID) of the last complete run; $out/clusters.csv and the other
+# outputs are fixed links through it (clusters.csv -> current/clusters.csv).
+# Renaming a new link over current is atomic: a reader sees all of the old
+# run's files or all of the new run's, and a crash before it leaves the old
+# run published.  A name the new run did not write (previous.csv without
+# --previous) loses its link.  Add new outputs to publish_names.
+publish_names="clusters.csv stats.json fingerprints.ndf tables.ndf templates.ndf previous.csv report.html"
+
+# publish FILE...: move FILEs (in the work directory) into a new run
+# directory and make it current.
+publish() {
+	local run old name
+	old=$(readlink "$out/current" 2>/dev/null)
+	run=$out/.run-$(date -u +%Y%m%dT%H%M%SZ)-$$
+	mkdir "$run" || die "cannot create a run directory in '$out'"
+	for name in "$@"; do
+		mv "$work/$name" "$run/$name" || die "cannot move $name into $run; nothing was published"
+	done
+	sync -- "$run"/* "$run" 2>/dev/null
+	ln -s "${run##*/}" "$out/.link-current" && mv -T "$out/.link-current" "$out/current" ||
+		die "cannot publish $run as $out/current; the previous outputs stay"
+	for name in $publish_names; do
+		if [ -e "$run/$name" ]; then
+			[ "$(readlink "$out/$name")" = "current/$name" ] && continue
+			ln -s "current/$name" "$out/.link-$name" && mv -T "$out/.link-$name" "$out/$name" ||
+				echo "run_pipeline.sh: warning: cannot link $out/$name to current/$name" >&2
+		elif [ -L "$out/$name" ] || [ -f "$out/$name" ]; then
+			rm -f "$out/$name"
+		fi
+	done
+	[ -z "$old" ] || [ "$old" = "${run##*/}" ] || rm -rf "${out:?}/$old"
+}
+
+# ---- Running the stages: children of this script that die with it ----
+
+# stage_path NAME: the program of stage NAME.
+stage_path() { if [ -n "$bindir" ]; then echo "$bindir/ndd-$1"; else command -v "ndd-$1"; fi; }
+
+# The stages run in the background of this script and are waited for, so a
+# signal is handled at once (bash runs a trap only between foreground
+# commands) and each stage's status is known.  setpriv gives each a
+# parent-death signal: when this script dies, even by kill -9, the kernel
+# sends its stages SIGTERM, and they remove their partial outputs and exit.
+# They do not inherit the lock descriptors (8, 9).
+deathsig=()
+command -v setpriv >/dev/null && deathsig=(setpriv --pdeathsig TERM)
+stage_pids=()
+
+# spawn IN OUT NAME ARGS...: start stage NAME, stdin from IN, stdout to OUT
+# ('-': this script's); its pid goes to $spawned and stage_pids.
+spawn() {
+	local in=$1 to=$2 bin
+	bin=$(stage_path "$3")
+	shift 3
+	if [ "$to" = - ]; then
+		"${deathsig[@]}" "$bin" "$@" < "$in" 8>&- 9>&- &
+	else
+		"${deathsig[@]}" "$bin" "$@" < "$in" > "$to" 8>&- 9>&- &
+	fi
+	spawned=$!
+	stage_pids+=("$spawned")
+}
+
+# reap PID: wait for stage PID; return its exit status.
+reap() {
+	local rc p left=()
+	wait "$1"
+	rc=$?
+	for p in "${stage_pids[@]}"; do [ "$p" = "$1" ] || left+=("$p"); done
+	stage_pids=("${left[@]}")
+	return $rc
+}
+
+# run_stage NAME ARGS...: run stage NAME to its end.
+run_stage() { spawn /dev/null - "$@"; reap "$spawned"; }
+
+stop_stages() {
+	[ ${#stage_pids[@]} -eq 0 ] && return
+	kill -TERM "${stage_pids[@]}" 2>/dev/null
+	wait "${stage_pids[@]}" 2>/dev/null
+	stage_pids=()
+}
+
+# SIGINT, SIGTERM, SIGHUP: stop the stages, remove the work (EXIT trap),
+# say so, exit 2.
+on_signal() {
+	trap '' INT TERM HUP
+	stop_stages
+	echo "run_pipeline.sh: interrupted by SIG$1: stages stopped, work removed; $out keeps its previous outputs" >&2
+	exit 2
+}
+
 mkdir -p "$out" || die "cannot create output directory '$out'"
+lock_dir "$out" 9
+clean_leftovers
 work=$(mktemp -d "$out/.work.XXXXXX") || die "cannot create a work directory in '$out'"
-cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
-trap 'cleanup; exit 2' INT TERM HUP
+cleanup() { stop_stages; [ "$keep" = 1 ] || rm -rf "$work"; }
 trap cleanup EXIT
+for sig in INT TERM HUP; do trap "on_signal $sig" "$sig"; done
 
 # Stages run side by side on the same cores (and the user's other work
 # does too): OpenMP threads that spin while waiting steal those cores.
@@ -149,7 +284,7 @@ step() {
 	if [ $rc -eq 1 ]; then
 		status=1
 	elif [ $rc -ne 0 ]; then
-		die "stage $name failed (exit $rc); nothing was written to $out"
+		die "stage $name failed (exit $rc); nothing was published in $out"
 	fi
 }
 
@@ -174,17 +309,22 @@ step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
 # and read back they cost more than sorting them.  --keep-work stages
 # them through a file instead, to be looked at.
 sort_and_compress() {
+	local p1 rc1 rc2
 	if [ "$keep" = 1 ]; then
 		run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" \
 			-o "$work/tables-raw.ndf" "$work/fingerprints.ndf" || return $?
 		run_stage compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" "$work/tables-raw.ndf"
 		return $?
 	fi
-	run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" "$work/fingerprints.ndf" |
-		run_stage compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" -
-	local rc=("${PIPESTATUS[@]}")
-	[ "${rc[0]}" -gt 1 ] && return "${rc[0]}"
-	return "${rc[1]}"
+	mkfifo "$work/tables-raw.fifo" || return 2
+	spawn /dev/null "$work/tables-raw.fifo" permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" \
+		"$work/fingerprints.ndf"
+	p1=$spawned
+	spawn "$work/tables-raw.fifo" - compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" -
+	reap "$p1"; rc1=$?
+	reap "$spawned"; rc2=$?
+	[ $rc1 -gt 1 ] && return $rc1
+	return $rc2
 }
 step permute-sort+compress sort_and_compress
 step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
@@ -221,10 +361,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
 	echo "}"
 } > "$work/stats.json" || die "cannot write statistics"
 
-# Publish: clusters.csv last, so its presence means the run completed.
-for f in $published stats.json clusters.csv; do
-	mv -f "$work/$f" "$out/$f" || die "cannot move $f into $out"
-done
+publish $published stats.json clusters.csv
 [ "$keep" = 1 ] && say "intermediate files kept in $work"
 say "done: $(grep -o '"clusters": [0-9]*' "$out/stats.json" | head -1 | tr -d '"'), exit status $status"
 echo "clusters: $(cd "$out" && pwd)/clusters.csv"
