@@ -180,8 +180,9 @@ publish() {
 		mv "$work/$name" "$run/$name" || die "cannot move $name into $run; nothing was published"
 	done
 	sync -- "$run"/* "$run" 2>/dev/null
-	ln -s "${run##*/}" "$out/.link-current" && mv -T "$out/.link-current" "$out/current" ||
+	if ! { ln -s "${run##*/}" "$out/.link-current" && mv -T "$out/.link-current" "$out/current"; }; then
 		die "cannot publish $run as $out/current; the previous outputs stay"
+	fi
 	for name in $publish_names; do
 		if [ -e "$run/$name" ]; then
 			[ "$(readlink "$out/$name")" = "current/$name" ] && continue
