@@ -66,6 +66,7 @@ static int write_fps(const char *path, const uint64_t *fp, size_t base, size_t n
 	struct outfile out;
 	struct ndf_header h = {0};
 	h.kind = NDF_KIND_FPS;
+	h.aux = FPREC_VERSION;
 	h.simhash_bits = 64;
 	h.feature_config = 0x67656e5f66707300ull; /* "gen_fps": not text fingerprints */
 	if (outfile_open(&out, path))

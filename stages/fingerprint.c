@@ -191,6 +191,7 @@ static int out_start(struct out *o, uint64_t feature_config)
 	memset(&h, 0, sizeof h);
 	h.version = NDF_VERSION;
 	h.kind = NDF_KIND_FPS;
+	h.aux = FPREC_VERSION;
 	h.simhash_bits = 64;
 	h.feature_config = feature_config;
 	o->w = ndf_writer_open(o->of.fp, o->of.display, &h);
@@ -402,6 +403,8 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 			.flags = b->flags[i],
 			.url = d->url,
 			.warc_file = d->warc_file,
+			.record_id = d->record_id,
+			.date = d->date,
 		};
 		if (o->w && out_record(o, &r)) /* no writer: --dry-run */
 			return -1;

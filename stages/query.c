@@ -49,9 +49,9 @@ static void usage(FILE *fp, int status)
 		"  -k, --distance K    pairs within K (default: the tables' k; not more)\n"
 		"      --stats FILE    write statistics as JSON\n"
 		CLI_COMMON_HELP
-		"Output columns: query_url,query_warc_file,query_warc_offset,query_simhash,\n"
-		"match_url,match_warc_file,match_warc_offset,match_simhash,distance,match\n"
-		"(match: exact, same-text or near).\n");
+		"Output columns: query_url,query_warc_file,query_warc_offset,query_record_id,\n"
+		"query_warc_date,query_fingerprint, the same six of the stored page prefixed\n"
+		"match_, distance,match (match: exact, same-text or near).\n");
 	exit(status);
 }
 

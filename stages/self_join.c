@@ -57,8 +57,9 @@ static void usage(FILE *fp, int status)
 		"      --pairs FILE    also write every pair as text: key_a,key_b,distance\n"
 		"                      (key = URL, or the key given to --import-text)\n"
 		CLI_COMMON_HELP
-		"Output columns: cluster_id,url,warc_file,warc_offset,simhash,distance,\n"
-		"is_representative,match,doc_id (match: rep, exact, same-text, near).\n");
+		"Output columns: cluster_id,url,warc_file,warc_offset,record_id,warc_date,\n"
+		"fingerprint,distance,is_representative,match,doc_id (match: rep, exact,\n"
+		"same-text, near; doc_id: the document's index in the catalog).\n");
 	exit(status);
 }
 

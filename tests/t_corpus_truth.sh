@@ -8,7 +8,7 @@
 #      clusters.csv and a non-empty stats.json.
 #   3. clusters.csv honours the CSV contract (docs: DESIGN.md): header,
 #      one representative per cluster with distance 0, 16 lower-case hex
-#      digit simhashes, distance = popcount(simhash ^ representative's),
+#      digit fingerprints, distance = popcount(fingerprint ^ representative's),
 #      each URL at most once, and every warc_offset points at a record
 #      whose WARC-Target-URI is the row's URL.
 #   4. The clusters, normalised (URLs of a cluster sorted and joined by one
@@ -86,7 +86,7 @@ tr -d '\r' <"$csv" | awk -F, -v OFS=, '{
 	print
 }' >"$tmp/clusters.csv"
 
-want="cluster_id,url,warc_file,warc_offset,simhash,distance,is_representative"
+want="cluster_id,url,warc_file,warc_offset,record_id,warc_date,fingerprint,distance,is_representative"
 header=$(head -n 1 "$tmp/clusters.csv")
 case "$header" in
 "$want" | "$want",*) ;;
@@ -107,13 +107,15 @@ BEGIN {
 }
 function err(m) { print "clusters.csv line " (NR + 1) ": " m > "/dev/stderr"; bad = 1 }
 {
-	if (NF < 7) { err("fewer than 7 fields"); next }
-	cid = $1; url = $2; off = $4; sh = $5; d = $6; rep = $7
+	if (NF < 9) { err("fewer than 9 fields"); next }
+	cid = $1; url = $2; off = $4; rid = $5; date = $6; sh = $7; d = $8; rep = $9
+	if (rid !~ /^<urn:[^>]*>$/) err("record_id not a WARC-Record-ID: " rid)
+	if (date !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T/) err("warc_date not a WARC-Date: " date)
 	if (cid !~ /^[0-9]+$/) err("cluster_id not an integer: " cid)
 	if (url == "") err("empty url")
 	if ($3 == "") err("empty warc_file")
 	if (off !~ /^[0-9]+$/) err("warc_offset not a non-negative integer: " off)
-	if (length(sh) != 16 || sh ~ /[^0-9a-f]/) err("simhash not 16 lower-case hex digits: " sh)
+	if (length(sh) != 16 || sh ~ /[^0-9a-f]/) err("fingerprint not 16 lower-case hex digits: " sh)
 	if (d !~ /^[0-9]+$/ || d + 0 > 64) err("bad distance: " d)
 	if (rep != "0" && rep != "1") err("is_representative not 0 or 1: " rep)
 	if (url in seen) err("url listed twice: " url)
@@ -137,7 +139,7 @@ END {
 		dist = 0
 		for (k = 1; k <= 16; k++) dist += pc[substr(rsh[i], k, 1) substr(repsh[c], k, 1)]
 		if (dist != rd[i] + 0) {
-			print "clusters.csv line " (i + 1) ": distance " rd[i] " but popcount(simhash ^ representative) = " dist > "/dev/stderr"
+			print "clusters.csv line " (i + 1) ": distance " rd[i] " but popcount(fingerprint ^ representative) = " dist > "/dev/stderr"
 			bad = 1
 		}
 	}

@@ -126,7 +126,7 @@ rm -f "$tmp/t-mem.ndf" "$tmp/t-spill.ndf" "$tmp/t-spill3.ndf"
 "$BIN/ndd-permute-sort" --plan -m 1M -k 3 "$tmp/fps100k.ndf" | grep -q "spilled" || bad "--plan does not say it will spill"
 
 # Every member within k of its representative; one representative each.
-awk -F, 'NR > 1 { if ($6 > 3) bad = 1; reps[$1] += $7 } END {
+awk -F, 'NR > 1 { if ($8 > 3) bad = 1; reps[$1] += $9 } END {
 	for (c in reps) if (reps[c] != 1) bad = 1; exit bad }' "$tmp/j1.csv" ||
 	bad "cluster radius or representatives wrong"
 

@@ -34,6 +34,7 @@ static void write_file(FILE *fp, uint64_t base)
 	for (int s = 0; s < SECTIONS; s++) {
 		struct ndf_header h = {0};
 		h.kind = NDF_KIND_FPS;
+		h.aux = FPREC_VERSION;
 		h.simhash_bits = 64;
 		h.feature_config = 0x7465737463617400ull;
 		struct ndf_writer *w = ndf_writer_open(fp, "catalog", &h);

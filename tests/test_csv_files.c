@@ -2,7 +2,8 @@
  * test_csv_files.c - the CSV files (clusters_csv.h, previous_csv.h,
  * pairs_csv.h): each header is the documented column list; a row has as
  * many fields as its header and reads back, through an RFC 4180 parser,
- * as the values written, whatever bytes the URL and the WARC path hold
+ * as the values written, whatever bytes the URL, the WARC path, the
+ * record id and the date hold
  * (commas, quotes, CR, LF, UTF-8); and a row of the largest size fits its
  * table's CSV_ROW_BOUND(), in a buffer of exactly that size.
  */
@@ -75,11 +76,35 @@ static int header_fields(const char *h)
 	return n;
 }
 
-static struct prov_doc doc(const char *url, const char *warc, uint64_t off, uint64_t fp)
+/* A URL as the provenance keeps it: followed by the record id and the
+ * date, each a u16 LE length and its bytes (provenance.h). */
+static const char *packed(const char *url, const char *rid, const char *date)
+{
+	static char pool[1 << 20];
+	static size_t used;
+	const size_t nu = strlen(url), nr = strlen(rid), nd = strlen(date);
+	if (used + nu + nr + nd + 4 > sizeof pool)
+		abort();
+	char *const start = pool + used, *p = start;
+	memcpy(p, url, nu);
+	p += nu;
+	*p++ = (char)(nr & 0xff);
+	*p++ = (char)(nr >> 8);
+	memcpy(p, rid, nr);
+	p += nr;
+	*p++ = (char)(nd & 0xff);
+	*p++ = (char)(nd >> 8);
+	memcpy(p, date, nd);
+	used += (size_t)(p + nd - start);
+	return start;
+}
+
+static struct prov_doc doc_ids(const char *url, const char *warc, uint64_t off, uint64_t fp,
+			       const char *rid, const char *date)
 {
 	struct prov_doc d;
 	memset(&d, 0, sizeof d);
-	d.url = url;
+	d.url = packed(url, rid, date);
 	d.url_len = (uint32_t)strlen(url);
 	d.warc_file = warc;
 	d.warc_file_len = (uint16_t)strlen(warc);
@@ -88,13 +113,21 @@ static struct prov_doc doc(const char *url, const char *warc, uint64_t off, uint
 	return d;
 }
 
+static struct prov_doc doc(const char *url, const char *warc, uint64_t off, uint64_t fp)
+{
+	return doc_ids(url, warc, off, fp, "", "");
+}
+
 static void test_headers(void)
 {
-	CHECK(!strcmp(clusters_csv_header, "cluster_id,url,warc_file,warc_offset,simhash,"
-					     "distance,is_representative,match,doc_id\r\n"));
+	CHECK(!strcmp(clusters_csv_header,
+		      "cluster_id,url,warc_file,warc_offset,record_id,warc_date,fingerprint,"
+		      "distance,is_representative,match,doc_id\r\n"));
 	CHECK(!strcmp(previous_csv_header,
-		      "query_url,query_warc_file,query_warc_offset,query_simhash,"
-		      "match_url,match_warc_file,match_warc_offset,match_simhash,distance,match\r\n"));
+		      "query_url,query_warc_file,query_warc_offset,query_record_id,"
+		      "query_warc_date,query_fingerprint,match_url,match_warc_file,"
+		      "match_warc_offset,match_record_id,match_warc_date,match_fingerprint,"
+		      "distance,match\r\n"));
 	CHECK(!strcmp(pairs_csv_header, "key_a,key_b,distance\r\n"));
 }
 
@@ -131,28 +164,25 @@ static void test_cluster_rows(void)
 	for (size_t i = 0; i < N_AWKWARD; i++) {
 		const char *warc = awkward[(i + 3) % N_AWKWARD];
 		struct prov_doc rep = doc("https://example.com/rep", "rep.warc.gz", 7, 0xff);
-		struct prov_doc m = doc(awkward[i], warc, 18446744073709551615ull, 0x0f);
+		const char *rid = awkward[(i + 1) % N_AWKWARD], *date = awkward[(i + 2) % N_AWKWARD];
+		struct prov_doc m =
+			doc_ids(awkward[i], warc, 18446744073709551615ull, 0x0f, rid, date);
 		rep.payload_hash = 1;
 		m.payload_hash = 2;
 		m.text_hash = rep.text_hash = 5; /* same text */
 		m.doc_id = 1099511627776ull * 3 + 9;
 		struct record r = {0};
 		ROW(&r, clusters_csv_header, clusters_csv_row(&w_, 42, &rep, &m));
-		if (r.n != 9)
+		if (r.n != 11)
 			continue;
-		CHECK(!strcmp(r.field[0], "42"));
-		CHECK(!strcmp(r.field[1], awkward[i]));
-		CHECK(!strcmp(r.field[2], warc));
-		CHECK(!strcmp(r.field[3], "18446744073709551615"));
-		CHECK(!strcmp(r.field[4], "000000000000000f"));
-		CHECK(!strcmp(r.field[5], "4"));
-		CHECK(!strcmp(r.field[6], "0"));
-		CHECK(!strcmp(r.field[7], "same-text"));
-		CHECK(!strcmp(r.field[8], "3298534883337"));
+		const char *want[11] = {"42", awkward[i], warc, "18446744073709551615", rid, date,
+					"000000000000000f", "4", "0", "same-text", "3298534883337"};
+		for (int f = 0; f < 11; f++)
+			CHECK(!strcmp(r.field[f], want[f]));
 		record_free(&r);
 		ROW(&r, clusters_csv_header, clusters_csv_row(&w_, 1, &m, &m));
-		CHECK(r.n == 9 && !strcmp(r.field[5], "0") && !strcmp(r.field[6], "1") &&
-		      !strcmp(r.field[7], "rep"));
+		CHECK(r.n == 11 && !strcmp(r.field[7], "0") && !strcmp(r.field[8], "1") &&
+		      !strcmp(r.field[9], "rep"));
 		record_free(&r);
 	}
 }
@@ -161,16 +191,18 @@ static void test_previous_rows(void)
 {
 	for (size_t i = 0; i < N_AWKWARD; i++) {
 		const char *other = awkward[(i + 1) % N_AWKWARD];
-		struct prov_doc q = doc(awkward[i], other, 0, 0x0123456789abcdefull);
+		struct prov_doc q = doc_ids(awkward[i], other, 0, 0x0123456789abcdefull,
+					    "<urn:uuid:q>", "2026-11-25T01:02:03Z");
 		struct prov_doc m = doc(other, awkward[i], 123, 0x0123456789abcdeeull);
 		q.payload_hash = m.payload_hash = 3; /* the same bytes */
 		struct record r = {0};
 		ROW(&r, previous_csv_header, previous_csv_row(&w_, &q, &m, 1));
-		if (r.n != 10)
+		if (r.n != 14)
 			continue;
-		const char *want[10] = {awkward[i], other, "0", "0123456789abcdef",
-					other, awkward[i], "123", "0123456789abcdee", "1", "exact"};
-		for (int f = 0; f < 10; f++)
+		const char *want[14] = {awkward[i], other, "0", "<urn:uuid:q>", "2026-11-25T01:02:03Z",
+					"0123456789abcdef", other, awkward[i], "123", "", "",
+					"0123456789abcdee", "1", "exact"};
+		for (int f = 0; f < 14; f++)
 			CHECK(!strcmp(r.field[f], want[f]));
 		record_free(&r);
 	}
@@ -207,10 +239,13 @@ static void exact_writer(struct csv_writer *w, size_t bound)
  * enclosing pair), every number at its most digits, the longest match. */
 static void test_bounds(void)
 {
-	static char url[70000], path[4096];
+	static char url[70000], path[4096], rid[300], date[100];
 	memset(url, '"', sizeof url - 1);
 	memset(path, '"', sizeof path - 1);
-	struct prov_doc rep = doc(url, path, UINT64_MAX, 0), m = doc(url, path, UINT64_MAX, ~0ull);
+	memset(rid, '"', sizeof rid - 1);
+	memset(date, '"', sizeof date - 1);
+	struct prov_doc rep = doc_ids(url, path, UINT64_MAX, 0, rid, date),
+			m = doc_ids(url, path, UINT64_MAX, ~0ull, rid, date);
 	rep.payload_hash = 1; /* not the same bytes, the same text */
 	m.doc_id = UINT64_MAX;
 	struct csv_writer w;
@@ -257,11 +292,11 @@ static void test_cluster_file(void)
 	struct csv_writer w;
 	csv_init(&w, NULL);
 	clusters_csv_rows(&w, &cl, &p, 0, 2);
-	const char *want = "1,\"u,1\",w,1,0000000000000001,0,1,rep,101\r\n"
-			   "1,\"u\"\"3\",w,3,0000000000000003,1,0,exact,103\r\n"
-			   "2,u4,w,4,0000000000000004,0,1,rep,104\r\n"
-			   "2,u0,w,0,0000000000000000,1,0,near,100\r\n"
-			   "2,u2,w,2,0000000000000002,2,0,same-text,102\r\n";
+	const char *want = "1,\"u,1\",w,1,,,0000000000000001,0,1,rep,101\r\n"
+			   "1,\"u\"\"3\",w,3,,,0000000000000003,1,0,exact,103\r\n"
+			   "2,u4,w,4,,,0000000000000004,0,1,rep,104\r\n"
+			   "2,u0,w,0,,,0000000000000000,1,0,near,100\r\n"
+			   "2,u2,w,2,,,0000000000000002,2,0,same-text,102\r\n";
 	CHECK(!w.err && w.len == strlen(want) && !memcmp(w.buf, want, w.len));
 	w.len = 0;
 	clusters_csv_rows(&w, &cl, &p, 1, 2); /* a part numbers as the whole */

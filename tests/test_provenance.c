@@ -64,6 +64,7 @@ static void write_catalog(const char *path)
 	CHECK(fp != NULL);
 	struct ndf_header h = {0};
 	h.kind = NDF_KIND_FPS;
+	h.aux = FPREC_VERSION;
 	h.simhash_bits = 64;
 	struct ndf_writer *w = ndf_writer_open(fp, "catalog", &h);
 	CHECK(w != NULL);
@@ -71,7 +72,7 @@ static void write_catalog(const char *path)
 	for (uint64_t i = 0; i < RECORDS; i += 100) {
 		size_t used = 0;
 		for (uint64_t j = i; j < i + 100; j++) {
-			char url[32];
+			char url[32], rid[32];
 			struct fp_record r = {0};
 			r.simhash = j * 0x9e3779b97f4a7c15ull;
 			r.warc_offset = 7 * j;
@@ -79,6 +80,9 @@ static void write_catalog(const char *path)
 			snprintf(url, sizeof url, "u%llu", (unsigned long long)j);
 			r.url = (struct str){url, (uint32_t)strlen(url)};
 			r.warc_file = (struct str){"w.warc", 6};
+			snprintf(rid, sizeof rid, "<urn:%llu>", (unsigned long long)j);
+			r.record_id = (struct str){rid, (uint32_t)(j % 5 ? strlen(rid) : 0)};
+			r.date = (struct str){"2026-11-26T00:00:00Z", (uint32_t)(j % 7 ? 20 : 0)};
 			used += fprec_encode(&r, buf + used);
 		}
 		CHECK(ndf_write_block(w, 100, NDF_CODEC_RAW, i, buf, used) == 0);
@@ -108,8 +112,13 @@ static void test_load(void)
 		if (!prov_needed(&p, i))
 			continue;
 		const struct prov_doc *d = prov_get(&p, i);
-		char url[32];
+		char url[32], rid[32];
 		snprintf(url, sizeof url, "u%u", i);
+		snprintf(rid, sizeof rid, "<urn:%u>", i);
+		const struct str id = prov_record_id(d), date = prov_date(d);
+		ok &= id.n == (i % 5 ? strlen(rid) : 0) && !memcmp(id.p, rid, id.n) &&
+		      date.n == (i % 7 ? 20u : 0u) && !memcmp(date.p, "2026-11-26T00:00:00Z", date.n) &&
+		      d->doc_id == i;
 		ok &= d->url_len == strlen(url) && !memcmp(d->url, url, d->url_len) &&
 		      d->warc_offset == 7ull * i && d->simhash == i * 0x9e3779b97f4a7c15ull &&
 		      d->warc_file_len == 6 && !memcmp(d->warc_file, "w.warc", 6) &&

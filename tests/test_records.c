@@ -155,12 +155,15 @@ static void test_fprec(void)
 	r.flags = FP_SHORT_TEXT;
 	r.url = S("u");
 	r.warc_file = S("w");
+	r.record_id = S("<urn:uuid:1>");
+	r.date = S("d");
 	size_t n = fprec_size(&r);
 	uint8_t *buf = malloc(n);
 	CHECK(fprec_encode(&r, buf) == n);
 	const uint8_t *p = buf;
 	CHECK(fprec_decode(&p, buf + n, &s) == 0 && s.simhash == r.simhash && s.flags == r.flags);
 	CHECK(same(s.url, r.url) && same(s.warc_file, r.warc_file));
+	CHECK(same(s.record_id, r.record_id) && same(s.date, r.date));
 	p = buf; /* a skip ends where a decode ends */
 	CHECK(fprec_skip(&p, buf + n) == 0 && p == buf + n);
 	for (size_t cut = 0; cut < n; cut++) {

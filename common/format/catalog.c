@@ -39,6 +39,12 @@ static int check_params(struct scan *s, const struct ndf_reader *r)
 			  ndf_kind_name(h->kind));
 		return NDF_ERR_PARAMS;
 	}
+	if (h->aux != FPREC_VERSION) {
+		log_error("'%s': fingerprints of record layout %llu, this program reads layout %d: "
+			  "fingerprint them again with this version of ndd-fingerprint",
+			  ndf_reader_name(r), (unsigned long long)h->aux, FPREC_VERSION);
+		return NDF_ERR_PARAMS;
+	}
 	if (s->info->n_sections == 0) {
 		s->info->feature_config = h->feature_config;
 		s->info->simhash_bits = h->simhash_bits;

@@ -116,7 +116,7 @@ int docrec_decode(const uint8_t **in, const uint8_t *end, struct doc_record *d)
 
 size_t fprec_size(const struct fp_record *r)
 {
-	return FPREC_MIN_SIZE + (size_t)r->url.n + r->warc_file.n;
+	return FPREC_MIN_SIZE + (size_t)r->url.n + r->warc_file.n + r->record_id.n + r->date.n;
 }
 
 size_t fprec_encode(const struct fp_record *r, uint8_t *out)
@@ -131,18 +131,21 @@ size_t fprec_encode(const struct fp_record *r, uint8_t *out)
 	p = out_u32(p, r->flags);
 	p = out_str(p, r->url.p, r->url.n);
 	p = out_str(p, r->warc_file.p, r->warc_file.n);
+	p = out_str(p, r->record_id.p, r->record_id.n);
+	p = out_str(p, r->date.p, r->date.n);
 	return (size_t)(p - out);
 }
 
 int fprec_skip(const uint8_t **in, const uint8_t *end)
 {
 	struct cursor c = {*in, end};
-	struct str url, file;
+	struct str s;
 	if (cur_need(&c, FPREC_FIXED_SIZE))
 		return -1;
 	c.next += FPREC_FIXED_SIZE;
-	if (cur_slice(&c, &url) || cur_slice(&c, &file))
-		return -1;
+	for (int i = 0; i < 4; i++)
+		if (cur_slice(&c, &s))
+			return -1;
 	*in = c.next;
 	return 0;
 }
@@ -154,7 +157,8 @@ int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r)
 	    cur_u64(&c, &r->warc_offset) || cur_u64(&c, &r->payload_hash) ||
 	    cur_u64(&c, &r->text_hash) || cur_u32(&c, &r->text_len) ||
 	    cur_u32(&c, &r->flags) || cur_slice(&c, &r->url) ||
-	    cur_slice(&c, &r->warc_file))
+	    cur_slice(&c, &r->warc_file) || cur_slice(&c, &r->record_id) ||
+	    cur_slice(&c, &r->date))
 		return -1;
 	*in = c.next;
 	return 0;

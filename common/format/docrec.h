@@ -132,18 +132,26 @@ struct fp_record {
 	uint32_t flags;     /* DOC_*, plus FP_* below */
 	struct str url;
 	struct str warc_file;
+	struct str record_id; /* WARC-Record-ID, with its angle brackets; may be empty */
+	struct str date;      /* WARC-Date as written; may be empty */
 };
+
+/*
+ * Record layout of NDF_KIND_FPS, in the section header's aux field.  A
+ * reader refuses other layouts: 0 had no record_id and date.
+ */
+#define FPREC_VERSION 2
 
 enum {
 	FP_SHORT_TEXT = 1u << 16, /* below the minimum length: exact-text matches only */
 };
 
-/* The fixed fields before a record's two strings (fprec_skip() steps
+/* The fixed fields before a record's four strings (fprec_skip() steps
  * over them). */
 #define FPREC_FIXED_SIZE (5 * 8 + 2 * 4)
 /* The encoded size of a record with empty strings: no block of N records
  * can be shorter than N times this. */
-#define FPREC_MIN_SIZE (FPREC_FIXED_SIZE + 2 * 4)
+#define FPREC_MIN_SIZE (FPREC_FIXED_SIZE + 4 * 4)
 
 size_t fprec_size(const struct fp_record *r);
 size_t fprec_encode(const struct fp_record *r, uint8_t *out);

@@ -69,10 +69,11 @@ static inline void csv_row_end(struct csv_writer *w, const char *end)
 }
 
 /*
- * Where document @d (a const struct prov_doc *) is, in the contract's
- * order (DESIGN.md): url,warc_file,warc_offset,simhash; each name begins
- * with @prefix (a string literal, "" for none), for a CSV that names two
- * documents a row.
+ * Where document @d (a const struct prov_doc *) is and what it is, in the
+ * contract's order (README's "The output CSV"):
+ * url,warc_file,warc_offset,record_id,warc_date,fingerprint; each name
+ * begins with @prefix (a string literal, "" for none), for a CSV that
+ * names two documents a row.
  */
 #define LOCATION_CSV_COLUMNS(X, prefix, d)                                              \
 	X(prefix "url", csv_put_field(p, (d)->url, (d)->url_len),                       \
@@ -80,7 +81,11 @@ static inline void csv_row_end(struct csv_writer *w, const char *end)
 	X(prefix "warc_file", csv_put_field(p, (d)->warc_file, (d)->warc_file_len),     \
 	  CSV_FIELD_BOUND((d)->warc_file_len))                                          \
 	X(prefix "warc_offset", csv_put_u64(p, (d)->warc_offset), CSV_U64_BOUND)        \
-	X(prefix "simhash", csv_put_hex64(p, (d)->simhash), CSV_HEX64_BOUND)
+	X(prefix "record_id", csv_put_field(p, prov_record_id(d).p, prov_record_id(d).n), \
+	  CSV_FIELD_BOUND(prov_record_id(d).n))                                         \
+	X(prefix "warc_date", csv_put_field(p, prov_date(d).p, prov_date(d).n),         \
+	  CSV_FIELD_BOUND(prov_date(d).n))                                              \
+	X(prefix "fingerprint", csv_put_hex64(p, (d)->simhash), CSV_HEX64_BOUND)
 
 /* The match column's longest value (prov_match_kind(), and "rep"). */
 #define CSV_MATCH_BOUND (sizeof "same-text" - 1)

@@ -48,26 +48,61 @@ struct prov_arena {
 	char pad[64]; /* threads' arenas on separate cache lines */
 };
 
-static const char *keep_str(struct prov_arena *a, struct str s)
+/* @n bytes in @a's arena, or NULL (a->oom set). */
+static char *arena_room(struct prov_arena *a, size_t n)
 {
 	struct arena_chunk *c = a->top;
-	if (!c || c->len + s.n > c->cap) {
-		size_t cap = s.n > ARENA_CHUNK ? s.n : ARENA_CHUNK;
-		struct arena_chunk *n = malloc(sizeof *n + cap);
-		if (!n) {
+	if (!c || c->len + n > c->cap) {
+		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		struct arena_chunk *nc = malloc(sizeof *nc + cap);
+		if (!nc) {
 			a->oom = 1;
-			return "";
+			return NULL;
 		}
-		mem_hint_huge_pages(n, sizeof *n + cap);
-		n->prev = c;
-		n->len = 0;
-		n->cap = cap;
-		a->top = c = n;
+		mem_hint_huge_pages(nc, sizeof *nc + cap);
+		nc->prev = c;
+		nc->len = 0;
+		nc->cap = cap;
+		a->top = c = nc;
 	}
 	char *p = c->data + c->len;
-	memcpy(p, s.p, s.n);
-	c->len += s.n;
+	c->len += n;
 	return p;
+}
+
+static const char *keep_str(struct prov_arena *a, struct str s)
+{
+	char *p = arena_room(a, s.n);
+	if (!p)
+		return "";
+	memcpy(p, s.p, s.n);
+	return p;
+}
+
+/* The URL, then record id and date, each a u16 LE length and its bytes
+ * (provenance.h's prov_record_id(), prov_date()).  A longer id or date
+ * than 64 KiB is no id a reader could use: it is cut there. */
+static const char *keep_url(struct prov_arena *a, const struct fp_record *r)
+{
+	const uint16_t nr = r->record_id.n > UINT16_MAX ? UINT16_MAX : (uint16_t)r->record_id.n;
+	const uint16_t nd = r->date.n > UINT16_MAX ? UINT16_MAX : (uint16_t)r->date.n;
+	char *const kept = arena_room(a, (size_t)r->url.n + 4 + nr + nd);
+	char *p = kept;
+	if (!p)
+		return "";
+	if (r->url.n)
+		memcpy(p, r->url.p, r->url.n);
+	p += r->url.n;
+	*p++ = (char)(nr & 0xff);
+	*p++ = (char)(nr >> 8);
+	if (nr)
+		memcpy(p, r->record_id.p, nr);
+	p += nr;
+	*p++ = (char)(nd & 0xff);
+	*p++ = (char)(nd >> 8);
+	if (nd)
+		memcpy(p, r->date.p, nd);
+	return kept;
 }
 
 static int wanted(void *ctx, uint64_t idx)
@@ -85,7 +120,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->payload_hash = r->payload_hash;
 	d->text_hash = r->text_hash;
 	d->warc_offset = r->warc_offset;
-	d->doc_id = r->doc_id;
+	d->doc_id = idx;
 	d->text = (uint8_t)((r->text_len != 0 ? PROV_HAS_TEXT : 0) |
 			    (r->flags & FP_SHORT_TEXT ? PROV_SHORT_TEXT : 0));
 	p->text[slot] = d->text;
@@ -94,7 +129,7 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 			  (unsigned long long)idx, r->warc_file.n);
 		return -1;
 	}
-	d->url = keep_str(a, r->url);
+	d->url = keep_url(a, r);
 	d->url_len = r->url.n;
 	if (a->last_file && r->warc_file.n == a->last_file_len &&
 	    !memcmp(a->last_file, r->warc_file.p, r->warc_file.n))

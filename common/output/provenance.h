@@ -24,13 +24,36 @@
  * whether there is any.
  */
 struct prov_doc {
-	uint64_t simhash, payload_hash, text_hash, warc_offset, doc_id;
-	const char *url, *warc_file; /* in the loading thread's arena */
+	uint64_t simhash, payload_hash, text_hash, warc_offset;
+	uint64_t doc_id;             /* its document index in the catalog */
+	const char *url, *warc_file; /* in the loading thread's arena; the
+					url is followed by the record id and
+					date: prov_record_id(), prov_date() */
 	uint32_t url_len;
 	uint16_t warc_file_len;      /* a path: PATH_MAX is 4096 */
 	uint8_t text;                /* PROV_HAS_TEXT | PROV_SHORT_TEXT */
 };
 _Static_assert(sizeof(struct prov_doc) == 64, "a provenance record is one cache line");
+
+/* The u16 LE length at @p and the bytes after it. */
+static inline struct str prov_str16_(const char *p)
+{
+	const uint8_t *u = (const uint8_t *)p;
+	return (struct str){p + 2, (uint32_t)(u[0] | u[1] << 8)};
+}
+
+/** @d's WARC-Record-ID (empty if it had none); lives as long as @d. */
+static inline struct str prov_record_id(const struct prov_doc *d)
+{
+	return prov_str16_(d->url + d->url_len);
+}
+
+/** @d's WARC-Date as written (empty if it had none). */
+static inline struct str prov_date(const struct prov_doc *d)
+{
+	const struct str id = prov_record_id(d);
+	return prov_str16_(id.p + id.n);
+}
 
 struct prov_arena; /* one per loading thread: see provenance.c */
 
