@@ -48,6 +48,9 @@ recursively in directories), and write the duplicate-cluster CSV.
       --bin DIR      where the ndd-* stage programs are (default: build/bin
                      beside this script, else \$PATH)
       --keep-work    keep the intermediate files (documents, raw tables)
+      --mpi N        run extract, fingerprint and the tables on N MPI ranks
+                     (build with 'make MPI=1'; docs/MPI.md): the same outputs.
+                     \$NDD_MPIRUN is the launcher (default mpirun; srun works)
   -q, --quiet        only errors and the final line
   -h, --help         this help
 
@@ -59,7 +62,7 @@ interrupted, or DIR locked by another run (nothing published).
 USAGE
 }
 
-out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous="" templates=1
+out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0
 inputs=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -69,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--bin) bindir=${2:?}; shift 2 ;;
 	--previous) previous=${2:?}; shift 2 ;;
 	--keep-work) keep=1; shift ;;
+	--mpi) mpi=${2:?}; shift 2 ;;
 	--no-templates) templates=0; shift ;;
 	-q | --quiet) quiet=1; shift ;;
 	-h | --help) usage; exit 0 ;;
@@ -86,6 +90,8 @@ case $k in [0-8]) ;; *) die "-k must be 0..8, got '$k'" ;; esac
 if [ -n "$threads" ]; then
 	case $threads in '' | *[!0-9]* | 0) die "-t must be a positive number, got '$threads'" ;; esac
 fi
+
+case $mpi in '' | *[!0-9]*) die "--mpi must be a number of ranks, got '$mpi'" ;; esac
 
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -105,6 +111,7 @@ fi
 if [ -z "$bindir" ] && [ -x "$here/build/bin/ndd-extract" ]; then
 	bindir=$here/build/bin
 fi
+[ "$mpi" -gt 0 ] && stages="$stages mpi"
 for s in $stages; do
 	if [ -n "$bindir" ]; then
 		[ -x "$bindir/ndd-$s" ] || die "stage program '$bindir/ndd-$s' is missing: build it with 'make' (or 'make deps && make' on a new machine)"
@@ -289,9 +296,66 @@ step() {
 	fi
 }
 
+# --mpi N: extract, fingerprint and the tables run as MPI jobs of N ranks
+# (ndd-mpi, docs/MPI.md); each step's parts come together in the same
+# files as on one machine.  A job that fails or loses a rank exits
+# non-zero: the run stops there, having published nothing.
+mpi_run() {
+	local launcher=${NDD_MPIRUN:-mpirun} rc
+	local -a cmd=("$launcher" -np "$mpi")
+	case $("$launcher" --version 2>&1) in
+	*"Open MPI"* | *OpenRTE*)
+		cmd+=(--oversubscribe)
+		[ "$(id -u)" = 0 ] && cmd+=(--allow-run-as-root) ;;
+	*slurm*) cmd=("$launcher" -n "$mpi") ;;
+	esac
+	rm -f "$work/mpi.status"
+	# mpirun as a stage (spawn()): dies with this script, and takes its ranks along
+	"${deathsig[@]}" "${cmd[@]}" "$(stage_path mpi)" --status "$work/mpi.status" "$@" \
+		< /dev/null 2> >(tee -a "$work/mpirun.log" >&2) 8>&- 9>&- &
+	spawned=$!
+	stage_pids+=("$spawned")
+	reap "$spawned"
+	rc=$?
+	[ $rc = 0 ] && { read -r rc < "$work/mpi.status" || rc=2; }
+	if [ $rc -gt 1 ]; then
+		local why
+		why=$(grep -Eio '(process )?rank [0-9]+[^.]*' "$work/mpirun.log" | head -3 | paste -sd ';' -)
+		echo "run_pipeline.sh: error: MPI job '$1' on $mpi ranks failed (exit $rc)${why:+: $why}" >&2
+	fi
+	return $rc
+}
+# The ranks' statistics of a stage, summed into one file like the stage's.
+mpi_stats() {
+	local out=$1; shift
+	python3 - "$out" "$@" <<'PY'
+import json, sys
+def add(a, b):
+    if isinstance(a, dict):
+        return {k: add(v, b.get(k, v if not isinstance(v, (int, float)) or isinstance(v, bool) else 0)) for k, v in a.items()}
+    if isinstance(a, (int, float)) and not isinstance(a, bool):
+        return a + b
+    return a
+parts = [json.load(open(p)) for p in sys.argv[2:]]
+tot = parts[0]
+for p in parts[1:]:
+    tot = add(tot, p)
+json.dump(tot, open(sys.argv[1], "w"), indent=2)
+PY
+}
+mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] && echo "$work/$1.$r.$2"; done; }
+
 say "${#files[@]} input files, k = $k"
-step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
-	-o "$work/documents.ndf" "${files[@]}"
+docs=("$work/documents.ndf")
+if [ "$mpi" -gt 0 ]; then
+	step extract mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" -- "${files[@]}"
+	mapfile -t docs < <(mpi_parts docs ndf)
+	mapfile -t parts < <(mpi_parts extract json)
+	mpi_stats "$work/extract.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
+else
+	step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
+		-o "$work/documents.ndf" "${files[@]}"
+fi
 # Templates: what repeats over a host's pages is its template, not content
 # (docs/TEMPLATES.md); fingerprint then decides each page's text without it.
 fpopt=()
@@ -299,17 +363,48 @@ if [ "$templates" = 1 ]; then
 	popt=()
 	[ -n "$previous" ] && [ -f "$previous/templates.ndf" ] && popt=(--previous "$previous/templates.ndf")
 	step template run_stage template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
-		--stats "$work/template.json" -o "$work/templates.ndf" "$work/documents.ndf"
+		--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
 	fpopt=(--templates "$work/templates.ndf")
 fi
-step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
-	--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
-[ "$keep" = 1 ] || rm -f "$work/documents.ndf"
+if [ "$mpi" -gt 0 ]; then
+	step fingerprint mpi_run fingerprint "$work" "$work/fingerprints.ndf" "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
+	mapfile -t parts < <(mpi_parts fingerprint json)
+	mpi_stats "$work/fingerprint.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
+	[ "$keep" = 1 ] || rm -f "$work"/fps.*.ndf
+else
+	step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
+		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
+fi
+[ "$keep" = 1 ] || rm -f "${docs[@]}"
 # The raw tables (12 bytes per fingerprint and table: 1.2 GB for 10M
 # fingerprints) go straight through a pipe into compress: written to disk
 # and read back they cost more than sorting them.  --keep-work stages
 # them through a file instead, to be looked at.
+# With --mpi the ranks sort and join the tables (ndd-mpi tables); rank 0
+# streams the sorted tables through a FIFO into ndd-compress, and writes
+# the pairs for self-join --found-pairs.
+mpi_tables() {
+	local raw=$work/tables-raw.ndf pid rc
+	[ "$keep" = 1 ] || { mkfifo "$raw" || return 2; }
+	if [ "$keep" != 1 ]; then
+		spawn "$raw" - compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" -
+		pid=$spawned
+	fi
+	mpi_run tables "${topt[@]}" "${qopt[@]}" -k "$k" --raw "$raw" --pairs "$work/pairs.bin" \
+		--stats "$work/mpi.json" "$work/fingerprints.ndf"
+	rc=$?
+	if [ "$keep" != 1 ]; then
+		# a job that failed before rank 0 opened the FIFO leaves compress
+		# waiting to open it: open and close it once
+		[ $rc -gt 1 ] && { kill "$pid" 2>/dev/null; exec 3<> "$raw"; exec 3>&-; }
+		reap "$pid" || { [ $rc -gt 1 ] || rc=2; }
+		return $rc
+	fi
+	[ $rc -gt 1 ] && return $rc
+	run_stage compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" "$raw"
+}
 sort_and_compress() {
+	[ "$mpi" -gt 0 ] && { mpi_tables; return $?; }
 	local p1 rc1 rc2
 	if [ "$keep" = 1 ]; then
 		run_stage permute-sort "${topt[@]}" "${qopt[@]}" -k "$k" \
@@ -328,7 +423,9 @@ sort_and_compress() {
 	return $rc2
 }
 step permute-sort+compress sort_and_compress
-step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
+jopt=()
+[ "$mpi" -gt 0 ] && jopt=(--found-pairs "$work/pairs.bin")
+step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" "${jopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
 	-o "$work/clusters.csv" "$work/tables.ndf"
 published="fingerprints.ndf tables.ndf"
@@ -355,6 +452,7 @@ json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')";
 	printf '  "fingerprint": '; cat "$work/fingerprint.json"; echo ","
 	printf '  "join": '; cat "$work/join.json"; echo ","
 	if [ -n "$previous" ]; then printf '  "previous": '; cat "$work/query.json"; echo ","; fi
+	if [ "$mpi" -gt 0 ]; then printf '  "mpi": '; cat "$work/mpi.json"; echo ","; fi
 	printf '  "seconds": {'
 	sep=""
 	for s in $timed; do printf '%s"%s": %s' "$sep" "$s" "${secs[$s]}"; sep=", "; done

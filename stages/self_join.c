@@ -23,6 +23,7 @@
 #include "tables/design.h"
 #include "util/infile.h"
 #include "tables/join.h"
+#include "tables/pairfile.h"
 #include "util/log.h"
 #include "util/memhint.h"
 #include "format/ndf.h"
@@ -40,6 +41,7 @@ struct opts {
 	const char **catalog;
 	int n_catalog;
 	const char *stats, *pairs;
+	const char *found; /* --found-pairs */
 };
 
 static void usage(FILE *fp, int status)
@@ -56,6 +58,9 @@ static void usage(FILE *fp, int status)
 		"      --stats FILE    write statistics as JSON\n"
 		"      --pairs FILE    also write every pair as text: key_a,key_b,distance\n"
 		"                      (key = URL, or the key given to --import-text)\n"
+		"      --found-pairs FILE take the pairs from FILE (written by ndd-mpi, which\n"
+		"                      joined the tables on many ranks) instead of joining\n"
+		"                      TABLES; no TABLES are read\n"
 		CLI_COMMON_HELP
 		"Output columns: cluster_id,url,warc_file,warc_offset,record_id,warc_date,\n"
 		"fingerprint,distance,is_representative,match,doc_id (match: rep, exact,\n"
@@ -65,13 +70,14 @@ static void usage(FILE *fp, int status)
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_STATS = CLI_OPT_STAGE_BASE, OPT_PAIRS };
+	enum { OPT_STATS = CLI_OPT_STAGE_BASE, OPT_PAIRS, OPT_FOUND };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"catalog", required_argument, NULL, 'c'},
 		{"distance", required_argument, NULL, 'k'},
 		{"stats", required_argument, NULL, OPT_STATS},
 		{"pairs", required_argument, NULL, OPT_PAIRS},
+		{"found-pairs", required_argument, NULL, OPT_FOUND},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -87,6 +93,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		case 'k': o->k = (int)cli_parse_int("--distance", optarg, 0, DESIGN_MAX_K); break;
 		case OPT_STATS: o->stats = optarg; break;
 		case OPT_PAIRS: o->pairs = optarg; break;
+		case OPT_FOUND: o->found = optarg; break;
 		default: usage(stderr, EXIT_FAILED);
 		}
 	}
@@ -229,6 +236,25 @@ static int join_all(FILE *in, const char *name, struct pair_vec *pairs, struct n
 	table_arrays_free(&buf);
 	warm_end(&warm);
 	return rc;
+}
+
+/* The pairs another program found (pairfile.h), with what the join would
+ * have learnt of the tables. */
+static int join_found(const char *path, struct pair_vec *pairs, struct ndf_header *first,
+		      struct join_stats *js)
+{
+	struct pairfile_info pi;
+	if (pairfile_read(path, pairs, &pi) || design_make(&js->design, pi.k, pi.design_code))
+		return -1;
+	first->k = pi.k;
+	first->design_code = pi.design_code;
+	first->n_tables = pi.n_tables;
+	first->dataset_id = pi.dataset_id;
+	first->record_count = pi.records;
+	js->records = pi.records;
+	js->tables = pi.n_tables;
+	js->comparisons = pi.comparisons;
+	return 0;
 }
 
 /* ---- the catalog, for the documents in pairs ---- */
@@ -473,19 +499,23 @@ int main(int argc, char **argv)
 
 	log_init("ndd-self-join");
 	parse(&o, argc, argv);
-	const char *path = optind < argc ? argv[optind] : "-";
-	const char *name = strcmp(path, "-") ? path : "(standard input)";
-	FILE *in = infile_open(path);
-	if (!in)
-		return EXIT_FAILED;
-	tablefile_pipe_buffer(in);
 	struct phase_clock tp = {t0, log_cpu(), log_minor_faults()};
 	/* Each phase's arrays are the next one's memory: a table's arrays
 	 * become the provenance.  Fresh pages are what costs (on a VM whose
 	 * host takes freed memory back, more than the work on them). */
 	mem_keep_freed();
-	rc = join_all(in, name, &pairs, &first, &js);
-	infile_close(in);
+	if (o.found) {
+		rc = join_found(o.found, &pairs, &first, &js);
+	} else {
+		const char *path = optind < argc ? argv[optind] : "-";
+		const char *name = strcmp(path, "-") ? path : "(standard input)";
+		FILE *in = infile_open(path);
+		if (!in)
+			return EXIT_FAILED;
+		tablefile_pipe_buffer(in);
+		rc = join_all(in, name, &pairs, &first, &js);
+		infile_close(in);
+	}
 	phase_done("join", &tp);
 	if (!rc && o.k > (int)first.k) {
 		log_error("tables were built for k = %u; they cannot find pairs within %d",

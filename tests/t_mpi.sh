@@ -1,0 +1,72 @@
+#!/bin/sh
+# The MPI build (make MPI=1, docs/MPI.md): run_pipeline.sh --mpi N for
+# N = 1, 2, 4 (oversubscribed) must publish the same bytes as the
+# one-machine run, on the corpus samples and on a generated crawl; the
+# table step alone must find the brute-force pairs; a rank that fails or
+# is killed must make the run exit 2, name the rank, and leave the
+# previous outputs as they were.  Skipped (passes, with a message) when
+# ndd-mpi is not built or mpirun is missing.
+set -u
+if [ ! -x "$BIN/ndd-mpi" ] || ! command -v mpirun >/dev/null; then
+	echo "SKIP: no ndd-mpi in $BIN (make MPI=1) or no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+	exit 0
+fi
+RUN="$TOP/run_pipeline.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+OUTS="clusters.csv fingerprints.ndf tables.ndf templates.ndf"
+sums() { (cd "$1" && md5sum $OUTS); }
+
+python3 "$TOP/bench/gen_crawl.py" -s 3 -o "$tmp/gen" --hosts 8 --pages 10 30 --parts 5 >/dev/null ||
+	bad "gen_crawl.py"
+for corpus in "$TOP/corpus-samples" "$tmp/gen/crawl"; do
+	"$RUN" -q -t 1 --bin "$BIN" -o "$tmp/one" "$corpus" >/dev/null
+	[ $? -le 1 ] || bad "one machine on $corpus"
+	sums "$tmp/one" > "$tmp/want"
+	for n in 1 2 4; do
+		"$RUN" -q -t 1 --bin "$BIN" --mpi $n -o "$tmp/mpi$n" "$corpus" >/dev/null 2>"$tmp/err"
+		rc=$?
+		[ $rc -le 1 ] || { bad "--mpi $n on $corpus: exit $rc"; cat "$tmp/err"; }
+		sums "$tmp/mpi$n" | cmp -s - "$tmp/want" || bad "--mpi $n on $corpus: outputs differ"
+		grep -q '"ranks": '$n "$tmp/mpi$n/stats.json" || bad "--mpi $n: no mpi statistics"
+	done
+	echo "$(basename "$corpus"): --mpi 1, 2, 4 byte-identical ($(($(wc -l < "$tmp/one/clusters.csv") - 1)) rows)"
+	rm -rf "$tmp/one" "$tmp"/mpi?
+done
+
+# The table step alone on 3 ranks: the brute-force pairs, through
+# ndd-self-join --found-pairs.
+GEN="$TOP/$BUILD/bench/gen_fps"
+"$GEN" -n 3000 -s 5 -k 4 --brute "$tmp/brute.txt" -o "$tmp/fps.ndf" || bad "gen_fps"
+mpirun --oversubscribe --allow-run-as-root -np 3 "$BIN/ndd-mpi" tables -q -t 1 -k 4 \
+	--pairs "$tmp/pairs.bin" --stats "$tmp/tables.json" "$tmp/fps.ndf" 2>"$tmp/err" ||
+	{ bad "ndd-mpi tables"; cat "$tmp/err"; }
+"$BIN/ndd-self-join" -q --found-pairs "$tmp/pairs.bin" -c "$tmp/fps.ndf" \
+	--pairs "$tmp/pairs.txt" -o "$tmp/c.csv" || bad "self-join --found-pairs"
+sort "$tmp/brute.txt" > "$tmp/want"
+sort "$tmp/pairs.txt" > "$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || bad "3 ranks: $(wc -l < "$tmp/got") pairs, brute force $(wc -l < "$tmp/want")"
+echo "tables on 3 ranks: $(($(wc -l < "$tmp/want") - 1)) pairs as brute force"
+# A pair file that was tampered with is refused.
+printf 'x' | dd of="$tmp/pairs.bin" bs=1 seek=70 conv=notrunc 2>/dev/null
+"$BIN/ndd-self-join" -q --found-pairs "$tmp/pairs.bin" -c "$tmp/fps.ndf" -o "$tmp/c2.csv" 2>/dev/null &&
+	bad "a damaged pair file was taken"
+
+# Faults: a rank killed in the middle of the tables, a rank whose extract
+# fails.  Exit 2, the rank named, the previous outputs untouched.
+"$RUN" -q -t 1 --bin "$BIN" -o "$tmp/out" "$TOP/corpus-samples" >/dev/null
+sums "$tmp/out" > "$tmp/before"
+for fault in tables:2:kill extract:1:fail; do
+	NDD_MPI_FAULT=$fault "$RUN" -q -t 1 --bin "$BIN" --mpi 4 -o "$tmp/out" "$TOP/corpus-samples" \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	rank=$(echo $fault | cut -d: -f2)
+	[ $rc -eq 2 ] || bad "$fault: exit $rc, not 2"
+	grep -q "rank $rank" "$tmp/err" || { bad "$fault: rank $rank not named"; cat "$tmp/err"; }
+	sums "$tmp/out" | cmp -s - "$tmp/before" || bad "$fault: the previous outputs changed"
+	ls -a "$tmp/out" | grep -q '^\.work' && bad "$fault: a work directory was left"
+	echo "$fault: exit $rc, $(grep -c "rank $rank" "$tmp/err") lines name rank $rank"
+done
+exit $fail
