@@ -42,7 +42,7 @@ ifeq ($(OPENMP),)
 WARN   += -Wno-unknown-pragmas
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(ARCH) $(OPENMP) $(SANFLAGS) -MMD -MP -Icommon
-LDLIBS  = -larchive -lxxhash -ldeflate -lz -lm
+LDLIBS  = -larchive -lxxhash -ldeflate -lutf8proc -lz -lm
 ALL_LDFLAGS = $(LDFLAGS) $(OPENMP) $(SANFLAGS)
 
 ifeq ($(V),1)

@@ -19,6 +19,8 @@
 #include "util/bytes.h"
 #include "util/utf8.h"
 
+#include <utf8proc.h>
+
 /* ASCII: folded letter or digit, or 0 for a separator. */
 static const char ascii_map[128] = {
 	['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4',
@@ -317,6 +319,13 @@ static inline int start_token(struct textnorm *tn, struct pass *s, uint32_t kind
 	return push_token(tn, s->o, kind);
 }
 
+/* Is @cp a combining mark (general category M*)? */
+static int is_mark(uint32_t cp)
+{
+	const utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cp);
+	return c == UTF8PROC_CATEGORY_MN || c == UTF8PROC_CATEGORY_MC || c == UTF8PROC_CATEGORY_ME;
+}
+
 /* One non-ASCII code point (already decoded and folded) of class @cls. */
 static int add_char(struct textnorm *tn, struct pass *s, uint32_t cp,
 		    enum textnorm_class cls)
@@ -331,6 +340,10 @@ static int add_char(struct textnorm *tn, struct pass *s, uint32_t cp,
 		return 0;
 	case TN_WORD:
 		if (!s->in_word) {
+			/* A combining mark with no letter before it (NFKC makes
+			 * U+2017 a space and U+0333) is dropped, not a word. */
+			if (cp >= 0x300 && is_mark(cp))
+				return 0;
 			if (start_token(tn, s, TN_WORD))
 				return -1;
 			s->in_word = 1;
@@ -475,11 +488,17 @@ static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
 
 int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 {
-	if (len > UINT32_MAX - 1)
-		len = UINT32_MAX - 1;
 	tn->len = 0;
 	tn->n_tok = 0;
 	tn->n_cjk = 0;
+	if (nfkc_has_non_ascii(in, len)) { /* ASCII is its own NFKC_Casefold form, case aside */
+		if (nfkc_casefold(&tn->nf, in, len))
+			return -1;
+		in = tn->nf.out;
+		len = tn->nf.len;
+	}
+	if (len > UINT32_MAX - 1)
+		len = UINT32_MAX - 1;
 	if (reserve_text(tn, len + 9)) /* NUL, and ascii_word()'s slack */
 		return -1;
 	struct pass s = {0, 0, 0, 0};
@@ -534,5 +553,6 @@ void textnorm_free(struct textnorm *tn)
 {
 	free(tn->text);
 	free(tn->tok);
+	nfkc_free(&tn->nf);
 	memset(tn, 0, sizeof *tn);
 }

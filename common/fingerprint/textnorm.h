@@ -6,6 +6,11 @@
  * fingerprints' features (docfp.h).  The rules, versioned as
  * TEXTNORM_VERSION because every fingerprint depends on them:
  *
+ *  - First, text with any non-ASCII byte is put in NFKC with full case
+ *    folding (nfkc.h, libutf8proc): composed and decomposed accents,
+ *    ligatures, full-width and other compatibility forms, and case
+ *    ("Straße", "STRASSE") then read alike.  The rules below apply to
+ *    that form.
  *  - UTF-8 is decoded here, strictly (no overlongs, no surrogates, nothing
  *    above U+10FFFF).  An invalid byte is consumed alone and acts as a
  *    separator: malformed input can never crash or stall the tokenizer.
@@ -33,18 +38,20 @@
  * between two tokens becomes one space, and none is added where the input
  * had none (so a CJK run stays contiguous: the bytes of an n-gram are one
  * slice of the text).  Leading and trailing separators are dropped.
- * The normalised text is never longer than the input.
+ * The normalised text is never longer than the input's NFKC_Casefold form.
  *
  * All functions are reentrant; a struct textnorm is per thread.
  */
 #ifndef NDD_TEXTNORM_H
 #define NDD_TEXTNORM_H
 
+#include "fingerprint/nfkc.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 /* Bump when any rule above changes: it is part of the configuration hash. */
-#define TEXTNORM_VERSION 1
+#define TEXTNORM_VERSION 2
 
 /* Character classes (textnorm_class). */
 enum textnorm_class {
@@ -83,6 +90,7 @@ struct textnorm {
 	size_t n_tok;
 	size_t n_cjk;   /* tokens of kind TN_CJK among them */
 	size_t tok_cap;
+	struct nfkc nf; /* the input in NFKC_Casefold, when not ASCII */
 };
 
 /**
