@@ -7,6 +7,7 @@
 #   make CC=clang test        the same with clang
 #   make SAN=thread test      any sanitizer list; objects go to build-$(SAN)/
 #   make V=1                  show the commands
+#   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets (clang) and run each N s
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -19,7 +20,14 @@ ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
 ARCH    ?= -march=x86-64-v2
 endif
 
-ifeq ($(SAN),)
+ifneq ($(FUZZ),)
+# The libFuzzer build (make fuzz): clang, coverage for the fuzzer, ASan and
+# UBSan, assertions on, no OpenMP (one input at a time).
+BUILD   ?= build-fuzz
+OPT     ?= -O1
+SANFLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+           -fno-omit-frame-pointer
+else ifeq ($(SAN),)
 BUILD   ?= build
 # Assertions check the codec's and the hashers' internal invariants once per
 # key or feature (a quarter of ndd-compress's CPU); inputs are validated by
@@ -57,6 +65,8 @@ STAGE_SRC  = $(sort $(wildcard stages/*.c))
 STAGE_BIN  = $(patsubst stages/%.c,$(BUILD)/bin/ndd-%,$(subst _,-,$(STAGE_SRC)))
 TEST_SRC   = $(sort $(wildcard tests/test_*.c))
 TEST_BIN   = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+FUZZ_SRC   = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN   = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 BENCH_SRC  = $(sort $(wildcard bench/*.c))
 BENCH_BIN  = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 LIB        = $(BUILD)/libcommon.a
@@ -87,6 +97,10 @@ $(BUILD)/bin/ndd-%: $(BUILD)/stages/$$(subst -,_,$$*).o $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
@@ -132,6 +146,14 @@ check: test
 check-asan:
 	$(MAKE) SAN=address,undefined test
 
+## fuzz: build the libFuzzer targets with clang and run each FUZZ_SECONDS (default 60)
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) CC=clang OPENMP= FUZZ=1 fuzz-build
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+fuzz-build: $(FUZZ_BIN)
+
 ## bench: build and run the benchmarks (slow; not part of the tests)
 bench: $(STAGE_BIN) $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) sh bench/run.sh
@@ -161,8 +183,8 @@ help:
 	@sed -n 's/^## //p' Makefile
 
 FORCE:
-.PHONY: all test check check-asan bench demo deps install clean help FORCE
+.PHONY: all test check check-asan fuzz fuzz-build bench demo deps install clean help FORCE
 .SECONDARY:
 
 -include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \
-	$(BENCH_SRC:%.c=$(BUILD)/%.d) $(MPI_OBJ:.o=.d)
+	$(BENCH_SRC:%.c=$(BUILD)/%.d) $(MPI_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "util/log.h"
@@ -276,8 +277,16 @@ static void test_truncated_and_headers(void)
 	add_gz_record(&g, "http://b/", "beta", 0);
 	g.n -= 5;
 	read_all(&g, 0, &res);
+	/* the cut took the trailer only: the record inflated whole is kept,
+	 * and the member is counted as truncated */
+	CHECK_EQ_U64(res.n, 2);
+	CHECK(!strcmp(res.body[1], "beta"));
+	CHECK_EQ_U64(res.st.truncated, 1);
+	g.n -= 40; /* now into the record's deflate data: lost */
+	read_all(&g, 0, &res);
 	CHECK_EQ_U64(res.n, 1);
 	CHECK_EQ_U64(res.st.truncated, 1);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 1);
 
 	struct buf h = {0};
 	buf_str(&h, "WARC/1.1\r\nWARC-Type: response\r\n\r\nno length\r\n\r\n");
@@ -492,6 +501,136 @@ static void test_swap_window(void)
 	free(g.p);
 }
 
+
+/* A good record, 6 MB of bare "WARC/1.0" lines (each starts a record
+ * whose header never ends), a good record: both good records come out,
+ * in time linear in the input (it was quadratic: half an hour). */
+static void test_version_line_flood(void)
+{
+	struct buf b = {0};
+	add_record(&b, "http://a/", "first", 0);
+	for (int i = 0; i < 600000; i++)
+		buf_str(&b, "WARC/1.0\r\n");
+	add_record(&b, "http://b/", "second", 0);
+	const double t0 = (double)clock() / CLOCKS_PER_SEC;
+	struct result res;
+	read_all(&b, 0, &res);
+	const double secs = (double)clock() / CLOCKS_PER_SEC - t0;
+	printf("6 MB of WARC/1.0 lines: %.3f s\n", secs);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK(!strcmp(res.body[0], "first"));
+	CHECK(!strcmp(res.body[1], "second"));
+	CHECK(secs < 3.0); /* under 1 s unsanitized; ASan is slower */
+	free(b.p);
+}
+
+/* A record whose block is not followed by CRLF CRLF: it is kept (its
+ * Content-Length is right), and so is the record right after it. */
+static void test_missing_terminator(void)
+{
+	struct buf b = {0};
+	add_record(&b, "http://a/", "one", 0);
+	b.n -= 4; /* drop the CRLF CRLF */
+	add_record(&b, "http://b/", "two", 0);
+	add_record(&b, "http://c/", "three", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 3);
+	CHECK(!strcmp(res.body[0], "one"));
+	CHECK(!strcmp(res.body[1], "two"));
+	CHECK(!strcmp(res.body[2], "three"));
+	/* the same at the end of a block that ends in a newline */
+	struct buf c = {0};
+	add_record(&c, "http://a/", "one\n", 0);
+	c.n -= 4;
+	add_record(&c, "http://b/", "two", 0);
+	read_all(&c, 0, &res);
+	CHECK_EQ_U64(res.n, 2);
+	CHECK(!strcmp(res.body[1], "two"));
+	free(b.p);
+	free(c.p);
+}
+
+/* Plain records followed by gzip members in one file, and the reverse
+ * (cat a.warc b.warc.gz): every record of both parts is read. */
+static void test_plain_and_gzip_mixed(void)
+{
+	struct buf b = {0};
+	add_record(&b, "http://a/", "p1", 0);
+	add_record(&b, "http://a/", "p2", 0);
+	const size_t g1 = add_gz_record(&b, "http://b/", "g1", 0);
+	add_gz_record(&b, "http://b/", "g2", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 4);
+	CHECK(!strcmp(res.body[0], "p1") && !strcmp(res.body[1], "p2"));
+	CHECK(!strcmp(res.body[2], "g1") && !strcmp(res.body[3], "g2"));
+	CHECK_EQ_U64(res.off[2], g1);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+
+	struct buf c = {0};
+	add_gz_record(&c, "http://b/", "g1", 0);
+	add_gz_record(&c, "http://b/", "g2", 0);
+	const size_t p1 = c.n;
+	add_record(&c, "http://a/", "p1", 0);
+	add_record(&c, "http://a/", "p2", 0);
+	add_gz_record(&c, "http://b/", "g3", 0);
+	read_all(&c, 0, &res);
+	CHECK_EQ_U64(res.n, 5);
+	CHECK(!strcmp(res.body[2], "p1") && !strcmp(res.body[3], "p2"));
+	CHECK(!strcmp(res.body[4], "g3"));
+	CHECK_EQ_U64(res.off[2], p1);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 0);
+	free(b.p);
+	free(c.p);
+}
+
+/* Whole-file gzip damaged part way: every record before the damage is
+ * kept (it was: none, "corrupt gzip member at offset 0"). */
+static void test_whole_file_gzip_damage(void)
+{
+	struct buf plain = {0}, g = {0};
+	char body[64];
+	uint64_t state = 17;
+	for (int i = 0; i < 400; i++) {
+		/* bodies that do not compress to nothing, so the damage lands
+		 * among records, not in one long back-reference */
+		snprintf(body, sizeof body, "rec%d %016llx", i, (unsigned long long)test_rand(&state));
+		add_record(&plain, "http://a/", body, 0);
+	}
+	add_gzip(&g, plain.p, plain.n);
+	for (size_t k = g.n / 2; k < g.n / 2 + 8; k++)
+		g.p[k] ^= 0x5a;
+	struct result res;
+	read_all(&g, 0, &res);
+	printf("whole-file gzip damaged at 50%%: %d of 400 records\n", res.n);
+	CHECK(res.n >= 150);
+	CHECK(res.n < 400);
+	CHECK_EQ_U64(res.st.corrupt_gzip, 1);
+	CHECK(!strncmp(res.body[0], "rec0 ", 5));
+	free(plain.p);
+	free(g.p);
+}
+
+/* A NUL in WARC-Target-URI is not a silent cut: the URI keeps its length. */
+static void test_uri_with_nul(void)
+{
+	struct buf b = {0};
+	buf_str(&b, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a/x");
+	buf_add(&b, "\0y", 2);
+	buf_str(&b, "\r\nContent-Length: 2\r\n\r\nab\r\n\r\n");
+	FILE *fp = fmemopen(b.p, b.n, "rb");
+	struct warc_reader *r = warc_open(fp, "mem.warc", 0);
+	struct warc_record rec;
+	CHECK(warc_next(r, &rec) == 1);
+	size_t ul = 0;
+	const char *u = warc_target_uri(&rec, &ul);
+	CHECK(u && ul == 12 && !memcmp(u, "http://a/x\0y", 12));
+	warc_close(r);
+	fclose(fp);
+	free(b.p);
+}
+
 int main(void)
 {
 	log_init("test_warc");
@@ -508,5 +647,10 @@ int main(void)
 	test_random_damage();
 	test_big_members();
 	test_swap_window();
+	test_version_line_flood();
+	test_missing_terminator();
+	test_plain_and_gzip_mixed();
+	test_whole_file_gzip_damage();
+	test_uri_with_nul();
 	return test_finish("test_warc");
 }

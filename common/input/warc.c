@@ -23,6 +23,7 @@
 #include "util/log.h"
 
 #define WARC_MAX_HEADER (256u << 10) /* a WARC header bigger than this is broken */
+#define WARC_LOSSES_LISTED 3 /* broken records in a row warned one by one; the rest summed up */
 
 /*
  * While a record is parsed the stream's cursor stays at its first byte
@@ -37,6 +38,7 @@ struct warc_reader {
 	int per_member;     /* the record being read must fill its gzip member */
 	struct warc_hdrbuf hb;
 	struct warc_stats st; /* the record layer's counts; the stream keeps its own */
+	uint64_t run_lost;    /* records lost since the last one returned */
 };
 
 enum { REC_END = 0, REC_OK = 1, REC_SKIP = 2, REC_FATAL = -1 };
@@ -68,10 +70,12 @@ const char *warc_header_get(const struct warc_record *rec, const char *name)
 
 const char *warc_target_uri(const struct warc_record *rec, size_t *len)
 {
-	const char *v = warc_header_get(rec, "WARC-Target-URI");
-	if (!v)
+	const struct warc_header *f =
+		warc_header_field(rec->headers, rec->n_headers, "WARC-Target-URI");
+	if (!f)
 		return NULL;
-	size_t n = strlen(v);
+	const char *v = f->value;
+	size_t n = f->value_len; /* a NUL in it is kept: the caller escapes it */
 	if (n >= 2 && v[0] == '<' && v[n - 1] == '>') {
 		v++;
 		n -= 2;
@@ -83,16 +87,19 @@ const char *warc_target_uri(const struct warc_record *rec, size_t *len)
 /*
  * Length of the header at the cursor up to and including its empty line.
  * @return the length, 0 if there is none within WARC_MAX_HEADER or before
- * the stream ends (*ended set then), or a negative stream fault.
+ * the stream ends (*ended set then) or a "WARC/" line comes first (*next
+ * set to its offset), or a negative stream fault.
  */
-static long header_end(struct warc_reader *r, int cross, int *ended)
+static long header_end(struct warc_reader *r, int cross, int *ended, size_t *next)
 {
 	size_t scanned = 0;
 	*ended = 0;
 	for (;;) {
 		const size_t a = warc_stream_avail(&r->s);
-		const size_t len = warc_header_end(warc_stream_cur(&r->s), a, &scanned);
-		if (len)
+		const size_t len = warc_header_end(warc_stream_cur(&r->s),
+						   a < WARC_MAX_HEADER ? a : WARC_MAX_HEADER,
+						   &scanned, next);
+		if (len || *next)
 			return (long)len;
 		if (a >= WARC_MAX_HEADER)
 			return 0;
@@ -139,14 +146,31 @@ static int stream_fault(int rc)
 	return rc == WARC_STREAM_FATAL ? REC_FATAL : REC_SKIP;
 }
 
-/* A broken record: count it, say why, and resynchronise @skip bytes on
- * (after its header, where a record may hide if Content-Length lied). */
+/* Say how many broken records in a row went unlisted, if any. */
+static void end_loss_run(struct warc_reader *r)
+{
+	if (r->run_lost > WARC_LOSSES_LISTED) {
+		char at[128];
+		warc_stream_where(&r->s, at, sizeof at);
+		log_warn("%s: %llu more broken records in a row skipped, up to %s", r->s.name,
+			 (unsigned long long)(r->run_lost - WARC_LOSSES_LISTED), at);
+	}
+	r->run_lost = 0;
+}
+
+/* A broken record: count it, say why (the first few of a run of them: a
+ * run can be millions of bare version lines), and resynchronise @skip
+ * bytes on (after its header, where a record may hide if Content-Length
+ * lied). */
 static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const char *what)
 {
 	char at[128];
 	warc_stream_where(&r->s, at, sizeof at);
-	(*counter)++;
-	log_warn("%s: record at %s skipped: %s", r->s.name, at, what);
+	if (!r->s.member_lost) { /* else the stream counted and said it */
+		(*counter)++;
+		if (++r->run_lost <= WARC_LOSSES_LISTED)
+			log_warn("%s: record at %s skipped: %s", r->s.name, at, what);
+	}
 	if (r->per_member) {
 		/* the member held this record only: what is left of it is not
 		 * a record, even where a line in the block starts "WARC/" */
@@ -232,10 +256,31 @@ static int accept(struct warc_reader *r, struct warc_record *rec, size_t len,
 	rec->type = warc_type_from_name(warc_header_get(rec, "WARC-Type"));
 	rec->block = warc_stream_cur(&r->s) + hlen;
 	rec->block_len = cl;
+	end_loss_run(r);
 	warc_stream_skip(&r->s, len);
 	r->st.records++;
 	warc_stream_set_quiet(&r->s, 0);
 	return REC_OK;
+}
+
+/*
+ * The block of a record ends @total bytes on but without its CRLF CRLF:
+ * if the next record's "WARC/" follows (after one line end, if any), the
+ * record is sound and only its end marker is missing.  @return the bytes
+ * to the next record (SIZE_MAX for none), or 0 if no record follows.
+ */
+static size_t next_record_at(struct warc_reader *r, size_t total, int cross)
+{
+	if (warc_stream_need(&r->s, total + 7, cross) != 1)
+		return 0;
+	const uint8_t *p = warc_stream_cur(&r->s) + total;
+	const size_t e = eol_len(p);
+	if (memcmp(p + e, "WARC/", 5))
+		return 0;
+	char at[128];
+	warc_stream_where(&r->s, at, sizeof at);
+	log_warn("%s: record at %s has no CRLF CRLF after its block; kept", r->s.name, at);
+	return e ? e : SIZE_MAX;
 }
 
 /* The header and block of the record whose "WARC/" is at the cursor. */
@@ -244,9 +289,12 @@ static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned
 	const uint64_t mem = r->s.mem_c_start;
 	char msg[128];
 	int ended;
-	const long hlen = header_end(r, cross, &ended);
+	size_t next;
+	const long hlen = header_end(r, cross, &ended, &next);
 	if (hlen < 0)
 		return stream_fault((int)hlen);
+	if (hlen == 0 && next)
+		return lose(r, &r->st.bad_header, next, "the next record starts inside the WARC header");
 	if (hlen == 0)
 		return ended ? lose(r, &r->st.truncated, 1, "input ends inside the WARC header")
 			     : lose(r, &r->st.bad_header, 1, "no end of the WARC header within 256 KiB");
@@ -266,6 +314,8 @@ static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned
 	const uint8_t *end = warc_stream_cur(&r->s) + total;
 	if (rc == 1) {
 		term = terminator(end);
+		if (!term)
+			term = next_record_at(r, total, cross);
 		if (!term) {
 			snprintf(msg, sizeof msg, "Content-Length %lld does not end at a record boundary",
 				 (long long)cl);
@@ -279,6 +329,8 @@ static int read_body(struct warc_reader *r, struct warc_record *rec, int aligned
 			 (long long)cl, member ? "gzip member" : "input");
 		return lose(r, member ? &r->st.bad_length : &r->st.truncated, (size_t)hlen, msg);
 	}
+	if (term == SIZE_MAX)
+		term = 0;
 	return accept(r, rec, total + term, (size_t)hlen, (size_t)cl,
 		      aligned && mem == r->s.mem_c_start);
 }
@@ -301,8 +353,20 @@ static int skip_blanks(struct warc_reader *r)
 	}
 }
 
+/* The first gzip member header in the @n bytes at @p whose 10 bytes lie
+ * in them, or NULL. */
+static const uint8_t *gzip_member_in(const uint8_t *p, size_t n)
+{
+	for (const uint8_t *q = p; n >= 10 && (q = memchr(q, 0x1f, (size_t)(p + n - 9 - q)));
+	     q++)
+		if (warc_gzip_header_at(q))
+			return q;
+	return NULL;
+}
+
 /*
- * Skip to the next line that starts with "WARC/", counting a run of
+ * Skip to the next line that starts with "WARC/" (plain input: or to a
+ * gzip member), counting a run of
  * garbage once (not at all if it follows a fault just counted).  For gzip
  * the scan stays inside the current member (a member boundary is a record
  * boundary); at its end the window is dropped.  @return 1 found, 0 not in
@@ -319,6 +383,14 @@ static int resync(struct warc_reader *r, int cross)
 		const size_t a = warc_stream_avail(&r->s);
 		const uint8_t *hit = memmem(base, a, "\nWARC/", 6);
 		size_t k = hit ? (size_t)(hit - base) + 1 : (a > 5 ? a - 5 : 0);
+		if (!r->s.gzip) {
+			/* gzip members may follow plain records in one file */
+			const uint8_t *gz = gzip_member_in(base, hit ? k + 9 : a);
+			if (gz) {
+				hit = gz;
+				k = (size_t)(gz - base);
+			}
+		}
 		junk |= warc_any_nonblank(base, k);
 		skipped += k;
 		warc_stream_skip(&r->s, k);
@@ -357,6 +429,12 @@ static int read_record(struct warc_reader *r, struct warc_record *rec)
 		return stream_fault(rc);
 	if (rc == 0)
 		return r->s.gzip ? REC_SKIP : REC_END;
+	if (!r->s.gzip && warc_stream_need(&r->s, 10, 1) == 1 &&
+	    warc_gzip_header_at(warc_stream_cur(&r->s))) {
+		/* plain records, then gzip members (cat a.warc b.warc.gz) */
+		rc = warc_stream_to_gzip(&r->s);
+		return rc < 0 ? stream_fault(rc) : REC_SKIP;
+	}
 	const int aligned = r->s.gzip && warc_stream_tell(&r->s) == r->s.mem_u_start;
 	const int cross = !r->s.gzip || !aligned || r->seen_multi;
 	r->per_member = r->s.gzip && !cross;
@@ -378,8 +456,10 @@ int warc_next(struct warc_reader *r, struct warc_record *rec)
 		const int rc = read_record(r, rec);
 		if (rc == REC_OK)
 			return 1;
-		if (rc == REC_END)
+		if (rc == REC_END) {
+			end_loss_run(r);
 			return 0;
+		}
 		if (rc == REC_FATAL) {
 			r->failed = 1;
 			return -1;

@@ -23,8 +23,15 @@
  * costs that record only: the reader resynchronises on the next gzip
  * member (scanning for 1f 8b 08) or the next line starting with "WARC/",
  * counts the skip by reason in struct warc_stats and logs a warning with
- * the file name, byte offset and fault.  No input makes it crash or hang;
- * memory is bounded by the record size limit.
+ * the file name, byte offset and fault (the first few of a run of broken
+ * records, then their number).  A header is cut short by a line starting
+ * "WARC/", so resynchronising is linear in the input.  A record whose
+ * block is followed by the next record's "WARC/" instead of CRLF CRLF is
+ * kept.  Plain records and gzip members may follow each other in one
+ * file (cat a.warc b.warc.gz).  A damaged gzip member keeps the records
+ * that inflated before the damage (in a whole-file gzip: every record up
+ * to it).  No input makes it crash or hang; memory is bounded by the
+ * record size limit.
  *
  * Buffers are reused: a record returned by warc_next() (its headers and
  * block) is valid until the next call to warc_next() or warc_close().
@@ -139,7 +146,8 @@ const char *warc_header_get(const struct warc_record *rec, const char *name);
 /**
  * WARC-Target-URI without the <angle brackets> some WARC/1.0 writers put
  * around it, as a slice into the header storage: *len bytes at the
- * returned pointer, or NULL if absent.
+ * returned pointer (NUL and bytes that are not UTF-8 included), or NULL
+ * if absent.
  */
 const char *warc_target_uri(const struct warc_record *rec, size_t *len);
 

@@ -12,9 +12,10 @@
 #include <string.h>
 #include <strings.h>
 
-size_t warc_header_end(const uint8_t *p, size_t n, size_t *scanned)
+size_t warc_header_end(const uint8_t *p, size_t n, size_t *scanned, size_t *next)
 {
 	size_t i = *scanned;
+	*next = 0;
 	while (i + 2 < n) {
 		/* line by line: memchr() skips a line's bytes many at a time */
 		const uint8_t *nl = memchr(p + i, '\n', n - 2 - i);
@@ -27,6 +28,14 @@ size_t warc_header_end(const uint8_t *p, size_t n, size_t *scanned)
 			return i + 2;
 		if (p[i + 1] == '\r' && p[i + 2] == '\n')
 			return i + 3;
+		if (p[i + 1] == 'W') {
+			if (i + 6 > n)
+				break; /* look again when the line's first bytes are in */
+			if (!memcmp(p + i + 1, "WARC/", 5)) {
+				*next = i + 1;
+				break;
+			}
+		}
 		i++;
 	}
 	*scanned = i;
@@ -114,6 +123,11 @@ int warc_header_parse(struct warc_hdrbuf *hb, const char *p, size_t len)
 		}
 		p = eol + 1;
 	}
+	/* every value is followed by its NUL, then the next name or the end */
+	for (size_t i = 0; i < hb->n_hdrs; i++) {
+		const char *next = i + 1 < hb->n_hdrs ? hb->hdrs[i + 1].name : o;
+		hb->hdrs[i].value_len = (size_t)(next - 1 - hb->hdrs[i].value);
+	}
 	return 0;
 }
 
@@ -124,14 +138,21 @@ void warc_hdrbuf_free(struct warc_hdrbuf *hb)
 	memset(hb, 0, sizeof *hb);
 }
 
-const char *warc_header_find(const struct warc_header *h, size_t n, const char *name)
+const struct warc_header *warc_header_field(const struct warc_header *h, size_t n,
+					    const char *name)
 {
 	/* most names start "WARC-": their lengths tell them apart sooner */
 	const size_t len = strlen(name);
 	for (size_t i = 0; i < n; i++)
 		if (h[i].name_len == len && !strcasecmp(h[i].name, name))
-			return h[i].value;
+			return &h[i];
 	return NULL;
+}
+
+const char *warc_header_find(const struct warc_header *h, size_t n, const char *name)
+{
+	const struct warc_header *f = warc_header_field(h, n, name);
+	return f ? f->value : NULL;
 }
 
 int64_t warc_content_length(const char *v)

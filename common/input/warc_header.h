@@ -38,6 +38,7 @@ struct warc_header {
 	const char *name;
 	const char *value;
 	size_t name_len; /* strlen(name): a lookup compares lengths first */
+	size_t value_len; /* bytes of value: more than strlen(value) if it holds a NUL */
 };
 
 /*
@@ -55,12 +56,17 @@ struct warc_hdrbuf {
 
 /**
  * Look for the end of a header that starts at @p: the first empty line.
+ * A line starting "WARC/" before it is the version line of the next
+ * record (no field name has a '/'): the header is then broken, and the
+ * search stops there, so a run of bare version lines is read in time
+ * linear in its length.
  * @scanned carries the position reached by an earlier call on a shorter
  * prefix of the same bytes (start at 0), so growing input is scanned once.
  * @return the header's length including its empty line, or 0 if the
- * first @n bytes do not hold it.
+ * first @n bytes do not hold it; then *next is the offset of the line
+ * starting "WARC/" that interrupts it, or 0 if there is none.
  */
-size_t warc_header_end(const uint8_t *p, size_t n, size_t *scanned);
+size_t warc_header_end(const uint8_t *p, size_t n, size_t *scanned, size_t *next);
 
 /**
  * Fold the @len-byte header at @p (as measured by warc_header_end()) into
@@ -78,6 +84,10 @@ void warc_hdrbuf_free(struct warc_hdrbuf *hb);
  * NULL.  The first occurrence wins.
  */
 const char *warc_header_find(const struct warc_header *h, size_t n, const char *name);
+
+/** As warc_header_find(), the whole field (its value's length too), or NULL. */
+const struct warc_header *warc_header_field(const struct warc_header *h, size_t n,
+					    const char *name);
 
 /** A Content-Length value as plain decimal; -1 if NULL, empty or malformed. */
 int64_t warc_content_length(const char *value);

@@ -52,7 +52,7 @@ static long in_fill(struct warc_stream *s)
 	size_t keep = s->in_pos;
 	if (s->gzip && s->mem_c_start >= s->in_off &&
 	    s->mem_c_start - s->in_off < keep &&
-	    s->in_len - (s->mem_c_start - s->in_off) < WARC_IN_CHUNK / 2)
+	    s->in_len - (s->mem_c_start - s->in_off) < s->in_cap / 2)
 		keep = (size_t)(s->mem_c_start - s->in_off);
 	memmove(s->in, s->in + keep, s->in_len - keep);
 	s->in_len -= keep;
@@ -60,7 +60,7 @@ static long in_fill(struct warc_stream *s)
 	s->in_off += keep;
 	if (s->in_eof)
 		return 0;
-	const long n = s->read(s->read_ctx, s->in + s->in_len, WARC_IN_CHUNK - s->in_len);
+	const long n = s->read(s->read_ctx, s->in + s->in_len, s->in_cap - s->in_len);
 	if (n < 0) {
 		log_error("%s: read error at offset %llu: %s", s->name,
 			  (unsigned long long)(s->in_off + s->in_len), strerror(errno));
@@ -81,7 +81,7 @@ static uint64_t in_tell(const struct warc_stream *s)
 /* A plausible gzip member header: magic, deflate, no reserved flag bits,
  * a known XFL and OS.  The extra checks make false hits inside deflate
  * data, when rescanning after corruption, about 9000 times rarer. */
-static int gz_header_at(const uint8_t *p)
+int warc_gzip_header_at(const uint8_t *p)
 {
 	return p[0] == 0x1f && p[1] == 0x8b && p[2] == 8 && (p[3] & 0xe0) == 0 &&
 	       (p[8] == 0 || p[8] == 2 || p[8] == 4) && (p[9] <= 13 || p[9] == 255);
@@ -96,12 +96,22 @@ static void count_garbage(struct warc_stream *s, uint64_t off, uint64_t n, const
 		 (unsigned long long)n, unit, (unsigned long long)off);
 }
 
-/* Position s->in at the next gzip member.  @return 1 found, 0 end of input,
- * -1 read error. */
+/* A plain record's version line at in[i] (10 bytes readable): at a line
+ * start, or where the scan began. */
+static int plain_record_at(const struct warc_stream *s, size_t i, size_t start)
+{
+	return s->in[i] == 'W' && !memcmp(s->in + i, "WARC/", 5) &&
+	       (i == start || s->in[i - 1] == '\n');
+}
+
+/* Position s->in at the next gzip member, or at a plain record (a file of
+ * gzip members then plain records, as `cat a.warc.gz b.warc` makes it).
+ * @return 1 member found, 2 plain record found, 0 end of input, -1 read
+ * error. */
 static int gz_find_member(struct warc_stream *s)
 {
 	const uint64_t start = in_tell(s);
-	int junk = 0;
+	int junk = 0, plain = 0;
 	for (;;) {
 		if (s->in_len - s->in_pos < 10) {
 			long n = in_fill(s);
@@ -112,12 +122,16 @@ static int gz_find_member(struct warc_stream *s)
 			continue;
 		}
 		size_t i = s->in_pos, last = s->in_len - 10;
-		while (i <= last && !gz_header_at(s->in + i))
+		const size_t first = s->in_off + i == start ? i : SIZE_MAX;
+		while (i <= last && !warc_gzip_header_at(s->in + i) &&
+		       !(s->in[i] == 'W' && !s->gz_resync && plain_record_at(s, i, first)))
 			i++;
 		junk |= warc_any_nonblank(s->in + s->in_pos, i - s->in_pos);
 		s->in_pos = i;
-		if (i <= last)
+		if (i <= last) {
+			plain = !warc_gzip_header_at(s->in + i);
 			break;
+		}
 	}
 	if (s->in_len - s->in_pos < 10) {
 		junk |= warc_any_nonblank(s->in + s->in_pos, s->in_len - s->in_pos);
@@ -125,6 +139,8 @@ static int gz_find_member(struct warc_stream *s)
 	}
 	if (junk)
 		count_garbage(s, start, in_tell(s) - start, "compressed");
+	if (plain)
+		return 2;
 	return s->in_pos < s->in_len;
 }
 
@@ -165,22 +181,27 @@ static int win_reserve(struct warc_stream *s, size_t extra)
 	return 0;
 }
 
-/* A member failed: count it (unless already rescanning), drop the window
- * and rescan from the member's second byte if it is still buffered. */
+/* A member failed: count it (unless already rescanning) and rescan from
+ * the member's second byte if it is still buffered.  What inflated
+ * before the damage stays in the window: the records wholly in it are
+ * sound (zcat gives them too), and in a whole-file gzip they are all the
+ * records before the damage. */
 static void gz_broken(struct warc_stream *s, int truncated, const char *why)
 {
 	if (truncated) {
 		s->st.truncated++;
-		log_warn("%s: gzip member at offset %llu is truncated; record lost",
+		log_warn("%s: gzip member at offset %llu is truncated; the record cut short is lost",
 			 s->name, (unsigned long long)s->mem_c_start);
 	} else if (!s->gz_resync) {
 		s->st.corrupt_gzip++;
-		log_warn("%s: corrupt gzip member at offset %llu (%s); record lost",
-			 s->name, (unsigned long long)s->mem_c_start, why ? why : "bad data");
+		log_warn("%s: corrupt gzip member at offset %llu (%s) near inflated offset %llu; "
+			 "the rest of the member is lost", s->name,
+			 (unsigned long long)s->mem_c_start, why ? why : "bad data",
+			 (unsigned long long)(s->win_u_off + s->win_len));
 	}
 	s->gz_resync = 1;
 	s->member_active = 0;
-	warc_stream_drop(s);
+	s->member_lost = 1;
 	if (!truncated && s->mem_c_start + 1 >= s->in_off &&
 	    s->mem_c_start + 1 <= s->in_off + s->in_len)
 		s->in_pos = (size_t)(s->mem_c_start + 1 - s->in_off);
@@ -208,7 +229,7 @@ static int gz_fast_member(struct warc_stream *s)
 		return 0;
 	/* members up to a quarter of the buffer are always whole in it, and
 	 * a refill moves at most that quarter to the front */
-	if (!s->in_eof && s->in_len - s->in_pos < WARC_IN_CHUNK / 4) {
+	if (!s->in_eof && s->in_len - s->in_pos < s->in_cap / 4) {
 		if (in_fill(s) < 0)
 			return WARC_STREAM_FATAL;
 	}
@@ -234,8 +255,17 @@ int warc_stream_begin_member(struct warc_stream *s)
 	const int rc = gz_find_member(s);
 	if (rc <= 0)
 		return rc < 0 ? WARC_STREAM_FATAL : 0;
+	if (rc == 2) {
+		/* plain records from here on: stream offsets are file offsets */
+		warc_stream_drop(s);
+		s->gzip = 0;
+		s->member_active = 0;
+		s->win_u_off = in_tell(s);
+		return 1;
+	}
 	s->mem_c_start = in_tell(s);
 	s->mem_u_start = s->win_u_off + s->win_len;
+	s->member_lost = 0;
 	const int fast = gz_fast_member(s);
 	if (fast)
 		return fast < 0 ? WARC_STREAM_FATAL : 1;
@@ -309,7 +339,11 @@ int warc_stream_init(struct warc_stream *s, warc_read_fn read, void *ctx, const 
 		     size_t max_need, int64_t size)
 {
 	memset(s, 0, sizeof *s);
-	s->in = malloc(WARC_IN_CHUNK);
+	/* a small input gets a small buffer: one allocation of its size */
+	s->in_cap = WARC_IN_CHUNK;
+	if (size >= 0 && (uint64_t)size + 64 < s->in_cap)
+		s->in_cap = (size_t)size + 64 < (64u << 10) ? 64u << 10 : (size_t)size + 64;
+	s->in = malloc(s->in_cap);
 	if (!s->in)
 		return -1;
 	s->read = read;
@@ -333,14 +367,44 @@ int warc_stream_detect(struct warc_stream *s)
 	s->gzip = s->in_len >= 2 && s->in[0] == 0x1f && s->in[1] == 0x8b;
 	if (!s->gzip)
 		return 0;
-	s->file_size = -1;
-	if (inflateInit2(&s->zs, 31) != Z_OK) {
-		log_error("%s: cannot initialise zlib", s->name);
-		return -1;
+	s->gzip = 0;
+	return warc_stream_to_gzip(s) < 0 ? -1 : 0;
+}
+
+int warc_stream_to_gzip(struct warc_stream *s)
+{
+	/* the window's unread bytes go back in front of the unread input */
+	const size_t k = warc_stream_avail(s), rest = s->in_len - s->in_pos;
+	if (k + rest + 4096 > s->in_cap) {
+		const size_t cap = k + rest + (64u << 10);
+		uint8_t *in = malloc(cap);
+		if (!in) {
+			log_error("%s: out of memory", s->name);
+			return WARC_STREAM_FATAL;
+		}
+		memcpy(in + k, s->in + s->in_pos, rest);
+		free(s->in);
+		s->in = in;
+		s->in_cap = cap;
+	} else {
+		memmove(s->in + k, s->in + s->in_pos, rest);
 	}
-	s->zs_ready = 1;
-	s->ld = libdeflate_alloc_decompressor(); /* NULL: zlib does it all */
-	return 0;
+	memcpy(s->in, warc_stream_cur(s), k);
+	s->in_off = warc_stream_tell(s);
+	s->in_pos = 0;
+	s->in_len = k + rest;
+	warc_stream_drop(s);
+	s->gzip = 1;
+	s->file_size = -1;
+	if (!s->zs_ready) {
+		if (inflateInit2(&s->zs, 31) != Z_OK) {
+			log_error("%s: cannot initialise zlib", s->name);
+			return WARC_STREAM_FATAL;
+		}
+		s->zs_ready = 1;
+		s->ld = libdeflate_alloc_decompressor();
+	}
+	return 1;
 }
 
 void warc_stream_free(struct warc_stream *s)

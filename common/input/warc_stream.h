@@ -18,7 +18,8 @@
  *
  * Damage in the stream (garbage between gzip members, a corrupt or
  * truncated member) is counted in s->st and logged with the file name
- * and offset; the member is then dropped and the stream goes on at the
+ * and offset; the rest of the member is then dropped (what inflated
+ * before the damage stays in the window) and the stream goes on at the
  * next one.
  *
  * Every field is written by the functions declared here only; callers
@@ -60,7 +61,7 @@ struct warc_stream {
 	int detected, gzip, in_eof;
 
 	uint8_t *in;     /* raw input */
-	size_t in_pos, in_len;
+	size_t in_pos, in_len, in_cap;
 	uint64_t in_off; /* input offset of in[0] */
 
 	z_stream zs;
@@ -69,6 +70,8 @@ struct warc_stream {
 	int member_active;  /* inflating a member whose end is not reached */
 	int gz_resync;      /* scanning after a corrupt member: stay quiet */
 	int quiet;          /* the next garbage run belongs to a fault counted above */
+	int member_lost;    /* the current member broke: a record cut short in it is
+			       counted by the stream already */
 	uint64_t mem_c_start, mem_c_end; /* compressed range of the current member */
 	uint64_t mem_u_start;            /* stream offset where it starts */
 
@@ -99,8 +102,10 @@ void warc_stream_free(struct warc_stream *s);
 int warc_stream_detect(struct warc_stream *s);
 
 /**
- * Start the next gzip member (skipping garbage before it, counted).
- * @return 1 started, 0 end of input, WARC_STREAM_FATAL.
+ * Start the next gzip member (skipping garbage before it, counted).  A
+ * plain record's "WARC/" line met first switches the stream to plain
+ * input from there (s->gzip becomes 0).
+ * @return 1 started (or switched), 0 end of input, WARC_STREAM_FATAL.
  */
 int warc_stream_begin_member(struct warc_stream *s);
 
@@ -108,10 +113,20 @@ int warc_stream_begin_member(struct warc_stream *s);
  * Make @n bytes available at the cursor.  @cross: for gzip, go on into
  * the next member when this one ends.  @return 1 ok, 0 not possible (end
  * of input, or end of member without @cross, or @n above the window's
- * limit), WARC_STREAM_BROKEN (the member was lost and the window
- * dropped), WARC_STREAM_FATAL (read error or OOM, logged).
+ * limit), WARC_STREAM_BROKEN (the rest of the member was lost: the
+ * window keeps what inflated before the damage), WARC_STREAM_FATAL (read error or OOM, logged).
  */
 int warc_stream_need(struct warc_stream *s, size_t n, int cross);
+
+/**
+ * Read on as gzip from the cursor (plain input that goes on with gzip
+ * members: a plain WARC and a .warc.gz in one file).  Nothing at the
+ * cursor is lost.  @return 1, or WARC_STREAM_FATAL (logged).
+ */
+int warc_stream_to_gzip(struct warc_stream *s);
+
+/** 1 if the 10 bytes at @p look like a gzip member header. */
+int warc_gzip_header_at(const uint8_t *p);
 
 /** Throw away @n bytes of the stream.  @return as warc_stream_need(). */
 int warc_stream_discard(struct warc_stream *s, uint64_t n, int cross);

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Run every libFuzzer target of BUILD/fuzz for SECONDS each, one after the
+# other, from the seed corpora (make_seeds.py) and what earlier runs found
+# (BUILD/fuzz/corpus/<target>, kept between runs).  An input that takes
+# longer than FUZZ_TIMEOUT seconds (default 10) counts as a failure, so a
+# slow path is reported as a hang is.  Crashes and slow inputs are written
+# to BUILD/fuzz/crash/.  Exit 1 if any target failed.
+#   sh tests/fuzz/run.sh BUILD SECONDS [TARGET...]
+BUILD=${1:?build directory}
+SECONDS_EACH=${2:-60}
+shift 2 2>/dev/null || shift $#
+TIMEOUT=${FUZZ_TIMEOUT:-10}
+DIR=$BUILD/fuzz
+STAGES=${FUZZ_STAGES:-build/bin}
+[ -x "$STAGES/ndd-extract" ] || STAGES=
+python3 tests/fuzz/make_seeds.py "$DIR/seeds" $STAGES || exit 1
+mkdir -p "$DIR/crash"
+targets=${*:-$(cd "$DIR" && ls fuzz_* 2>/dev/null)}
+fail=0
+for t in $targets; do
+	mkdir -p "$DIR/corpus/$t" "$DIR/seeds/$t"
+	# the WARC reader must take multi-MB inputs: its seeds reach 6 MB
+	case $t in
+	fuzz_warc|fuzz_archive) maxlen=8388608 ;;
+	*) maxlen=1048576 ;;
+	esac
+	log=$DIR/$t.log
+	if "$DIR/$t" -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb=2560 \
+		-max_len=$maxlen -artifact_prefix="$DIR/crash/$t-" -print_final_stats=1 \
+		"$DIR/corpus/$t" "$DIR/seeds/$t" >"$log" 2>&1; then
+		res=ok
+	else
+		res=FAILED
+		fail=1
+	fi
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+	echo "$t: $res, ${execs:-?} execs, ${cov:-cov: ?} (log: $log)"
+	[ $res = ok ] || tail -n 40 "$log" | sed 's/^/    /'
+done
+exit $fail
