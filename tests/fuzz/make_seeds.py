@@ -85,6 +85,8 @@ def warc_seeds(hs):
     put("fuzz_warc", "mixed", plain + b"".join(gzip.compress(r) for r in recs) + b"\x00")
     put("fuzz_warc", "garbage", recs[0] + b"junk\r\nWARC/1.0\r\n" * 50 + recs[1] + b"\x00")
     put("fuzz_warc", "noterm", recs[0][:-4] + recs[1] + b"\x00")
+    # multi-MB: 6 MB of bare version lines between two records (a hang once)
+    put("fuzz_warc", "flood", recs[0] + b"WARC/1.0\r\n" * 600000 + recs[1] + b"\x00")
     for name in ("news-b.warc", "cn.warc.gz", "mixed.warc.gz"):
         with open(os.path.join(TOP, "corpus-samples", name), "rb") as f:
             put("fuzz_warc", name, f.read())
@@ -143,17 +145,25 @@ def ndf_seeds():
         env = dict(os.environ, NDD_LOG="error")
         samples = os.path.join(TOP, "corpus-samples")
         inputs = [os.path.join(samples, n) for n in ("news-b.warc", "mixed.warc.gz")]
-        try:
-            subprocess.run([os.path.join(BIN, "ndd-extract"), "-q", "-o", docs] + inputs,
-                           check=True, env=env, stderr=subprocess.DEVNULL)
-            subprocess.run([os.path.join(BIN, "ndd-fingerprint"), "-q", "-o", fps, docs],
-                           check=True, env=env, stderr=subprocess.DEVNULL)
-        except (OSError, subprocess.CalledProcessError):
-            return
-        for name, path in (("docs", docs), ("fps", fps)):
+        tables = os.path.join(tmp, "tables.ndf")
+        ctables = os.path.join(tmp, "ctables.ndf")
+        steps = [
+            (["ndd-extract", "-q", "-o", docs] + inputs, docs),
+            (["ndd-fingerprint", "-q", "-o", fps, docs], fps),
+            (["ndd-permute-sort", "-q", "-k", "2", "-o", tables, fps], tables),
+            (["ndd-compress", "-q", "-o", ctables, tables], ctables),
+        ]
+        for cmd, path in steps:
+            try:
+                rc = subprocess.run([os.path.join(BIN, cmd[0])] + cmd[1:], env=env,
+                                    stderr=subprocess.DEVNULL).returncode
+            except OSError:
+                return
+            if rc > 1 or not os.path.exists(path):
+                return
             with open(path, "rb") as f:
                 data = f.read()
-            put("fuzz_ndf", name, b"\x00" + data[:1 << 20])
+            put("fuzz_ndf", os.path.basename(path), b"\x00" + data[:1 << 20])
 
 
 def main():
