@@ -121,6 +121,33 @@ static void test_chunked(struct http_decoder *d)
 	buf_str(&b, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n<html>x</html>");
 	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
 	CHECK(body_is(&r, "<html>x</html>"));
+
+	/* a malformed size line ("zz", "-10"): flagged, the chunk data kept up
+	 * to the next sound size line, and no size line in the body */
+	const char *bad[] = {"zz", "-10", "5x"};
+	for (int i = 0; i < 3; i++) {
+		b.n = 0;
+		buf_str(&b, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+		buf_str(&b, bad[i]);
+		buf_str(&b, "\r\n<p>first part</p>\r\nb\r\n<p>more</p>\r\n0\r\n\r\n");
+		CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+		CHECK(body_is(&r, "<p>first part</p><p>more</p>"));
+		CHECK(r.flags & HTTP_BODY_BADCHUNK);
+	}
+	/* the same in a later chunk: what came before is kept too */
+	b.n = 0;
+	buf_str(&b, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+		    "5\r\nhello\r\nzz\r\n world\r\n1\r\n!\r\n2\r\n!!\r\n0\r\n\r\n");
+	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+	CHECK(body_is(&r, "hello world!!!"));
+	CHECK(r.flags & HTTP_BODY_BADCHUNK);
+	/* and with no sound size line after it: the rest is lost, flagged */
+	b.n = 0;
+	buf_str(&b, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+		    "5\r\nhello\r\nzz\r\n world\r\n245\r\ny text");
+	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+	CHECK(body_is(&r, "hello"));
+	CHECK(r.flags & HTTP_BODY_BADCHUNK);
 	free(b.p);
 }
 

@@ -260,40 +260,109 @@ static int append_capped(struct dbuf *out, const uint8_t *p, size_t n, size_t ca
 	return 0;
 }
 
+/* The chunk-size line at @p ("1a;ext\r\n"): @return the size, *data set
+ * to the chunk's first byte, or -1 if it is not one. */
+static int64_t size_line(const uint8_t *p, const uint8_t *end, const uint8_t **data)
+{
+	uint64_t size = 0;
+	int digits = 0;
+	while (p < end && hexval(*p) >= 0 && digits < 12)
+		size = size * 16 + (uint64_t)hexval(*p++), digits++;
+	const int sep_ok = p < end && *p && strchr("; \t\r\n", *p);
+	const uint8_t *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+	if (!digits || !sep_ok || !nl)
+		return -1;
+	*data = nl + 1;
+	return (int64_t)size;
+}
+
+/* 1 if a whole chunk starts at @p: its size line, its data, a line end
+ * and the next size line (or it is the last chunk, size 0). */
+static int sound_chunk_at(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *d;
+	const int64_t size = size_line(p, end, &d);
+	if (size <= 0)
+		return size == 0;
+	if ((uint64_t)(end - d) <= (uint64_t)size)
+		return 0;
+	const uint8_t *q = d + size;
+	if (*q == '\r')
+		q++;
+	return q < end && *q == '\n' && size_line(q + 1, end, &d) >= 0;
+}
+
+/* After a malformed size line whose chunk data starts at @p: the next
+ * line where a sound chunk starts, or NULL; *data_end gets the end of
+ * the damaged chunk's data (its line end left out). */
+static const uint8_t *next_sound_chunk(const uint8_t *p, const uint8_t *end,
+				       const uint8_t **data_end)
+{
+	for (const uint8_t *q = p; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++) {
+		if (sound_chunk_at(q + 1, end)) {
+			*data_end = q > p && q[-1] == '\r' ? q - 1 : q;
+			return q + 1;
+		}
+	}
+	return NULL;
+}
+
+/* 1 if the body starts as markup, not as a chunk-size line. */
+static int starts_markup(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p < end && *p == '<';
+}
+
 /*
- * De-chunk @n bytes at @p into @out (at most @cap bytes).  A damaged or
- * cut chunk stream keeps what came before it (HTTP_BODY_PARTIAL).
- * @return 0, -1 if the first chunk-size line does not parse (the body is
- * then not really chunked), -2 on OOM.
+ * De-chunk @n bytes at @p into @out (at most @cap bytes).  A cut chunk
+ * stream keeps what came before it (HTTP_BODY_PARTIAL).  A malformed size
+ * line ("zz", "-10") is flagged (HTTP_BODY_BADCHUNK) and its chunk's data
+ * kept up to the next sound chunk; with none, the rest is dropped, so no
+ * size line ever lands in the body.
+ * @return 0, -1 if the body starts as markup instead of a size line (it
+ * is then not really chunked), -2 on OOM.
  */
 static int dechunk(const uint8_t *p, size_t n, struct dbuf *out, size_t cap, uint32_t *flags)
 {
 	const uint8_t *end = p + n;
 	out->len = 0;
 	for (int first = 1;; first = 0) {
-		uint64_t size = 0;
-		int digits = 0;
-		while (p < end && hexval(*p) >= 0 && digits < 12)
-			size = size * 16 + (uint64_t)hexval(*p++), digits++;
-		const int sep_ok = p < end && *p && strchr("; \t\r\n", *p);
-		const uint8_t *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
-		if (!digits || !sep_ok || !nl) {
-			if (first)
+		const uint8_t *data;
+		const int64_t size = size_line(p, end, &data);
+		if (size < 0) {
+			if (first && starts_markup(p, end))
 				return -1;
+			const uint8_t *nl = memchr(p, '\n', (size_t)(end - p)), *data_end, *next;
+			if (p == end || !nl) {
+				*flags |= HTTP_BODY_PARTIAL; /* cut at or in a size line */
+				return 0;
+			}
+			*flags |= HTTP_BODY_PARTIAL | HTTP_BODY_BADCHUNK;
+			next = next_sound_chunk(nl + 1, end, &data_end);
+			if (!next)
+				return 0;
+			if (append_capped(out, nl + 1, (size_t)(data_end - (nl + 1)), cap, flags))
+				return -2;
+			if (*flags & HTTP_BODY_TRUNCATED)
+				return 0;
+			p = next;
+			continue;
+		}
+		p = data;
+		if (size == 0)
+			return 0; /* last chunk; trailers are ignored */
+		size_t take = (uint64_t)size > (uint64_t)(end - p) ? (size_t)(end - p) : (size_t)size;
+		if (append_capped(out, p, take, cap, flags))
+			return -2;
+		if (take < (uint64_t)size) {
 			*flags |= HTTP_BODY_PARTIAL;
 			return 0;
 		}
-		p = nl + 1;
-		if (size == 0)
-			return 0; /* last chunk; trailers are ignored */
-		size_t take = size > (uint64_t)(end - p) ? (size_t)(end - p) : (size_t)size;
-		if (take < size)
-			*flags |= HTTP_BODY_PARTIAL;
-		if (append_capped(out, p, take, cap, flags))
-			return -2;
-		p += take;
-		if (*flags & (HTTP_BODY_PARTIAL | HTTP_BODY_TRUNCATED))
+		if (*flags & HTTP_BODY_TRUNCATED)
 			return 0;
+		p += take;
 		if (p < end && *p == '\r')
 			p++;
 		if (p < end && *p == '\n')

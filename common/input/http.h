@@ -37,6 +37,7 @@ enum {
 	HTTP_BODY_TRUNCATED = 1u << 0, /* cut at the size cap */
 	HTTP_BODY_PARTIAL = 1u << 1,   /* decoding failed part way; the decoded part is kept */
 	HTTP_BODY_UNDECODED = 1u << 2, /* Content-Encoding named but body stored decoded */
+	HTTP_BODY_BADCHUNK = 1u << 3,  /* a malformed chunk-size line (also PARTIAL) */
 };
 
 struct http_response {

@@ -15,7 +15,7 @@ STAGES=${FUZZ_STAGES:-build/bin}
 [ -x "$STAGES/ndd-extract" ] || STAGES=
 python3 tests/fuzz/make_seeds.py "$DIR/seeds" $STAGES || exit 1
 mkdir -p "$DIR/crash"
-targets=${*:-$(cd "$DIR" && ls fuzz_* 2>/dev/null)}
+targets=${*:-$(cd "$DIR" && ls fuzz_* 2>/dev/null | grep -v '\.log$')}
 fail=0
 for t in $targets; do
 	mkdir -p "$DIR/corpus/$t" "$DIR/seeds/$t"
@@ -25,6 +25,13 @@ for t in $targets; do
 	*) maxlen=1048576 ;;
 	esac
 	log=$DIR/$t.log
+	# inputs that once failed, or too big to fuzz, each run once first
+	if [ -d "$DIR/seeds/$t-regress" ] && ! "$DIR/$t" -timeout="$TIMEOUT" -rss_limit_mb=2560 \
+		"$DIR/seeds/$t-regress"/* >"$log" 2>&1; then
+		echo "$t: FAILED on $DIR/seeds/$t-regress (log: $log)"
+		fail=1
+		continue
+	fi
 	if "$DIR/$t" -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb=2560 \
 		-max_len=$maxlen -artifact_prefix="$DIR/crash/$t-" -print_final_stats=1 \
 		"$DIR/corpus/$t" "$DIR/seeds/$t" >"$log" 2>&1; then
