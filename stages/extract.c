@@ -703,7 +703,8 @@ static void write_stats_json(FILE *fp, const struct counts *c,
 		"{\n  \"stage\": \"extract\",\n  \"inputs\": %llu,\n"
 		"  \"inputs_without_records\": %llu,\n  \"bytes_in\": %llu,\n"
 		"  \"archives\": {\"inputs\": %llu, \"members_read\": %llu, "
-		"\"members_passed_over\": %llu, \"html_pages\": %llu},\n"
+		"\"members_passed_over\": %llu, \"nested_archives\": %llu, "
+		"\"members_without_records\": %llu, \"html_pages\": %llu},\n"
 		"  \"records_read\": %llu,\n  \"documents_written\": %llu,\n"
 		"  \"skipped\": {\"total\": %llu, \"garbage\": %llu, \"bad_header\": %llu, "
 		"\"bad_length\": %llu, \"huge\": %llu, \"truncated\": %llu, \"corrupt_gzip\": %llu, "
@@ -714,7 +715,8 @@ static void write_stats_json(FILE *fp, const struct counts *c,
 		"  \"documents_flagged\": {\"truncated\": %llu, \"text_truncated\": %llu, "
 		"\"charset_lossy\": %llu}\n}\n",
 		U(rs->inputs), U(rs->empty_inputs), U(rs->bytes_in), U(rs->arc.archives),
-		U(rs->arc.members_used), U(rs->arc.members_other), U(rs->pages),
+		U(rs->arc.members_used), U(rs->arc.members_other), U(rs->arc.members_nested),
+		U(rs->empty_members), U(rs->pages),
 		U(rs->records), U(c->docs), U(skipped_bad(c, rs)), U(w->garbage), U(w->bad_header),
 		U(w->bad_length), U(w->huge), U(w->truncated), U(w->corrupt_gzip),
 		U(c->bad_http), U(c->undecodable), U(rs->arc.bad_archive), U(c->non_html),
@@ -886,7 +888,8 @@ int main(int argc, char **argv)
 	cli_summary("%llu records, %llu documents, %llu skipped, %llu filtered, %.1f MB in",
 		    U(rs.records), U(r.c.docs), U(skipped_bad(&r.c, &rs)), U(filtered(&r.c)),
 		    (double)rs.bytes_in / 1e6);
-	const int status = skipped_bad(&r.c, &rs) || rs.empty_inputs ? EXIT_SKIPPED : EXIT_OK;
+	const int status = skipped_bad(&r.c, &rs) || rs.empty_inputs || rs.empty_members ||
+				   rs.arc.members_nested ? EXIT_SKIPPED : EXIT_OK;
 	run_free(&r);
 	return status;
 }

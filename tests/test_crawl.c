@@ -96,7 +96,8 @@ static void add_entry(struct archive *a, const char *path, const void *p, size_t
 	archive_entry_set_filetype(e, AE_IFREG);
 	archive_entry_set_perm(e, 0644);
 	archive_entry_set_mtime(e, 1700000000, 0);
-	CHECK(archive_write_header(a, e) == ARCHIVE_OK);
+	/* a name that is not UTF-8 is written as it is, with a warning */
+	CHECK(archive_write_header(a, e) >= ARCHIVE_WARN);
 	CHECK(archive_write_data(a, p, n) == (la_ssize_t)n);
 	archive_entry_free(e);
 }
@@ -252,6 +253,92 @@ static void test_plain_and_empty(const char *dir)
 	free(b.p);
 }
 
+
+/* Write @n bytes at @p to @path. */
+static void write_file(const char *path, const void *p, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+	CHECK(fp != NULL);
+	if (!fp)
+		return;
+	fwrite(p, 1, n, fp);
+	fclose(fp);
+}
+
+/* Bytes that are not UTF-8 (and NUL, and control bytes) in a URI, a
+ * record id or an archive entry's name come out %XX-escaped: every
+ * output is valid UTF-8, and a NUL no longer cuts the URI. */
+static void test_bad_bytes(const char *dir)
+{
+	char path[512], want[600];
+	struct buf b = {0};
+	add_record(&b, "http://x.example/\xff\xfe/caf\xc3\xa9", "Bad bytes");
+	struct buf one = {0};
+	add_record(&one, "http://x.example/aXb", "NUL inside");
+	char *q = memmem(one.p, one.n, "/aXb", 4);
+	q[2] = 0;
+	buf_add(&b, one.p, one.n);
+	snprintf(path, sizeof path, "%s/bad.warc", dir);
+	write_file(path, b.p, b.n);
+	struct got g;
+	read_all(path, &g);
+	CHECK_EQ_U64(g.n, 2);
+	CHECK(!strcmp(g.url[0], "http://x.example/%FF%FE/caf\xc3\xa9"));
+	CHECK(!strcmp(g.url[1], "http://x.example/a%00b"));
+	remove(path);
+
+	/* an entry's name: the document's file and a loose page's URL */
+	static const char page[] = "<html><body><p>page</p></body></html>";
+	snprintf(path, sizeof path, "%s/bad.tar", dir);
+	struct archive *a = archive_write_new();
+	archive_write_set_format_pax_restricted(a);
+	CHECK(archive_write_open_filename(a, path) == ARCHIVE_OK);
+	add_entry(a, "p\x80q.html", page, sizeof page - 1);
+	CHECK(archive_write_close(a) == ARCHIVE_OK);
+	archive_write_free(a);
+	read_all(path, &g);
+	CHECK_EQ_U64(g.n, 1);
+	CHECK(!strcmp(g.url[0], "p%80q.html"));
+	snprintf(want, sizeof want, "%s!p%%80q.html", path);
+	CHECK(!strcmp(g.file[0], want));
+	remove(path);
+	free(b.p);
+	free(one.p);
+}
+
+/* An archive inside the archive, and a WARC entry without a single
+ * record, are counted (and warned), not passed over silently. */
+static void test_nested_and_empty(const char *dir)
+{
+	char inner[512], path[512];
+	snprintf(inner, sizeof inner, "%s/inner.tar", dir);
+	write_archive(inner, FMT_TAR);
+	FILE *fp = fopen(inner, "rb");
+	static unsigned char tarb[1 << 16];
+	const size_t tn = fp ? fread(tarb, 1, sizeof tarb, fp) : 0;
+	if (fp)
+		fclose(fp);
+	struct buf w = {0};
+	add_record(&w, "http://n.example/", "Next to the nested archive");
+	snprintf(path, sizeof path, "%s/outer.tar", dir);
+	struct archive *a = archive_write_new();
+	archive_write_set_format_pax_restricted(a);
+	CHECK(archive_write_open_filename(a, path) == ARCHIVE_OK);
+	add_entry(a, "inner.tar", tarb, tn);
+	add_entry(a, "empty.warc", "not records\n", 12);
+	add_entry(a, "good.warc", w.p, w.n);
+	CHECK(archive_write_close(a) == ARCHIVE_OK);
+	archive_write_free(a);
+	struct got g;
+	read_all(path, &g);
+	CHECK_EQ_U64(g.n, 1);
+	CHECK_EQ_U64(g.st.arc.members_nested, 1);
+	CHECK_EQ_U64(g.st.empty_members, 1);
+	remove(inner);
+	remove(path);
+	free(w.p);
+}
+
 int main(int argc, char **argv)
 {
 	log_init("test_crawl");
@@ -275,6 +362,8 @@ int main(int argc, char **argv)
 	test_archives(dir);
 	test_damaged(dir);
 	test_plain_and_empty(dir);
+	test_bad_bytes(dir);
+	test_nested_and_empty(dir);
 	static const char *names[] = {"crawl.tar", "crawl.tgz", "crawl.zip", "misnamed.warc"};
 	char path[600];
 	for (int i = 0; i < 4; i++) {

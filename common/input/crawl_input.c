@@ -291,7 +291,14 @@ static int next_entry(struct crawl_input *in, struct crawl_member *m)
 			continue;
 		if (!classify(in, path, &m->kind)) {
 			in->st.members_other++;
-			log_debug("%s!%s: neither WARC nor HTML; passed over", in->name, path);
+			member_peek(in);
+			if (sniff_archive(in->mpeek, in->mpeek_len)) {
+				in->st.members_nested++;
+				log_warn("%s!%s: an archive inside the archive is not read; "
+					 "unpack it to give its WARCs to ndd-extract", in->name, path);
+			} else {
+				log_debug("%s!%s: neither WARC nor HTML; passed over", in->name, path);
+			}
 			continue;
 		}
 		if (set_name(in, path))

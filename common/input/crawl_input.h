@@ -11,7 +11,8 @@
  * or gzip; the WARC reader judges).  Inside an archive, an entry named
  * NAME.html or NAME.htm is a page; one named NAME.warc or NAME.warc.gz, or whose bytes
  * start as WARC (plain or gzip), is a WARC; other entries (images,
- * nested archives, directories) are passed over and counted.
+ * nested archives, directories) are passed over and counted; a nested
+ * archive with a warning, since its pages are lost to the night.
  *
  * Names.  A member of an archive is called "ARCHIVE!PATH" (ARCHIVE the
  * input path as given, PATH the entry's path inside it): that is the
@@ -48,6 +49,7 @@ struct crawl_input_stats {
 	uint64_t archives;       /* inputs that were archives */
 	uint64_t members_used;   /* entries read as WARC or HTML */
 	uint64_t members_other;  /* entries passed over: not WARC, not HTML */
+	uint64_t members_nested; /* of those, archives inside the archive (not read; warned) */
 	uint64_t bad_archive;    /* archive damage: unreadable header or entry data */
 };
 

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "format/docrec.h"
+#include "input/safe_text.h"
 #include "util/log.h"
 
 struct crawl_reader {
@@ -28,6 +29,10 @@ struct crawl_reader {
 	struct crawl_member m;
 	int in_member;
 	struct warc_reader *wr;
+
+	uint64_t member_records; /* records of the current member so far */
+	char *esc[5];     /* escaped entry name and path, URL, record id, date (safe_text.h) */
+	size_t esc_cap[5];
 
 	uint8_t *page;    /* a loose page's bytes */
 	size_t page_len, page_cap;
@@ -50,8 +55,27 @@ struct crawl_reader *crawl_reader_open(char *const *paths, int n_paths, uint64_t
 	return cr;
 }
 
+enum { ESC_FILE, ESC_PATH, ESC_URL, ESC_ID, ESC_DATE };
+
+/* @s (@n bytes) made safe for the outputs in escape buffer @k: @return it
+ * (NUL-terminated if @s is), *len its length, or NULL on OOM (logged). */
+static const char *escaped(struct crawl_reader *cr, int k, const char *s, size_t n, size_t *len)
+{
+	size_t l;
+	const char *r = safe_text(s, n, &cr->esc[k], &cr->esc_cap[k], &l);
+	if (!r)
+		log_error("out of memory");
+	if (len)
+		*len = l;
+	return r;
+}
+
 static void end_member(struct crawl_reader *cr)
 {
+	if (cr->in_member && cr->wr && cr->member_records == 0 && cr->m.from_archive) {
+		cr->st.empty_members++;
+		log_warn("%s: no WARC record in this archive entry", cr->m.name);
+	}
 	if (cr->wr) {
 		const struct warc_stats ws = warc_reader_stats(cr->wr);
 		warc_stats_add(&cr->st.warc, &ws);
@@ -69,6 +93,7 @@ static void end_input(struct crawl_reader *cr)
 		cr->st.arc.archives += s->archives;
 		cr->st.arc.members_used += s->members_used;
 		cr->st.arc.members_other += s->members_other;
+		cr->st.arc.members_nested += s->members_nested;
 		cr->st.arc.bad_archive += s->bad_archive;
 	}
 	if (cr->ord == 0 && cr->ci) {
@@ -112,6 +137,11 @@ static int open_member(struct crawl_reader *cr)
 	if (rc <= 0)
 		return rc;
 	cr->in_member = 1;
+	cr->member_records = 0;
+	if (!(cr->m.name = escaped(cr, ESC_FILE, cr->m.name, strlen(cr->m.name), NULL)) ||
+	    (cr->m.path &&
+	     !(cr->m.path = escaped(cr, ESC_PATH, cr->m.path, strlen(cr->m.path), NULL))))
+		return -1;
 	if (cr->m.kind == CRAWL_WARC) {
 		cr->wr = warc_open_read(crawl_input_read, cr->ci, cr->m.name, cr->max_record,
 					cr->m.size);
@@ -121,17 +151,32 @@ static int open_member(struct crawl_reader *cr)
 	return 1;
 }
 
-static void from_warc(struct crawl_reader *cr, const struct warc_record *rec,
-		      struct crawl_record *out)
+/* Header @name of @rec made safe for the outputs in buffer @k, or NULL. */
+static const char *safe_header(struct crawl_reader *cr, const struct warc_record *rec,
+			       const char *name, int k, int *oom)
 {
+	const struct warc_header *f = warc_header_field(rec->headers, rec->n_headers, name);
+	if (!f)
+		return NULL;
+	const char *v = escaped(cr, k, f->value, f->value_len, NULL);
+	*oom |= !v;
+	return v;
+}
+
+/* @return 0, or -1 on OOM (logged). */
+static int from_warc(struct crawl_reader *cr, const struct warc_record *rec,
+		     struct crawl_record *out)
+{
+	int oom = 0;
 	out->type = rec->type;
-	out->url = warc_target_uri(rec, &out->url_len);
-	if (!out->url) {
-		out->url = "";
+	size_t ul;
+	const char *u = warc_target_uri(rec, &ul);
+	out->url = u ? escaped(cr, ESC_URL, u, ul, &out->url_len) : "";
+	if (!u)
 		out->url_len = 0;
-	}
-	out->record_id = warc_header_get(rec, "WARC-Record-ID");
-	out->date = warc_header_get(rec, "WARC-Date");
+	oom |= !out->url;
+	out->record_id = safe_header(cr, rec, "WARC-Record-ID", ESC_ID, &oom);
+	out->date = safe_header(cr, rec, "WARC-Date", ESC_DATE, &oom);
 	out->ptype = warc_header_get(rec, "WARC-Identified-Payload-Type");
 	out->ctype = warc_header_get(rec, "Content-Type");
 	out->block = rec->block;
@@ -142,7 +187,7 @@ static void from_warc(struct crawl_reader *cr, const struct warc_record *rec,
 		out->doc_flags |= DOC_TRUNCATED;
 	if (rec->flags & WARC_REC_OFFSET_UNCOMPRESSED)
 		out->doc_flags |= DOC_OFFSET_UNCOMPRESSED;
-	(void)cr;
+	return oom ? -1 : 0;
 }
 
 /* A loose page.  @return 1 a record, 0 skipped (too big), -1. */
@@ -185,13 +230,14 @@ static int member_next(struct crawl_reader *cr, struct crawl_record *out)
 	} else {
 		struct warc_record rec;
 		rc = warc_next(cr->wr, &rec);
-		if (rc == 1)
-			from_warc(cr, &rec, out);
-		else
+		if (rc == 1 && from_warc(cr, &rec, out))
+			rc = -1;
+		else if (rc != 1)
 			end_member(cr);
 	}
 	if (rc != 1)
 		return rc;
+	cr->member_records++;
 	out->doc_id = DOC_ID(cr->file_no, cr->ord++);
 	out->file = cr->m.name;
 	if (cr->m.from_archive)
@@ -259,5 +305,7 @@ void crawl_reader_close(struct crawl_reader *cr)
 		end_input(cr);
 	}
 	free(cr->page);
+	for (int k = 0; k < 5; k++)
+		free(cr->esc[k]);
 	free(cr);
 }

@@ -24,7 +24,9 @@
 #include "input/warc.h"
 
 /* One record.  Everything points into the reader: valid until the next
- * call to crawl_reader_next() or crawl_reader_close(). */
+ * call to crawl_reader_next() or crawl_reader_close().  The strings taken
+ * from the input (file, url, record_id, date) are valid UTF-8 without
+ * control bytes: other bytes are %XX-escaped (safe_text.h). */
 struct crawl_record {
 	enum warc_type type;   /* a loose page is WARC_RESOURCE */
 	uint64_t doc_id;
@@ -46,6 +48,7 @@ struct crawl_record {
 struct crawl_reader_stats {
 	uint64_t inputs;        /* inputs opened */
 	uint64_t empty_inputs;  /* inputs without a single record */
+	uint64_t empty_members; /* WARC entries of archives without a single record (warned) */
 	uint64_t records;       /* records returned (pages included) */
 	uint64_t pages;         /* loose HTML pages from archives */
 	uint64_t bytes_in;      /* bytes read (of WARC data; pages not included) */

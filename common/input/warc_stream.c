@@ -389,7 +389,8 @@ int warc_stream_to_gzip(struct warc_stream *s)
 	} else {
 		memmove(s->in + k, s->in + s->in_pos, rest);
 	}
-	memcpy(s->in, warc_stream_cur(s), k);
+	if (k)
+		memcpy(s->in, warc_stream_cur(s), k);
 	s->in_off = warc_stream_tell(s);
 	s->in_pos = 0;
 	s->in_len = k + rest;
