@@ -538,8 +538,12 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 		ndf_reader_close(j.r);
 	}
 	progress_end(&pr);
-	if (!rc && !o->w && !opt->dry_run) /* empty input: still a valid, empty output */
-		rc = out_start(o, docfp_config_hash(&opt->cfg));
+	if (!rc && st->sections == 0) {
+		/* ndd-extract writes a section even with no documents: no
+		 * section at all is a cut or failed output, like any other */
+		log_error("%s: no documents section: the input is empty", name);
+		rc = -1;
+	}
 	for (int t = 0; t < threads; t++) {
 		docfp_ctx_free(w[t].ctx);
 		tpl_buf_free(&w[t].text);
