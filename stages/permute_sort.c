@@ -170,7 +170,8 @@ static int flush_fps(struct fps *f)
 		for (size_t j = 0; j < m; j++)
 			put_le64(buf + 8 * j, f->v[i + j]);
 		if (fwrite(buf, 8, m, f->spill) != m) {
-			log_error("cannot write a temporary file: %s", strerror(errno));
+			log_error("cannot write a temporary file in '%s': %s", spill_dir(f->tmpdir),
+				  strerror(errno));
 			return -1;
 		}
 	}

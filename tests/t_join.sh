@@ -121,6 +121,13 @@ runs=$(sed -n 's/.*, \([0-9]*\) spilled runs.*/\1/p' "$tmp/err")
 cmp -s "$tmp/t-mem.ndf" "$tmp/t-spill3.ndf" || bad "--memory 3M: tables differ from the in-memory sort"
 runs=$(sed -n 's/.*, \([0-9]*\) spilled runs.*/\1/p' "$tmp/err")
 [ "${runs:-0}" -ge 8 ] || bad "--memory 3M spilled only '${runs:-0}' runs"
+# A spill that cannot be written (here: a file size limit) names its
+# directory, so the operator knows which disk filled up.
+( trap '' XFSZ; ulimit -f 64; "$BIN/ndd-permute-sort" -k 3 -m 1M -T "$tmp" \
+	-o "$tmp/t-full.ndf" "$tmp/fps100k.ndf" ) 2> "$tmp/err" && bad "a failed spill exited 0"
+grep -q "temporary file in '$tmp'" "$tmp/err" ||
+	bad "a failed spill does not name its directory: $(cat "$tmp/err")"
+rm -f "$tmp/t-full.ndf"
 ls "$tmp" | grep -q ndd-spill && bad "spill files left behind"
 rm -f "$tmp/t-mem.ndf" "$tmp/t-spill.ndf" "$tmp/t-spill3.ndf"
 "$BIN/ndd-permute-sort" --plan -m 1M -k 3 "$tmp/fps100k.ndf" | grep -q "spilled" || bad "--plan does not say it will spill"

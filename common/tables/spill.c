@@ -16,12 +16,16 @@
 
 #define READ_RECS 5461 /* ~64 KiB per run */
 
+const char *spill_dir(const char *dir)
+{
+	const char *d = dir ? dir : getenv("TMPDIR");
+	return d && *d ? d : "/tmp";
+}
+
 FILE *spill_tmpfile(const char *dir)
 {
 	char path[4096];
-	const char *d = dir ? dir : getenv("TMPDIR");
-	if (!d || !*d)
-		d = "/tmp";
+	const char *d = spill_dir(dir);
 	snprintf(path, sizeof path, "%s/ndd-spill.XXXXXX", d);
 	int fd = mkstemp(path);
 	if (fd < 0) {
@@ -95,12 +99,14 @@ int spill_runs_add(struct spill_runs *s, const struct table_rec *recs, size_t n)
 					  (uint32_t)recs[i + j].idx);
 		}
 		if (fwrite(buf, TABLE_RAW_RECORD, m, fp) != m) {
-			log_error("cannot write a temporary file: %s", strerror(errno));
+			log_error("cannot write a temporary file in '%s': %s", spill_dir(s->dir),
+				  strerror(errno));
 			return -1;
 		}
 	}
 	if (fflush(fp)) {
-		log_error("cannot write a temporary file: %s", strerror(errno));
+		log_error("cannot write a temporary file in '%s': %s", spill_dir(s->dir),
+			  strerror(errno));
 		return -1;
 	}
 	return 0;

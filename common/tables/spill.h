@@ -22,6 +22,9 @@
  */
 FILE *spill_tmpfile(const char *dir);
 
+/** The directory spill_tmpfile(@dir) writes to, for messages. */
+const char *spill_dir(const char *dir);
+
 struct spill_runs;
 
 /** A set of runs in @dir.  @return NULL on error (logged). */
