@@ -524,12 +524,12 @@ static int write_stats(const struct job *j, double secs)
 {
 	const int P = mpi_size;
 	double *ph = xcalloc(PH_N, sizeof *ph);
-	uint64_t mine[4] = {(uint64_t)log_peak_rss_kb(), j->st.sent_bytes, j->st.gather_bytes,
-			    j->st.max_records};
-	uint64_t *all = xcalloc((size_t)P * 4, sizeof *all);
+	uint64_t mine[5] = {(uint64_t)log_peak_rss_kb(), j->st.sent_bytes, j->st.gather_bytes,
+			    j->st.max_records, (uint64_t)(log_cpu() * 1000)};
+	uint64_t *all = xcalloc((size_t)P * 5, sizeof *all);
 	int rc = MPI_Reduce(j->st.secs, ph, PH_N, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Gather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+		rc = MPI_Gather(mine, 5, MPI_UINT64_T, all, 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	if (rc != MPI_SUCCESS) {
 		free(ph);
 		free(all);
@@ -543,8 +543,8 @@ static int write_stats(const struct job *j, double secs)
 			FILE *f = out.fp;
 			uint64_t sent = 0, gathered = 0;
 			for (int r = 0; r < P; r++) {
-				sent += all[4 * r + 1];
-				gathered += all[4 * r + 2];
+				sent += all[5 * r + 1];
+				gathered += all[5 * r + 2];
 			}
 			fprintf(f, "{\n  \"ranks\": %d,\n  \"threads_per_rank\": %d,\n", P,
 				threads_max());
@@ -553,13 +553,13 @@ static int write_stats(const struct job *j, double secs)
 			fprintf(f, "  \"pairs\": %llu,\n", (unsigned long long)j->st.pairs);
 			fprintf(f, "  \"bytes_all_to_all\": %llu,\n  \"bytes_to_rank0\": %llu,\n",
 				(unsigned long long)sent, (unsigned long long)gathered);
-			const char *names[4] = {"peak_rss_kb", "bytes_sent", "bytes_to_rank0",
-						"most_records_of_a_table"};
-			for (int q = 0; q < 4; q++) {
+			const char *names[5] = {"peak_rss_kb", "bytes_sent", "bytes_to_rank0",
+						"most_records_of_a_table", "cpu_ms"};
+			for (int q = 0; q < 5; q++) {
 				fprintf(f, "  \"per_rank_%s\": [", names[q]);
 				for (int r = 0; r < P; r++)
 					fprintf(f, "%s%llu", r ? ", " : "",
-						(unsigned long long)all[4 * r + q]);
+						(unsigned long long)all[5 * r + q]);
 				fprintf(f, "],\n");
 			}
 			fprintf(f, "  \"seconds_slowest_rank\": {");
