@@ -60,6 +60,8 @@ static int texts_add(struct texts *t, const struct str *s)
 static int read_texts(struct ndf_reader *r, struct texts *t)
 {
 	struct ndf_block b = {0};
+	char *tb = NULL; /* docrec_text()'s buffer */
+	size_t tcap = 0;
 	int rc;
 	while ((rc = ndf_read_block(r, &b)) > 0) {
 		if (b.codec != NDF_CODEC_RAW) {
@@ -70,13 +72,16 @@ static int read_texts(struct ndf_reader *r, struct texts *t)
 		const uint8_t *p = b.data, *const end = b.data + b.len;
 		for (uint32_t i = 0; i < b.n_records && rc > 0; i++) {
 			struct doc_record d;
-			if (docrec_decode(&p, end, &d) || texts_add(t, &d.text))
+			struct str text;
+			if (docrec_decode(&p, end, &d) || docrec_text(&d, &tb, &tcap, &text) ||
+			    texts_add(t, &text))
 				rc = -1;
 		}
 		if (rc < 0)
 			break;
 	}
 	ndf_block_free(&b);
+	free(tb);
 	return rc < 0 ? -1 : 0;
 }
 

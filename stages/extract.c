@@ -157,7 +157,7 @@ static void usage(FILE *fp, int status)
 		"document per 2xx HTML response: id, URL, WARC file, record offset,\n"
 		"record id, date, title and main text as UTF-8.\n\n"
 		"      --max-record SIZE  skip WARC records with a bigger block (default 64M)\n"
-		"      --max-text SIZE    cut main text longer than this (default 4M)\n"
+		"      --max-text SIZE    cut a page's text longer than this (default 4M)\n"
 		"      --file-base N      number of the first input in document ids (default 0)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n"
 		"      --json             write JSON lines instead of an NDF documents section\n"

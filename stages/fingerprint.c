@@ -336,11 +336,14 @@ struct worker {
 static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct tplset *ts)
 {
 	const struct doc_record *d = &b->doc[i];
-	struct str text = d->text;
+	struct str text;
 	int choice = TPL_PAGE;
 	b->flags[i] = d->flags;
 	b->fp[i] = 0;
-	if (ts) {
+	if (!ts) {
+		if (docrec_text(d, &w->text.p, &w->text.cap, &text))
+			return -1;
+	} else {
 		/* Every host's template, not only the page's own host's: a page
 		 * and its copy on a host that learnt its site's template (a
 		 * mirror, an archive) must lose the same blocks, and the copy's

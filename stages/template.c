@@ -33,6 +33,7 @@
 #include "template/pagesig.h"
 #include "template/tplset.h"
 #include "util/cli.h"
+#include "util/grow.h"
 #include "util/infile.h"
 #include "util/outfile.h"
 #include "util/log.h"
@@ -395,7 +396,9 @@ struct reader {
 	uint64_t *host, *sig;
 	uint8_t *take;
 	size_t cap;
-	uint64_t *blocks;
+	size_t *hoff;      /* where each taken record's hashes start in @hash */
+	uint64_t *hash;    /* the taken records' block hashes, MAX_PAGE_BLOCKS at most each */
+	size_t hash_cap;
 	struct stats *st;
 	uint64_t first_config;
 	int have_config;
@@ -411,6 +414,7 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		R->host = xrealloc(R->host, R->cap * sizeof *R->host);
 		R->sig = xrealloc(R->sig, R->cap * sizeof *R->sig);
 		R->take = xrealloc(R->take, R->cap);
+		R->hoff = xrealloc(R->hoff, R->cap * sizeof *R->hoff);
 	}
 	const long n = b->n_records;
 	for (long i = 0; i < n; i++) {
@@ -437,26 +441,58 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			  (unsigned long long)b->offset);
 		return -1;
 	}
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16)
-#endif
-	for (long i = 0; i < n; i++)
-		if (R->take[i])
-			R->sig[i] = page_signature(&R->doc[i]);
+	size_t nh = 0;
 	for (long i = 0; i < n; i++) {
 		if (!R->take[i])
 			continue;
-		const struct doc_record *d = &R->doc[i];
-		uint32_t nb = docrec_n_blocks(d);
+		uint32_t nb = docrec_n_blocks(&R->doc[i]);
 		if (nb > MAX_PAGE_BLOCKS) {
 			nb = MAX_PAGE_BLOCKS;
 			R->st->capped_blocks++;
 		}
-		/* repeats are kept: learning counts a block once per page anyway */
-		for (uint32_t k = 0; k < nb; k++)
-			R->blocks[k] = docrec_block(d, k).hash;
+		R->hoff[i] = nh;
+		nh += nb;
+	}
+	if (nh > R->hash_cap)
+		R->hash = xrealloc(R->hash, (R->hash_cap = nh) * sizeof *R->hash);
+	int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel reduction(| : failed)
+#endif
+	{
+		struct doc_block *blk = NULL;
+		size_t blk_cap = 0;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 16)
+#endif
+		for (long i = 0; i < n; i++) {
+			const struct doc_record *d = &R->doc[i];
+			if (!R->take[i] || failed)
+				continue;
+			if (array_grow((void **)&blk, &blk_cap, d->n_blocks, sizeof *blk)) {
+				failed = 1;
+				continue;
+			}
+			docrec_blocks(d, blk);
+			R->sig[i] = page_signature(blk, d->n_blocks);
+			const uint32_t nb = d->n_blocks < MAX_PAGE_BLOCKS ? d->n_blocks : MAX_PAGE_BLOCKS;
+			/* repeats are kept: learning counts a block once per page anyway */
+			for (uint32_t k = 0; k < nb; k++)
+				R->hash[R->hoff[i] + k] = blk[k].hash;
+		}
+		free(blk);
+	}
+	if (failed) {
+		log_error("out of memory for the blocks of a page");
+		return -1;
+	}
+	for (long i = 0; i < n; i++) {
+		if (!R->take[i])
+			continue;
+		const struct doc_record *d = &R->doc[i];
+		const uint32_t nb = d->n_blocks < MAX_PAGE_BLOCKS ? d->n_blocks : MAX_PAGE_BLOCKS;
 		const struct page_head h = {R->host[i], R->st->sampled++, R->sig[i], nb};
-		if (store_add(R->s, &h, R->blocks))
+		if (store_add(R->s, &h, R->hash + R->hoff[i]))
 			return -1;
 	}
 	return 0;
@@ -536,7 +572,6 @@ int main(int argc, char **argv)
 	R.hosts.cap = 1024;
 	R.hosts.key = xcalloc(R.hosts.cap, sizeof *R.hosts.key);
 	R.hosts.count = xcalloc(R.hosts.cap, sizeof *R.hosts.count);
-	R.blocks = xmalloc(MAX_PAGE_BLOCKS * sizeof *R.blocks);
 	int rc = 0;
 	for (int i = 0; i < (opt.n_inputs ? opt.n_inputs : 1) && !rc; i++)
 		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-");
@@ -600,7 +635,8 @@ int main(int argc, char **argv)
 	free(R.host);
 	free(R.sig);
 	free(R.take);
-	free(R.blocks);
+	free(R.hoff);
+	free(R.hash);
 	free(R.hosts.key);
 	free(R.hosts.count);
 	free(s.buf);

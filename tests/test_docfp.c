@@ -533,12 +533,16 @@ static int write_section(FILE *fp, const char *path, uint32_t file_no, int docs)
 	for (int i = 0; i < docs && !rc; i++) {
 		const size_t tl = synth_text((uint64_t)i, text);
 		char url[64];
+		uint8_t blk[DOCBLOCK_MAX_SIZE];
 		snprintf(url, sizeof url, "http://example.com/%u/%d", file_no, i);
+		/* the text is one content block (the texts have no '\n') */
+		const uint32_t bl = (uint32_t)(docblock_encode(blk, (uint32_t)tl, DB_CONTENT) - blk);
 		const struct doc_record d = {
 			.doc_id = DOC_ID(file_no, i), .warc_offset = (uint64_t)i * 1000,
 			.text_hash = XXH3_64bits(text, tl), .http_status = 200,
 			.url = {url, (uint32_t)strlen(url)}, .warc_file = {"synthetic.warc", 14},
-			.text = {text, (uint32_t)tl},
+			.text = {text, (uint32_t)tl}, .all_text = {text, (uint32_t)tl},
+			.blocks = {(const char *)blk, bl}, .n_blocks = 1,
 		};
 		if (len + docrec_size(&d) > 64 * 1024)
 			rc = write_block(nw, buf, &len, &n, first);

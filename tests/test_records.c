@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "output/csv.h"
 #include "format/docrec.h"
@@ -46,8 +47,9 @@ static void test_docrec(void)
 	CHECK(docrec_decode(&p, buf + n, &e) == 0 && p == buf + n);
 	CHECK(e.doc_id == d.doc_id && e.warc_offset == d.warc_offset && e.flags == d.flags);
 	CHECK(e.payload_hash == d.payload_hash && e.text_hash == d.text_hash);
-	CHECK(same(e.url, d.url) && same(e.text, d.text) && same(e.date, d.date) &&
-	      same(e.title, d.title) && same(e.record_id, d.record_id));
+	CHECK(same(e.url, d.url) && same(e.date, d.date) && same(e.title, d.title) &&
+	      same(e.record_id, d.record_id));
+	CHECK(e.text.n == 0 && e.n_blocks == 0); /* the text is made of the blocks: none */
 	CHECK(DOC_ID_FILE(e.doc_id) == 3 && DOC_ID_REC(e.doc_id) == 12345);
 	for (size_t cut = 0; cut < n; cut++) {
 		p = buf;
@@ -69,68 +71,111 @@ static int decodes(const struct doc_record *d)
 	return ok;
 }
 
-/* The blocks: round trip, every truncation refused, and blocks that do
- * not cut all_text exactly (a length off by one, a separator that is not
- * '\n', a zero length, an unknown flag, a byte count that is not whole
- * blocks) refused. */
+/* Encode @n blocks of lengths @len and flags @fl into @raw; @return bytes. */
+static uint32_t put_blocks(uint8_t *raw, int n, const uint32_t *len, const uint8_t *fl)
+{
+	uint8_t *p = raw;
+	for (int i = 0; i < n; i++)
+		p = docblock_encode(p, len[i], fl[i]);
+	return (uint32_t)(p - raw);
+}
+
+/* The blocks: round trip with the hashes, offsets and main text a reader
+ * makes of them; every truncation refused; blocks that do not cut
+ * all_text exactly (a length off by one, a separator that is not '\n', a
+ * zero length, a count that is not the blocks stored) and varints that
+ * are not the shortest or pass 32 bits refused. */
 static void test_docrec_blocks(void)
 {
-	static const char all[] = "Home\nA long paragraph of text.\nShare";
-	const struct doc_block b[3] = {
-		{0x1111, 4, DB_SOFT}, {0x2222, 25, DB_CONTENT | DB_MAIN}, {0x3333, 5, DB_HEADING}};
-	uint8_t raw[3 * DOCBLOCK_SIZE + 1];
-	for (int i = 0; i < 3; i++)
-		CHECK(docblock_encode(raw + i * DOCBLOCK_SIZE, &b[i]) == raw + (i + 1) * DOCBLOCK_SIZE);
+	static const char all[] = "Home\nA long paragraph of text.\nShare\nMore text.";
+	uint32_t len[4] = {4, 25, 5, 10};
+	const uint8_t fl[4] = {DB_SOFT, DB_CONTENT | DB_MAIN, DB_HEADING, DB_CONTENT};
+	uint8_t raw[4 * DOCBLOCK_MAX_SIZE];
 	struct doc_record d = {0}, e;
 	d.doc_id = 7;
 	d.url = S("http://a.example/x");
-	d.text = S("A long paragraph of text.");
 	d.all_text = (struct str){all, (uint32_t)strlen(all)};
-	d.blocks = (struct str){(const char *)raw, 3 * DOCBLOCK_SIZE};
+	d.blocks = (struct str){(const char *)raw, put_blocks(raw, 4, len, fl)};
+	d.n_blocks = 4;
+	CHECK(d.blocks.n == 8); /* lengths under 512: two bytes each */
 	size_t n = docrec_size(&d);
 	uint8_t *buf = malloc(n);
 	CHECK(docrec_encode(&d, buf) == n);
 	const uint8_t *p = buf;
 	CHECK(docrec_decode(&p, buf + n, &e) == 0 && p == buf + n);
-	CHECK(same(e.all_text, d.all_text) && docrec_n_blocks(&e) == 3);
-	for (uint32_t i = 0; i < 3; i++) {
-		const struct doc_block x = docrec_block(&e, i);
-		CHECK(x.hash == b[i].hash && x.len == b[i].len && x.flags == b[i].flags);
-	}
+	CHECK(same(e.all_text, d.all_text) && docrec_n_blocks(&e) == 4);
+	struct doc_block x[4];
+	docrec_blocks(&e, x);
+	static const uint32_t off[4] = {0, 5, 31, 37};
+	for (uint32_t i = 0; i < 4; i++)
+		CHECK(x[i].hash == XXH3_64bits(all + off[i], len[i]) && x[i].off == off[i] &&
+		      x[i].len == len[i] && x[i].flags == fl[i]);
+	/* two runs of content: joined in the buffer */
+	char *tb = NULL;
+	size_t tcap = 0;
+	struct str t;
+	CHECK(docrec_text(&e, &tb, &tcap, &t) == 0 && same(t, S("A long paragraph of text.\nMore text.")) &&
+	      t.p == tb);
 	for (size_t cut = 0; cut < n; cut++) {
 		p = buf;
 		CHECK(docrec_decode(&p, buf + cut, &e) == -1);
 	}
 	free(buf);
+	/* one run: a slice of all_text */
+	const uint8_t fl2[4] = {0, DB_CONTENT, DB_CONTENT, 0};
+	d.blocks.n = put_blocks(raw, 4, len, fl2);
+	CHECK(docrec_text(&d, &tb, &tcap, &t) == 0 && same(t, S("A long paragraph of text.\nShare")) &&
+	      t.p == all + 5);
+	const uint8_t fl0[4] = {0, 0, 0, 0};
+	d.blocks.n = put_blocks(raw, 4, len, fl0);
+	CHECK(docrec_text(&d, &tb, &tcap, &t) == 0 && t.n == 0);
+	free(tb);
 	CHECK(decodes(&d));
-	raw[8] = 5; /* "Home\n" as the first block: the separator is inside the next */
+	len[0] = 5; /* "Home\n" as the first block: the separator is inside the next */
+	d.blocks.n = put_blocks(raw, 4, len, fl);
 	CHECK(!decodes(&d));
-	raw[8] = 3; /* "Hom", then 'e' where '\n' should be */
+	len[0] = 3; /* "Hom", then 'e' where '\n' should be */
+	d.blocks.n = put_blocks(raw, 4, len, fl);
 	CHECK(!decodes(&d));
-	raw[8] = 0;
+	len[0] = 0;
+	d.blocks.n = put_blocks(raw, 4, len, fl);
 	CHECK(!decodes(&d));
-	raw[8] = 4;
-	raw[12] = 0x80;
-	CHECK(!decodes(&d));
-	raw[12] = DB_SOFT;
+	len[0] = 4;
+	d.blocks.n = put_blocks(raw, 4, len, fl);
 	CHECK(decodes(&d));
 	d.all_text.n--; /* the last block runs past the text */
 	CHECK(!decodes(&d));
 	d.all_text.n++;
-	d.blocks.n = 2 * DOCBLOCK_SIZE; /* the last block's text is unaccounted for */
+	d.n_blocks = 3; /* the last block's text is unaccounted for */
+	d.blocks.n = put_blocks(raw, 3, len, fl);
 	CHECK(!decodes(&d));
+	d.n_blocks = 0;
 	d.blocks.n = 0;
 	CHECK(!decodes(&d));
 	d.all_text.n = 0;
 	CHECK(decodes(&d));
-	/* a count of blocks that is not whole blocks of the record */
+	/* one block of 1 byte ("H") in its shortest varint, then longer ones */
+	d.all_text.n = 1;
+	d.n_blocks = 1;
+	d.blocks.n = 1;
+	raw[0] = 1 << DB_FLAG_BITS;
+	CHECK(decodes(&d));
+	raw[0] = 0x80 | 1 << DB_FLAG_BITS;
+	raw[1] = 0;
+	d.blocks.n = 2;
+	CHECK(!decodes(&d));
+	memcpy(raw, "\xa0\x80\x80\x80\x10", 5); /* bit 32 set */
+	d.blocks.n = 5;
+	CHECK(!decodes(&d));
+	/* a count of blocks larger than the bytes hold */
 	d.all_text.n = (uint32_t)strlen(all);
-	d.blocks.n = 3 * DOCBLOCK_SIZE;
+	d.n_blocks = 4;
+	d.blocks.n = put_blocks(raw, 4, len, fl);
 	n = docrec_size(&d);
 	buf = malloc(n);
 	docrec_encode(&d, buf);
-	const size_t at_count = n - 3 * DOCBLOCK_SIZE - 4;
-	buf[at_count] = 4;
+	const size_t at_count = n - d.blocks.n - 4;
+	buf[at_count] = 5;
 	p = buf;
 	CHECK(docrec_decode(&p, buf + n, &e) == -1);
 	buf[at_count] = 0xff;
@@ -138,9 +183,11 @@ static void test_docrec_blocks(void)
 	p = buf;
 	CHECK(docrec_decode(&p, buf + n, &e) == -1);
 	free(buf);
-	/* documents of the layout before the blocks (aux 0) are refused */
+	/* documents of the layouts before (aux 0: no blocks; 2: text stored) are refused */
 	struct ndf_header h = {.version = NDF_VERSION, .kind = NDF_KIND_DOCS};
 	CHECK(docrec_check_header(&h, "old.ndf") == -1);
+	h.aux = 2;
+	CHECK(docrec_check_header(&h, "v2.ndf") == -1);
 	h.aux = DOCREC_VERSION + 1;
 	CHECK(docrec_check_header(&h, "new.ndf") == -1);
 	h.aux = DOCREC_VERSION;

@@ -5,9 +5,11 @@
 #include "format/docrec.h"
 
 #include <string.h>
+#include <xxhash.h>
 
 #include "format/ndf.h"
 #include "util/bytes.h"
+#include "util/grow.h"
 #include "util/log.h"
 
 int docrec_check_header(const struct ndf_header *h, const char *name)
@@ -20,46 +22,135 @@ int docrec_check_header(const struct ndf_header *h, const char *name)
 	return -1;
 }
 
-struct doc_block docrec_block(const struct doc_record *d, uint32_t i)
+uint8_t *docblock_encode(uint8_t *out, uint32_t len, unsigned flags)
 {
-	const uint8_t *p = (const uint8_t *)d->blocks.p + (size_t)i * DOCBLOCK_SIZE;
-	return (struct doc_block){get_le64(p), get_le32(p + 8), p[12]};
-}
-
-uint8_t *docblock_encode(uint8_t *out, const struct doc_block *b)
-{
-	out = out_u64(out, b->hash);
-	out = out_u32(out, b->len);
-	*out++ = b->flags;
+	uint32_t v = len << DB_FLAG_BITS | (flags & DB_KNOWN);
+	while (v >= 0x80) {
+		*out++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*out++ = (uint8_t)v;
 	return out;
 }
 
-/* Whether the blocks of @d cut its all_text exactly into pieces of text
- * joined by '\n' (an empty all_text has no blocks). */
-static int blocks_valid(const struct doc_record *d)
+/* One block's varint from [*p, end): the shortest form of a value below
+ * 2^32.  @return 0 and advances *p, or -1. */
+static inline int block_varint(const uint8_t **p, const uint8_t *end, uint32_t *v)
 {
-	const uint32_t n = docrec_n_blocks(d);
-	const uint8_t *const t = (const uint8_t *)d->all_text.p;
-	uint64_t at = 0;
-	if (d->blocks.n % DOCBLOCK_SIZE)
+	const uint8_t *q = *p;
+	if (q < end && *q < 0x80) {
+		*v = *q;
+		*p = q + 1;
 		return 0;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct doc_block b = docrec_block(d, i);
-		if (b.len == 0 || (b.flags & ~DB_KNOWN) || at + b.len > d->all_text.n)
+	}
+	uint32_t x = 0;
+	for (unsigned shift = 0; shift < 35; shift += 7) {
+		if (q == end)
+			return -1;
+		const uint8_t c = *q++;
+		if (shift == 28 && c > 0x0f)
+			return -1; /* past 32 bits */
+		x |= (uint32_t)(c & 0x7f) << shift;
+		if (c < 0x80) {
+			if (!c && shift)
+				return -1; /* not the shortest form */
+			*v = x;
+			*p = q;
 			return 0;
-		at += b.len;
+		}
+	}
+	return -1;
+}
+
+/* Step over @n blocks at *@p (not past @end), checking that they cut an
+ * all_text of @text_len bytes exactly into pieces joined by '\n' (@t: its
+ * bytes; an empty all_text has no blocks).  @return 0 and advances *@p,
+ * or -1. */
+static int blocks_check(const uint8_t **p, const uint8_t *end, uint32_t n, const uint8_t *t,
+			uint32_t text_len)
+{
+	uint64_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t v;
+		if (block_varint(p, end, &v))
+			return -1;
+		const uint32_t len = v >> DB_FLAG_BITS;
+		if (len == 0 || at + len > text_len)
+			return -1;
+		at += len;
 		if (i + 1 < n) {
-			if (at >= d->all_text.n || t[at] != '\n')
-				return 0;
+			if (at >= text_len || t[at] != '\n')
+				return -1;
 			at++;
 		}
 	}
-	return at == d->all_text.n;
+	return at == text_len ? 0 : -1;
 }
+
+void docrec_blocks(const struct doc_record *d, struct doc_block *out)
+{
+	const uint8_t *p = (const uint8_t *)d->blocks.p, *const end = p + d->blocks.n;
+	uint32_t at = 0;
+	for (uint32_t i = 0; i < d->n_blocks; i++) {
+		uint32_t v = 0;
+		(void)block_varint(&p, end, &v); /* checked when decoded */
+		const uint32_t len = v >> DB_FLAG_BITS;
+		out[i] = (struct doc_block){XXH3_64bits(d->all_text.p + at, len), at, len,
+					    (uint8_t)(v & DB_KNOWN)};
+		at += len + 1;
+	}
+}
+
+int docrec_text(const struct doc_record *d, char **buf, size_t *cap, struct str *text)
+{
+	const uint8_t *p = (const uint8_t *)d->blocks.p, *const end = p + d->blocks.n;
+	const char *const all = d->all_text.p;
+	uint32_t at = 0, first = 0, last = 0, runs = 0, prev = 0;
+	/* one pass to see whether the content is one run of adjacent blocks */
+	for (uint32_t i = 0; i < d->n_blocks; i++) {
+		uint32_t v = 0;
+		(void)block_varint(&p, end, &v);
+		const uint32_t len = v >> DB_FLAG_BITS;
+		if (v & DB_CONTENT) {
+			if (!prev && ++runs == 1)
+				first = at;
+			if (runs == 1)
+				last = at + len;
+		}
+		prev = v & DB_CONTENT;
+		at += len + 1;
+	}
+	if (runs <= 1) {
+		*text = runs ? (struct str){all + first, last - first} : (struct str){"", 0};
+		return 0;
+	}
+	if (array_grow((void **)buf, cap, (size_t)d->all_text.n + 1, 1))
+		return -1;
+	char *const o = *buf;
+	size_t n = 0;
+	p = (const uint8_t *)d->blocks.p;
+	at = 0;
+	for (uint32_t i = 0; i < d->n_blocks; i++) {
+		uint32_t v = 0;
+		(void)block_varint(&p, end, &v);
+		const uint32_t len = v >> DB_FLAG_BITS;
+		if (v & DB_CONTENT) {
+			if (n)
+				o[n++] = '\n';
+			memcpy(o + n, all + at, len);
+			n += len;
+		}
+		at += len + 1;
+	}
+	o[n] = 0;
+	*text = (struct str){o, (uint32_t)n};
+	return 0;
+}
+
 size_t docrec_size(const struct doc_record *d)
 {
-	return 5 * 8 + 2 * 4 + 8 * 4 + (size_t)d->url.n + d->warc_file.n +
-	       d->record_id.n + d->date.n + d->title.n + d->text.n + d->all_text.n + d->blocks.n;
+	return 5 * 8 + 2 * 4 + 7 * 4 + (size_t)d->url.n + d->warc_file.n +
+	       d->record_id.n + d->date.n + d->title.n + d->all_text.n + d->blocks.n;
 }
 
 size_t docrec_encode(const struct doc_record *d, uint8_t *out)
@@ -77,9 +168,8 @@ size_t docrec_encode(const struct doc_record *d, uint8_t *out)
 	p = out_str(p, d->record_id.p, d->record_id.n);
 	p = out_str(p, d->date.p, d->date.n);
 	p = out_str(p, d->title.p, d->title.n);
-	p = out_str(p, d->text.p, d->text.n);
 	p = out_str(p, d->all_text.p, d->all_text.n);
-	p = out_u32(p, docrec_n_blocks(d));
+	p = out_u32(p, d->n_blocks);
 	if (d->blocks.n)
 		memcpy(p, d->blocks.p, d->blocks.n);
 	p += d->blocks.n;
@@ -100,16 +190,14 @@ int docrec_decode(const uint8_t **in, const uint8_t *end, struct doc_record *d)
 	    cur_u32(&c, &d->http_status) || cur_slice(&c, &d->url) ||
 	    cur_slice(&c, &d->warc_file) || cur_slice(&c, &d->record_id) ||
 	    cur_slice(&c, &d->date) || cur_slice(&c, &d->title) ||
-	    cur_slice(&c, &d->text) || cur_slice(&c, &d->all_text))
+	    cur_slice(&c, &d->all_text) || cur_u32(&c, &d->n_blocks))
 		return -1;
-	uint32_t n_blocks;
-	if (cur_u32(&c, &n_blocks) || n_blocks > UINT32_MAX / DOCBLOCK_SIZE ||
-	    cur_need(&c, (size_t)n_blocks * DOCBLOCK_SIZE))
+	const uint8_t *const b = c.next;
+	if (blocks_check(&c.next, c.end, d->n_blocks, (const uint8_t *)d->all_text.p,
+			 d->all_text.n))
 		return -1;
-	d->blocks = (struct str){(const char *)c.next, n_blocks * DOCBLOCK_SIZE};
-	c.next += d->blocks.n;
-	if (!blocks_valid(d))
-		return -1;
+	d->blocks = (struct str){(const char *)b, (uint32_t)(c.next - b)};
+	d->text = (struct str){"", 0};
 	*in = c.next;
 	return 0;
 }

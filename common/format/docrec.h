@@ -34,10 +34,10 @@ enum {
 
 /*
  * Record layout of NDF_KIND_DOCS, in the section header's aux field.  A
- * reader refuses other layouts: 1 (aux 0, no blocks) was before the
- * blocks were recorded.
+ * reader refuses other layouts: 1 (aux 0) had no blocks, 2 stored the
+ * main text beside all_text and 13-byte blocks with their hashes.
  */
-#define DOCREC_VERSION 2
+#define DOCREC_VERSION 3
 
 struct ndf_header;
 
@@ -47,20 +47,27 @@ int docrec_check_header(const struct ndf_header *h, const char *name);
 
 /*
  * A text block of a page (html_text.h cut it): what the template pass
- * needs.  Blocks are stored back to back, DOCBLOCK_SIZE bytes each; block
- * i's text is the i-th '\n'-separated piece of the record's all_text.
+ * and the main text need.  On disk a block is one unsigned LEB128 varint,
+ * len << DB_FLAG_BITS | flags (1 to DOCBLOCK_MAX_SIZE bytes); block i's
+ * text is the i-th '\n'-separated piece of the record's all_text, and its
+ * hash is computed from that text when the blocks are decoded
+ * (docrec_blocks()), not stored.
  */
-#define DOCBLOCK_SIZE 13
+#define DOCBLOCK_MAX_SIZE 5
+#define DB_FLAG_BITS 5
 enum {
-	DB_CONTENT = 1 << 0, /* the page model kept it (it is in text) */
+	DB_CONTENT = 1 << 0, /* the page model kept it: part of the main text */
 	DB_SOFT = 1 << 1,    /* inside a class/id/role-marked chrome element */
 	DB_MAIN = 1 << 2,    /* inside <main>, <article> or role=main */
 	DB_HEADING = 1 << 3, /* inside h1..h6 */
 	DB_FORM = 1 << 4,    /* inside a <form> */
-	DB_KNOWN = 0x1f,     /* a reader refuses other bits */
+	DB_KNOWN = 0x1f,     /* every bit of the DB_FLAG_BITS */
 };
+/* A block's text is at most this long (the varint stays within 32 bits). */
+#define DOCBLOCK_MAX_LEN ((1u << (32 - DB_FLAG_BITS)) - 1)
 struct doc_block {
 	uint64_t hash; /* XXH3-64 (seed 0) of the block's text */
+	uint32_t off;  /* where its text starts in all_text */
 	uint32_t len;  /* bytes of text, > 0 */
 	uint8_t flags; /* DB_* */
 };
@@ -87,33 +94,52 @@ struct doc_record {
 	struct str record_id;  /* WARC-Record-ID, with its angle brackets */
 	struct str date;       /* WARC-Date as written */
 	struct str title;
-	struct str text;       /* main content, UTF-8, whitespace normalised */
+	/* Main content, UTF-8, whitespace normalised: its content blocks
+	 * '\n'-joined.  Set by the extractor (webdoc.h); not stored, so
+	 * docrec_decode() leaves it empty: docrec_text() makes it. */
+	struct str text;
 	struct str all_text;   /* every block's text in document order, '\n'-joined */
-	struct str blocks;     /* n x DOCBLOCK_SIZE bytes: the blocks of all_text */
+	struct str blocks;     /* the blocks of all_text, encoded (docblock_encode()) */
+	uint32_t n_blocks;     /* blocks in @blocks */
 };
 
 /** Blocks in @d. */
 static inline uint32_t docrec_n_blocks(const struct doc_record *d)
 {
-	return d->blocks.n / DOCBLOCK_SIZE;
+	return d->n_blocks;
 }
 
-/** Block @i (< docrec_n_blocks()) of @d. */
-struct doc_block docrec_block(const struct doc_record *d, uint32_t i);
+/** Write a block of @len bytes of text (1..DOCBLOCK_MAX_LEN) and @flags
+ * (DB_*) at @out (DOCBLOCK_MAX_SIZE bytes room).  @return the byte after it. */
+uint8_t *docblock_encode(uint8_t *out, uint32_t len, unsigned flags);
 
-/** Write @b at @out (DOCBLOCK_SIZE bytes).  @return out + DOCBLOCK_SIZE. */
-uint8_t *docblock_encode(uint8_t *out, const struct doc_block *b);
+/**
+ * Decode the blocks of @d (a record docrec_decode() accepted, or one
+ * whose blocks and all_text agree) into @out[0 .. n_blocks), hashes
+ * included.
+ */
+void docrec_blocks(const struct doc_record *d, struct doc_block *out);
 
-/** Bytes docrec_encode() will write for @d. */
+/**
+ * The main text of @d: its DB_CONTENT blocks in order, '\n'-joined.  A
+ * single run of adjacent content blocks is a slice of all_text; otherwise
+ * the text is joined in *@buf (*@cap bytes, grown as needed: the caller
+ * frees it).  *@text gets it, valid while @d's bytes and *@buf are.
+ * @return 0, or -1 if memory ran out.
+ */
+int docrec_text(const struct doc_record *d, char **buf, size_t *cap, struct str *text);
+
+/** Bytes docrec_encode() will write for @d (d->text is not written). */
 size_t docrec_size(const struct doc_record *d);
 
 /** Encode @d at @out (docrec_size(d) bytes available). @return bytes written. */
 size_t docrec_encode(const struct doc_record *d, uint8_t *out);
 
 /**
- * Decode one record from *@in (not past @end), advancing *@in.
+ * Decode one record from *@in (not past @end), advancing *@in; d->text
+ * is left empty (docrec_text()).
  * @return 0, or -1 if the bytes do not hold a whole, well-formed record
- * (its blocks too: known flags, lengths > 0 that cut all_text exactly).
+ * (its blocks too: shortest varints, lengths > 0 that cut all_text exactly).
  */
 int docrec_decode(const uint8_t **in, const uint8_t *end, struct doc_record *d);
 

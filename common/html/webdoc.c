@@ -25,6 +25,8 @@ struct webdoc {
 	size_t all_cap;
 	uint8_t *blk; /* the record's blocks */
 	size_t blk_cap;
+	char *main; /* the record's main text, when its content blocks are not adjacent */
+	size_t main_cap;
 };
 
 _Static_assert((int)DB_CONTENT == (int)HTB_CONTENT && (int)DB_SOFT == (int)HTB_SOFT &&
@@ -55,6 +57,7 @@ void webdoc_free(struct webdoc *w)
 	free(w->u8);
 	free(w->all);
 	free(w->blk);
+	free(w->main);
 	free(w);
 }
 
@@ -103,41 +106,51 @@ static uint64_t page_hash(const void *p, size_t n)
 }
 
 /*
- * d->all_text and d->blocks from the page's blocks (marks, which hold no
- * text, left out), up to @max_text bytes of text and WEBDOC_MAX_BLOCKS
- * blocks: a block that would pass either ends the list there.
+ * d->all_text, d->blocks and d->text from the page's blocks (marks, which
+ * hold no text, left out), up to @max_text bytes of all_text and
+ * WEBDOC_MAX_BLOCKS blocks: a block that would pass the first is cut to
+ * fit (at a UTF-8 boundary) and ends the list, as does the block past the
+ * second.  The main text is made from the blocks as a reader of the record
+ * makes it (docrec_text()), so it is cut where all_text is.
  * @return 0, or -1 if memory ran out.
  */
 static int make_blocks(struct webdoc *w, size_t max_text, struct doc_record *d)
 {
 	const size_t n = html_text_n_blocks(w->html);
-	size_t len = 0, k = 0;
+	size_t len = 0, k = 0, bl = 0;
 	if (max_text > WEBDOC_MAX_ALL_TEXT)
 		max_text = WEBDOC_MAX_ALL_TEXT;
 	for (size_t i = 0; i < n; i++) {
-		const struct html_text_block b = html_text_block_at(w->html, i);
+		struct html_text_block b = html_text_block_at(w->html, i);
 		if (!b.len)
 			continue;
-		const size_t need = len + (len > 0) + b.len;
-		if (need > max_text || k == WEBDOC_MAX_BLOCKS) {
+		size_t need = len + (len > 0) + b.len;
+		const int last = need > max_text || k == WEBDOC_MAX_BLOCKS;
+		if (last) {
 			d->flags |= DOC_TEXT_TRUNCATED;
-			break;
+			/* the block that does not fit is cut to the room left */
+			const size_t room = max_text - len - (len > 0);
+			if (k == WEBDOC_MAX_BLOCKS || len + (len > 0) >= max_text ||
+			    !(b.len = utf8_cut(b.text, b.len, room)))
+				break;
+			need = len + (len > 0) + b.len;
 		}
 		if (array_grow((void **)&w->all, &w->all_cap, need, 1) ||
-		    array_grow((void **)&w->blk, &w->blk_cap, (k + 1) * DOCBLOCK_SIZE, 1))
+		    array_grow((void **)&w->blk, &w->blk_cap, bl + DOCBLOCK_MAX_SIZE, 1))
 			return -1;
 		if (len)
 			w->all[len++] = '\n';
 		memcpy(w->all + len, b.text, b.len);
 		len += b.len;
-		const struct doc_block db = {page_hash(b.text, b.len), (uint32_t)b.len,
-					     (uint8_t)b.flags};
-		docblock_encode(w->blk + k * DOCBLOCK_SIZE, &db);
+		bl = (size_t)(docblock_encode(w->blk + bl, (uint32_t)b.len, b.flags) - w->blk);
 		k++;
+		if (last)
+			break;
 	}
 	d->all_text = (struct str){w->all, (uint32_t)len};
-	d->blocks = (struct str){(const char *)w->blk, (uint32_t)(k * DOCBLOCK_SIZE)};
-	return 0;
+	d->blocks = (struct str){(const char *)w->blk, (uint32_t)bl};
+	d->n_blocks = (uint32_t)k;
+	return docrec_text(d, &w->main, &w->main_cap, &d->text);
 }
 
 static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in,
@@ -145,7 +158,7 @@ static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in
 				    struct doc_record *d)
 {
 	int lossy = 0;
-	size_t tl, ml, u8_len;
+	size_t tl, u8_len;
 	const char *u8;
 	if (charset_utf8_view((const char *)body, n, ct, &u8, &u8_len, &w->u8, &w->u8_cap, &lossy) ||
 	    html_text_extract(w->html, u8, u8_len))
@@ -155,17 +168,13 @@ static enum webdoc_outcome make_doc(struct webdoc *w, const struct webdoc_in *in
 	if (html_text_fallback(w->html))
 		d->flags |= DOC_FALLBACK_TEXT; /* the page model found nothing confidently content */
 	const char *title = html_text_title(w->html, &tl);
-	const char *text = html_text_main(w->html, &ml);
 	tl = utf8_cut(title, tl, WEBDOC_MAX_TITLE);
-	if (ml > in->max_text) {
-		ml = utf8_cut(text, ml, in->max_text);
-		d->flags |= DOC_TEXT_TRUNCATED;
-	}
-	d->payload_hash = page_hash(body, n);
-	d->text_hash = page_hash(text, ml);
 	d->title = (struct str){title, (uint32_t)tl};
-	d->text = (struct str){text, (uint32_t)ml};
-	return make_blocks(w, in->max_text, d) ? WEBDOC_NOMEM : WEBDOC_OK;
+	if (make_blocks(w, in->max_text, d))
+		return WEBDOC_NOMEM;
+	d->payload_hash = page_hash(body, n);
+	d->text_hash = page_hash(d->text.p, d->text.n);
+	return WEBDOC_OK;
 }
 
 static enum webdoc_outcome http_outcome(int rc)

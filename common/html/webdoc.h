@@ -46,7 +46,7 @@ struct webdoc_in {
 	const char *ptype;    /* WARC-Identified-Payload-Type */
 	const char *ctype;    /* the record's Content-Type (HTTP block: application/http...) */
 	size_t max_body;      /* cap on the decoded HTTP body */
-	size_t max_text;      /* cap on the main text and on all_text (DOC_TEXT_TRUNCATED past it) */
+	size_t max_text;      /* cap on all_text, and so on the main text (DOC_TEXT_TRUNCATED past it) */
 };
 
 /* Per-thread decoders and buffers, reused from page to page. */

@@ -7,37 +7,31 @@
 #include <string.h>
 
 #include "template/tplset.h"
+#include "util/grow.h"
 
 void tpl_buf_free(struct tpl_buf *b)
 {
 	free(b->p);
+	free(b->blk);
 	memset(b, 0, sizeof *b);
 }
 
-/* Append the blocks of @d that @keep says, '\n'-joined.  @return 0 or -1. */
-static int join(const struct doc_record *d, const uint64_t *tpl, size_t n, int content_only,
-		struct tpl_buf *b)
+/* The blocks of @blk (@d's) that are not template (and, with
+ * @content_only, are content), '\n'-joined in @b.  @return 0 or -1. */
+static int join(const struct doc_record *d, const struct doc_block *blk, const uint64_t *tpl,
+		size_t n, int content_only, struct tpl_buf *b)
 {
 	b->len = 0;
-	if (b->cap < d->all_text.n + 1) {
-		char *const p = realloc(b->p, (size_t)d->all_text.n + 1);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = (size_t)d->all_text.n + 1;
-	}
-	const uint32_t nb = docrec_n_blocks(d);
-	size_t at = 0;
-	for (uint32_t i = 0; i < nb; i++) {
-		const struct doc_block k = docrec_block(d, i);
-		const char *const s = d->all_text.p + at;
-		at += (size_t)k.len + 1;
-		if ((content_only && !(k.flags & DB_CONTENT)) || tpl_contains(tpl, n, k.hash))
+	if (array_grow((void **)&b->p, &b->cap, (size_t)d->all_text.n + 1, 1))
+		return -1;
+	for (uint32_t i = 0; i < d->n_blocks; i++) {
+		const struct doc_block *const k = &blk[i];
+		if ((content_only && !(k->flags & DB_CONTENT)) || tpl_contains(tpl, n, k->hash))
 			continue;
 		if (b->len)
 			b->p[b->len++] = '\n';
-		memcpy(b->p + b->len, s, k.len);
-		b->len += k.len;
+		memcpy(b->p + b->len, d->all_text.p + k->off, k->len);
+		b->len += k->len;
 	}
 	b->p[b->len] = 0;
 	return 0;
@@ -46,23 +40,25 @@ static int join(const struct doc_record *d, const uint64_t *tpl, size_t n, int c
 int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
 	       struct str *text)
 {
-	*text = d->text;
 	if (!n)
-		return TPL_PAGE;
-	const uint32_t nb = docrec_n_blocks(d);
+		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
+	if (array_grow((void **)&buf->blk, &buf->blk_cap, d->n_blocks, sizeof *buf->blk))
+		return -1;
+	const struct doc_block *const blk = buf->blk;
+	docrec_blocks(d, buf->blk);
 	uint64_t content = 0, rest = 0, lost = 0;
-	for (uint32_t i = 0; i < nb; i++) {
-		const struct doc_block k = docrec_block(d, i);
-		const int t = tpl_contains(tpl, n, k.hash);
+	for (uint32_t i = 0; i < d->n_blocks; i++) {
+		const struct doc_block *const k = &blk[i];
+		const int t = tpl_contains(tpl, n, k->hash);
 		if (t) {
-			lost += k.flags & DB_CONTENT ? k.len : 0;
+			lost += k->flags & DB_CONTENT ? k->len : 0;
 			continue;
 		}
-		rest += k.len;
-		content += k.flags & DB_CONTENT ? k.len : 0;
+		rest += k->len;
+		content += k->flags & DB_CONTENT ? k->len : 0;
 	}
 	if (!lost)
-		return TPL_PAGE;
+		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
 	int choice = TPL_CONTENT;
 	if (!rest)
 		choice = TPL_NONE;
@@ -72,7 +68,7 @@ int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct
 		*text = (struct str){"", 0};
 		return choice;
 	}
-	if (join(d, tpl, n, choice == TPL_CONTENT, buf))
+	if (join(d, blk, tpl, n, choice == TPL_CONTENT, buf))
 		return -1;
 	*text = (struct str){buf->p, (uint32_t)buf->len};
 	return choice;

@@ -38,22 +38,24 @@
 #define TPL_CONFIDENT_PCT 25
 
 enum tpl_choice {
-	TPL_PAGE,     /* the page model's text (d->text) */
+	TPL_PAGE,     /* the page model's text (docrec_text()) */
 	TPL_CONTENT,  /* its content blocks less the template */
 	TPL_FALLBACK, /* all non-template text (DOC_FALLBACK_TEXT) */
 	TPL_NONE,     /* nothing outside the template (DOC_NO_CONTENT) */
 };
 
-/* A growing text buffer, reused from page to page. */
+/* A growing text buffer and the page's blocks, reused from page to page. */
 struct tpl_buf {
 	char *p;
 	size_t len, cap;
+	struct doc_block *blk;
+	size_t blk_cap;
 };
 
 /**
  * Decide @d's main text given the template blocks @tpl (@n ascending
- * hashes; NULL/0 for none).  *@text gets it: d->text itself for TPL_PAGE,
- * else a slice of @buf (valid until @buf is next used).
+ * hashes; NULL/0 for none).  *@text gets it: a slice of @d's all_text or
+ * of @buf (valid until @buf is next used).
  * @return the choice, or -1 if memory ran out.
  */
 int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,

@@ -22,15 +22,14 @@ static inline uint64_t mix(uint64_t x)
  * the minimum of the next full bin, mixed with the distance, so two pages
  * with the same features fill it alike.
  */
-uint64_t page_signature(const struct doc_record *d)
+uint64_t page_signature(const struct doc_block *blk, uint32_t n)
 {
 	uint64_t min[64];
-	const uint32_t n = docrec_n_blocks(d);
 	int any = 0;
 	for (int k = 0; k < 64; k++)
 		min[k] = UINT64_MAX;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct doc_block b = docrec_block(d, i);
+		const struct doc_block b = blk[i];
 		const uint32_t parts = 1 + b.len / PAGESIG_CHUNK;
 		for (uint32_t j = 0; j < parts; j++) {
 			const uint64_t f = mix(b.hash + j * 0x9e3779b97f4a7c15ull);

@@ -24,7 +24,7 @@
 /* Bytes of a block per feature. */
 #define PAGESIG_CHUNK 64
 
-/** The signature of @d's blocks (0 for a page without blocks). */
-uint64_t page_signature(const struct doc_record *d);
+/** The signature of a page's @n blocks @blk (docrec_blocks(); 0 for none). */
+uint64_t page_signature(const struct doc_block *blk, uint32_t n);
 
 #endif
