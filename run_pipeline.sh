@@ -43,6 +43,7 @@ recursively in directories), and write the duplicate-cluster CSV.
       --previous DIR the output directory of an earlier run: also look up
                      tonight's pages in its index, into DIR_OUT/previous.csv,
                      and reuse its templates for hosts with few pages tonight
+      --files-from F read more inputs from file F, one a line ('-': stdin)
       --no-templates decide each page's main text by the page alone (no
                      template learnt from the crawl)
       --bin DIR      where the ndd-* stage programs are (default: build/bin
@@ -62,8 +63,10 @@ interrupted, or DIR locked by another run (nothing published).
 USAGE
 }
 
+started=$(date +%s.%N)
+cmdline=("$0" "$@")
 out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0
-inputs=()
+inputs=() lists=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o | --output) out=${2:?}; shift 2 ;;
@@ -71,6 +74,7 @@ while [ $# -gt 0 ]; do
 	-t | --threads) threads=${2:?}; shift 2 ;;
 	--bin) bindir=${2:?}; shift 2 ;;
 	--previous) previous=${2:?}; shift 2 ;;
+	--files-from) lists+=("${2:?}"); shift 2 ;;
 	--keep-work) keep=1; shift ;;
 	--mpi) mpi=${2:?}; shift 2 ;;
 	--no-templates) templates=0; shift ;;
@@ -85,7 +89,7 @@ done
 die() { echo "run_pipeline.sh: error: $*" >&2; exit 2; }
 say() { [ "$quiet" = 1 ] || echo "run_pipeline.sh: $*" >&2; }
 
-[ ${#inputs[@]} -gt 0 ] || { usage >&2; exit 2; }
+[ ${#inputs[@]} -gt 0 ] || [ ${#lists[@]} -gt 0 ] || { usage >&2; exit 2; }
 case $k in [0-8]) ;; *) die "-k must be 0..8, got '$k'" ;; esac
 if [ -n "$threads" ]; then
 	case $threads in '' | *[!0-9]* | 0) die "-t must be a positive number, got '$threads'" ;; esac
@@ -95,10 +99,10 @@ case $mpi in '' | *[!0-9]*) die "--mpi must be a number of ranks, got '$mpi'" ;;
 
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
-stages="extract fingerprint permute-sort compress self-join"
+stages="extract fingerprint permute-sort compress self-join stats"
 timed="extract fingerprint permute-sort+compress self-join"
 if [ "$templates" = 1 ]; then
-	stages="extract template fingerprint permute-sort compress self-join"
+	stages="extract template fingerprint permute-sort compress self-join stats"
 	timed="extract template fingerprint permute-sort+compress self-join"
 fi
 if [ -n "$previous" ]; then
@@ -120,19 +124,42 @@ for s in $stages; do
 	fi
 done
 
-# Inputs, in a stable order so document ids and cluster ids are stable.
-files=()
-for in in "${inputs[@]}"; do
-	if [ -d "$in" ]; then
-		while IFS= read -r -d '' f; do files+=("$f"); done < <(
-			find "$in" -type f \( -name '*.warc' -o -name '*.warc.gz' -o -name '*.tar' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.zip' \) -print0 | LC_ALL=C sort -z)
-	elif [ -f "$in" ]; then
-		files+=("$in")
+# ---- Inputs ----
+
+# add_input PATH: a file as it is; a directory searched for WARCs and
+# archives (any case of the suffix, through symbolic links), in a stable
+# order so document ids and cluster ids are stable.
+add_input() {
+	if [ -d "$1" ]; then
+		find -L "$1" -type f \( -iname '*.warc' -o -iname '*.warc.gz' -o -iname '*.tar' \
+			-o -iname '*.tar.gz' -o -iname '*.tgz' -o -iname '*.zip' \) -print0 |
+			LC_ALL=C sort -z > "$names" || die "cannot list '$1'"
+		mapfile -t -d '' -O ${#files[@]} files < "$names"
+	elif [ -f "$1" ]; then
+		files+=("$1")
 	else
-		die "input '$in' does not exist"
+		die "input '$1' does not exist"
 	fi
-done
-[ ${#files[@]} -gt 0 ] || die "no *.warc or *.warc.gz files found in: ${inputs[*]}"
+}
+
+# --files-from LIST: one name a line ('-': standard input).
+add_inputs_from() {
+	local f
+	cat -- "$1" > "$names.from" || die "--files-from: cannot read '$1'"
+	while IFS= read -r f || [ -n "$f" ]; do
+		[ -n "$f" ] && add_input "$f"
+	done < "$names.from"
+}
+
+# The names go through a file: bash reads a pipe one byte a call, which
+# took 14 s for 40,000 names.
+files=()
+names=$(mktemp) || die "cannot create a temporary file"
+trap 'rm -f "$names" "$names.from"' EXIT
+for in in "${inputs[@]}"; do add_input "$in"; done
+for in in "${lists[@]}"; do add_inputs_from "$in"; done
+rm -f "$names" "$names.from"
+[ ${#files[@]} -gt 0 ] || die "no WARC files or archives found in: ${inputs[*]} ${lists[*]}"
 
 # ---- Lock, leftovers and publishing (the output directory's layout) ----
 
@@ -347,6 +374,8 @@ mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] &
 
 say "${#files[@]} input files, k = $k"
 docs=("$work/documents.ndf")
+# The names go through a file: 40,000 of them pass the argument limit.
+printf '%s\0' "${files[@]}" > "$work/inputs.list" || die "cannot write the input list"
 if [ "$mpi" -gt 0 ]; then
 	step extract mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" -- "${files[@]}"
 	mapfile -t docs < <(mpi_parts docs ndf)
@@ -354,7 +383,7 @@ if [ "$mpi" -gt 0 ]; then
 	mpi_stats "$work/extract.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
 else
 	step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
-		-o "$work/documents.ndf" "${files[@]}"
+		-o "$work/documents.ndf" --files0-from "$work/inputs.list"
 fi
 # Templates: what repeats over a host's pages is its template, not content
 # (docs/TEMPLATES.md); fingerprint then decides each page's text without it.
@@ -437,28 +466,21 @@ if [ -n "$previous" ]; then
 	published="$published previous.csv"
 fi
 
-# stats.json: the stages' own statistics, the inputs and the times.
-json_str() { printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"; }
-{
-	echo "{"
-	echo "  \"exit_status\": $status,"
-	echo "  \"k\": $k,"
-	printf '  "inputs": ['
-	sep=""
-	for f in "${files[@]}"; do printf '%s\n    %s' "$sep" "$(json_str "$f")"; sep=","; done
-	echo "],"
-	printf '  "extract": '; cat "$work/extract.json"; echo ","
-	if [ "$templates" = 1 ]; then printf '  "template": '; cat "$work/template.json"; echo ","; fi
-	printf '  "fingerprint": '; cat "$work/fingerprint.json"; echo ","
-	printf '  "join": '; cat "$work/join.json"; echo ","
-	if [ -n "$previous" ]; then printf '  "previous": '; cat "$work/query.json"; echo ","; fi
-	if [ "$mpi" -gt 0 ]; then printf '  "mpi": '; cat "$work/mpi.json"; echo ","; fi
-	printf '  "seconds": {'
-	sep=""
-	for s in $timed; do printf '%s"%s": %s' "$sep" "$s" "${secs[$s]}"; sep=", "; done
-	echo "}"
-	echo "}"
-} > "$work/stats.json" || die "cannot write statistics"
+# stats.json, written by ndd-stats (names are bytes: it escapes them).
+write_stats() {
+	local a=() st
+	for st in extract template fingerprint join query mpi; do
+		[ -f "$work/$st.json" ] || continue
+		[ "$st" = query ] && a+=(--stage "previous=$work/$st.json") ||
+			a+=(--stage "$st=$work/$st.json")
+	done
+	for st in $timed; do a+=(--seconds "$st=${secs[$st]}"); done
+	run_stage stats -o "$work/stats.json" --started "$started" --ended "$(now)" \
+		--exit-status "$status" --setting "k=$k" --setting "templates=$([ "$templates" = 1 ] && echo true || echo false)" \
+		--setting "threads=${threads:-all}" --setting "mpi_ranks=$mpi" \
+		--inputs0 "$work/inputs.list" "${a[@]}" -- "${cmdline[@]}"
+}
+write_stats || die "cannot write statistics"
 
 publish $published stats.json clusters.csv
 [ "$keep" = 1 ] && say "intermediate files kept in $work"

@@ -160,14 +160,66 @@ static void usage(FILE *fp, int status)
 		"      --max-text SIZE    cut a page's text longer than this (default 4M)\n"
 		"      --file-base N      number of the first input in document ids (default 0)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n"
+		"      --files0-from FILE read the inputs' names from FILE ('-': standard\n"
+		"                         input), each ended by a NUL byte (find -print0)\n"
 		"      --json             write JSON lines instead of an NDF documents section\n"
 		CLI_COMMON_HELP);
 	exit(status);
 }
 
+/* --files0-from: the names, each ended by NUL, so that any name (newlines
+ * included) and any number of them (past the kernel's argument limit)
+ * can be given.  The names stay in one buffer for the whole run. */
+static void read_names(const char *path, struct opts *o)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!fp) {
+		log_error("--files0-from '%s': %s", path, strerror(errno));
+		exit(EXIT_FAILED);
+	}
+	size_t len = 0, cap = 1 << 16, n = 0;
+	char *buf = xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+		len += got;
+		if (len + 1 == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	const int bad = ferror(fp);
+	if (fp != stdin)
+		fclose(fp);
+	if (bad) {
+		log_error("--files0-from '%s': read error", path);
+		exit(EXIT_FAILED);
+	}
+	if (len && buf[len - 1] != '\0')
+		buf[len++] = '\0'; /* a last name without its NUL */
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\0';
+	char **names = xmalloc((n + 1) * sizeof *names);
+	n = 0;
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		if (buf[i]) /* an empty name is no file */
+			names[n++] = buf + i;
+	names[n] = NULL;
+	o->inputs = names;
+	o->n_inputs = (int)n;
+	if (!n) {
+		log_error("--files0-from '%s' names no file", path);
+		exit(EXIT_FAILED);
+	}
+}
+
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_MAX_RECORD = CLI_OPT_STAGE_BASE, OPT_MAX_TEXT, OPT_FILE_BASE, OPT_STATS, OPT_JSON };
+	enum {
+		OPT_MAX_RECORD = CLI_OPT_STAGE_BASE,
+		OPT_MAX_TEXT,
+		OPT_FILE_BASE,
+		OPT_STATS,
+		OPT_JSON,
+		OPT_FILES0_FROM
+	};
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"max-record", required_argument, NULL, OPT_MAX_RECORD},
@@ -175,8 +227,10 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"file-base", required_argument, NULL, OPT_FILE_BASE},
 		{"stats", required_argument, NULL, OPT_STATS},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"files0-from", required_argument, NULL, OPT_FILES0_FROM},
 		{NULL, 0, NULL, 0},
 	};
+	const char *list = NULL;
 	int c;
 	o->max_record = WARC_DEFAULT_MAX_RECORD;
 	o->max_text = 4u << 20;
@@ -193,6 +247,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->stats_path = optarg;
 		else if (c == OPT_JSON)
 			o->json = 1;
+		else if (c == OPT_FILES0_FROM)
+			list = optarg;
 		else
 			usage(stderr, EXIT_FAILED);
 	}
@@ -203,6 +259,13 @@ static void parse(struct opts *o, int argc, char **argv)
 	}
 	o->inputs = argv + optind;
 	o->n_inputs = argc - optind;
+	if (list) {
+		if (o->n_inputs) {
+			log_error("give the inputs either as arguments or with --files0-from");
+			usage(stderr, EXIT_FAILED);
+		}
+		read_names(list, o);
+	}
 	if (o->file_base + (uint64_t)o->n_inputs > (1u << 24)) {
 		log_error("--file-base plus the number of inputs must stay below 2^24");
 		exit(EXIT_FAILED);
@@ -724,6 +787,34 @@ static void write_stats_json(FILE *fp, const struct counts *c,
 		U(c->unknown_types), U(c->truncated), U(c->text_truncated), U(c->lossy));
 }
 
+/* One line per kind of skipped record, at every verbosity (-q too): the
+ * per-record warnings are hidden by -q, and exit status 1 must still say
+ * why. */
+static void report_skipped(const struct counts *c, const struct crawl_reader_stats *rs)
+{
+	const struct warc_stats *w = &rs->warc;
+	const struct {
+		const char *why;
+		uint64_t n;
+	} kinds[] = {
+		{"garbage between records", w->garbage},
+		{"bad WARC header", w->bad_header},
+		{"bad Content-Length", w->bad_length},
+		{"record bigger than --max-record", w->huge},
+		{"truncated record", w->truncated},
+		{"corrupt gzip", w->corrupt_gzip},
+		{"bad HTTP response", c->bad_http},
+		{"undecodable body", c->undecodable},
+		{"bad archive", rs->arc.bad_archive},
+		{"archive member without a WARC record", rs->empty_members},
+		{"archive inside an archive (not read)", rs->arc.members_nested},
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (kinds[i].n)
+			fprintf(stderr, "%s: skipped %llu: %s\n", log_program(), U(kinds[i].n),
+				kinds[i].why);
+}
+
 /* What changes the text of a document: stored in the header so later
  * stages can tell outputs of different configurations apart. */
 static uint64_t feature_config(const struct opts *o)
@@ -888,6 +979,7 @@ int main(int argc, char **argv)
 	cli_summary("%llu records, %llu documents, %llu skipped, %llu filtered, %.1f MB in",
 		    U(rs.records), U(r.c.docs), U(skipped_bad(&r.c, &rs)), U(filtered(&r.c)),
 		    (double)rs.bytes_in / 1e6);
+	report_skipped(&r.c, &rs);
 	const int status = skipped_bad(&r.c, &rs) || rs.empty_inputs || rs.empty_members ||
 				   rs.arc.members_nested ? EXIT_SKIPPED : EXIT_OK;
 	run_free(&r);

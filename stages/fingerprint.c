@@ -649,13 +649,17 @@ static void summary(const struct stats *st, double secs, long bad)
 		    secs > 0 ? mb / secs : 0.0, tpl, bad > 0 ? ", some lines skipped" : "");
 }
 
-static int write_stats(const char *path, const struct stats *st, int templates)
+/* @cfg: docfp_config_string(), plain ASCII without quotes or backslashes. */
+static int write_stats(const char *path, const struct stats *st, int templates,
+		       const struct docfp_config *c, const char *cfg)
 {
 	struct outfile f = {0};
 	if (outfile_open(&f, path))
 		return -1;
+	fprintf(f.fp, "{\"method\": \"%s\", \"shingle\": %d, \"cjk_ngram\": %d, \"settings\": \"%s\", ",
+		c->method == DOCFP_MINHASH ? "minhash" : "simhash", c->shingle, c->cjk_ngram, cfg);
 	fprintf(f.fp,
-		"{\"documents\": %llu, \"short\": %llu, \"templates\": %s, "
+		"\"documents\": %llu, \"short\": %llu, \"templates\": %s, "
 		"\"page_model\": %llu, \"template_removed\": %llu, \"fallback_text\": %llu, "
 		"\"no_content\": %llu}\n",
 		(unsigned long long)st->docs, (unsigned long long)st->shorts,
@@ -721,7 +725,7 @@ int main(int argc, char **argv)
 		out_abort(&o);
 		return EXIT_FAILED;
 	}
-	if (opt.stats && write_stats(opt.stats, &st, tsp != NULL))
+	if (opt.stats && write_stats(opt.stats, &st, tsp != NULL, &opt.cfg, cfg_text))
 		return EXIT_FAILED;
 	ndf_batch_free(&o.batch);
 	summary(&st, log_wall() - t0, bad);
