@@ -459,6 +459,17 @@ static void warn_item(const struct item *it, const char *what)
 		 it->d.url.p, what);
 }
 
+/* A page past --max-text or WEBDOC_MAX_BLOCKS (a 50 MB page, a page of
+ * a million blocks) is kept, its text cut: say so, for it is bad input. */
+static void warn_cut(const struct item *it)
+{
+	log_warn("%.*s: record at offset %llu (%.*s): text cut to %u bytes in %u blocks "
+		 "(--max-text, or %u blocks)",
+		 (int)it->d.warc_file.n, it->d.warc_file.p, (unsigned long long)it->d.warc_offset,
+		 (int)it->d.url.n, it->d.url.p, it->d.all_text.n, it->d.n_blocks,
+		 WEBDOC_MAX_BLOCKS);
+}
+
 static int account(struct run *r, const struct item *it)
 {
 	struct counts *c = &r->c;
@@ -467,6 +478,8 @@ static int account(struct run *r, const struct item *it)
 		c->docs++;
 		c->truncated += !!(it->d.flags & DOC_TRUNCATED);
 		c->text_truncated += !!(it->d.flags & DOC_TEXT_TRUNCATED);
+		if (it->d.flags & DOC_TEXT_TRUNCATED)
+			warn_cut(it);
 		c->lossy += !!(it->d.flags & DOC_CHARSET_LOSSY);
 		return emit(r, it);
 	case WEBDOC_NON_HTML: c->non_html++; return 0;
