@@ -20,7 +20,7 @@ bad() {
 command -v python3 >/dev/null || { echo "t_bad_input: needs python3"; exit 1; }
 # Sanitizer builds take several times the memory and time: bounds for the
 # plain build only (the runs and the warnings are checked in every build).
-case $BUILD in *asan* | *san*) RSS_MAX=100000 CPU_MAX=1000 ;; *) RSS_MAX=400 CPU_MAX=20 ;; esac
+case $BUILD in *san* | *address* | *undefined* | *thread* | *memory*) RSS_MAX=100000 CPU_MAX=1000 ;; *) RSS_MAX=400 CPU_MAX=20 ;; esac
 
 python3 - "$T" <<'PY' || exit 1
 import gzip, sys
