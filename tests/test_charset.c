@@ -8,6 +8,8 @@
 #include "input/charset.h"
 #include "testutil.h"
 
+#include <iconv.h>
+#include <stdint.h>
 #include <string.h>
 
 static char *buf;
@@ -215,6 +217,63 @@ static void test_view(void)
 	CHECK(diff == 0);
 }
 
+
+/* @utf8 converted to @enc by iconv into @out (@cap bytes): its length. */
+static size_t encode_as(const char *enc, const char *utf8, char *out, size_t size)
+{
+	iconv_t cd = iconv_open(enc, "UTF-8");
+	CHECK(cd != (iconv_t)-1);
+	if (cd == (iconv_t)-1)
+		return 0;
+	char *in = (char *)(uintptr_t)utf8, *o = out;
+	size_t il = strlen(utf8), ol = size;
+	CHECK(iconv(cd, &in, &il, &o, &ol) != (size_t)-1);
+	iconv_close(cd);
+	return size - ol;
+}
+
+/* Pages in a legacy charset that declare none (or declare UTF-8, which
+ * their bytes contradict) come out right: the detector (libuchardet)
+ * names the charset.  Each was windows-1252 mojibake before. */
+static void test_undeclared(void)
+{
+	static const char ru[] =
+		"<html><body><p>Москва - столица России, крупнейший по численности населения "
+		"город страны. Город расположен на реке Москве в центре Восточно-Европейской "
+		"равнины. Здесь находятся органы государственной власти, многие научные и "
+		"учебные заведения, музеи и театры. История города насчитывает более восьми "
+		"веков.</p></body></html>";
+	static const char ja[] =
+		"<html><body><p>東京都は日本の首都であり、世界でも有数の大都市です。多くの企業の"
+		"本社や大学、美術館、劇場が集まっています。江戸時代には江戸と呼ばれ、徳川幕府の"
+		"政治の中心でした。現在は約千四百万人が住んでいます。</p></body></html>";
+	static const char zh[] =
+		"<html><body><p>北京是中华人民共和国的首都，也是全国的政治、文化和国际交往中心。"
+		"北京有着三千多年的建城史，拥有众多的名胜古迹，例如故宫、长城和天坛。每年都有"
+		"大量的游客来到这里参观和学习。</p></body></html>";
+	static const struct {
+		const char *enc, *text, *name;
+	} pages[] = {
+		{"WINDOWS-1251", ru, "windows-1251"}, {"KOI8-R", ru, "KOI8-R"},
+		{"SHIFT_JIS", ja, "Shift_JIS"}, {"GBK", zh, "GB18030"},
+	};
+	char page[2048];
+	for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+		const size_t n = encode_as(pages[i].enc, pages[i].text, page, sizeof page);
+		CHECK(conv_is(page, n, NULL, pages[i].text, 0));
+		CHECK(conv_is(page, n, "text/html", pages[i].text, 0));
+		/* declared UTF-8, and plainly not: the bytes win */
+		CHECK(conv_is(page, n, "text/html; charset=utf-8", pages[i].text, 0));
+		const char *got = charset_detect(page, n, NULL);
+		if (strcmp(got, pages[i].name))
+			fprintf(stderr, "  %s detected as %s\n", pages[i].enc, got);
+		CHECK(!strcmp(got, pages[i].name));
+	}
+	/* a few stray bytes in a declared UTF-8 page stay U+FFFD */
+	CHECK(CONV("<p>caf\xC3\xA9 \xFF ok</p>", "text/html; charset=utf-8",
+		   "<p>caf\xC3\xA9 \xEF\xBF\xBD ok</p>", 1));
+}
+
 int main(void)
 {
 	test_view();
@@ -227,6 +286,7 @@ int main(void)
 	test_meta();
 	test_bom();
 	test_random();
+	test_undeclared();
 	free(buf);
 	return test_finish("test_charset");
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uchardet/uchardet.h>
 
 #include "util/simd16.h"
 #include "util/utf8.h"
@@ -390,9 +391,67 @@ static int is_utf8(const uint8_t *p, size_t n)
 	return 1;
 }
 
-/* Detection without conversion; *skip = BOM bytes to drop. */
+/* Fewer bytes that are not UTF-8 than this are too few to name a charset
+ * by (and a declared UTF-8 page with a few stray bytes stays UTF-8). */
+#define GUESS_MIN_BAD 16
+/* Bytes the detector is given, from the first that is not ASCII: it
+ * costs some 1,600 instructions a byte, and 4 KiB of text name the
+ * charset of every test page (test_charset). */
+#define GUESS_SAMPLE (4u << 10)
+
+/* In the first GUESS_SAMPLE bytes of @p: bytes that are not part of valid
+ * UTF-8 (*bad) and valid multi-byte sequences (*good). */
+static void utf8_tally(const uint8_t *p, size_t n, size_t *bad, size_t *good)
+{
+	*bad = *good = 0;
+	if (n > GUESS_SAMPLE)
+		n = GUESS_SAMPLE;
+	for (size_t i = 0; i < n;) {
+		if (p[i] < 0x80) {
+			i += ascii_len(p + i, n - i);
+			continue;
+		}
+		const size_t l = utf8_valid_len(p + i, n - i);
+		*good += l != 0;
+		*bad += l == 0;
+		i += l ? l : 1;
+	}
+}
+
+/*
+ * The charset libuchardet finds in @p (a page whose bytes are not UTF-8),
+ * as one of ours, or ENC_NONE: too few telling bytes, no answer, or one
+ * we do not decode.  A detector object per call keeps the module free of
+ * state; only pages that are not UTF-8 and say nothing true pay for it.
+ */
+static enum enc guess(const uint8_t *p, size_t n)
+{
+	size_t bad, good;
+	utf8_tally(p, n, &bad, &good);
+	if (bad < GUESS_MIN_BAD)
+		return ENC_NONE;
+	uchardet_t u = uchardet_new();
+	if (!u)
+		return ENC_NONE;
+	/* the markup before the text tells nothing: start at the first
+	 * byte that is not ASCII, with the word it is in */
+	size_t at = ascii_len(p, n);
+	for (size_t back = 0; at > 0 && back < 64 && p[at - 1] != ' ' && p[at - 1] != '>'; back++)
+		at--;
+	p += at;
+	n -= at;
+	enum enc e = ENC_NONE;
+	if (uchardet_handle_data(u, (const char *)p, n < GUESS_SAMPLE ? n : GUESS_SAMPLE) == 0) {
+		uchardet_data_end(u);
+		const char *name = uchardet_get_charset(u);
+		e = name && *name ? label_lookup(name, strlen(name)) : ENC_NONE;
+	}
+	uchardet_delete(u);
+	return e == ENC_UTF8 ? ENC_NONE : e;
+}
+
 /* The encoding of @data; *@skip = bytes of BOM; *@valid = 1 if @data was
- * found valid UTF-8 on the way (no label: the fallback checks it). */
+ * found valid UTF-8 on the way (then the caller need not check it). */
 static enum enc detect(const char *data, size_t len, const char *ct, size_t *skip, int *valid)
 {
 	const uint8_t *u = (const uint8_t *)data;
@@ -409,9 +468,20 @@ static enum enc detect(const char *data, size_t len, const char *ct, size_t *ski
 	enum enc e = ct ? charset_param(ct, strlen(ct)) : ENC_NONE;
 	if (e == ENC_NONE && len)
 		e = meta_prescan(data, len);
-	if (e == ENC_NONE) {
+	if (e == ENC_NONE || e == ENC_UTF8) {
+		/* no label, or UTF-8 said of bytes that may not be: a page of
+		 * mostly invalid UTF-8 is in the charset the detector names */
 		*valid = is_utf8(u, len);
-		e = *valid ? ENC_UTF8 : ENC_1252;
+		if (*valid)
+			return ENC_UTF8;
+		const enum enc g = guess(u, len);
+		if (g != ENC_NONE) {
+			size_t bad, good;
+			utf8_tally(u, len, &bad, &good);
+			if (e == ENC_NONE || bad > good)
+				return g;
+		}
+		return e == ENC_NONE ? ENC_1252 : ENC_UTF8;
 	}
 	return e;
 }

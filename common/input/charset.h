@@ -8,7 +8,11 @@
  *   3. <meta charset=...> or <meta http-equiv content="...charset=..."> in
  *      the first 4 KiB of the payload;
  *   4. the payload is valid UTF-8 -> UTF-8;
- *   5. windows-1252.
+ *   5. the charset libuchardet finds in the bytes, if at least 16 of them
+ *      are not UTF-8 (fewer are too few to tell);
+ *   6. windows-1252.
+ * A page declared UTF-8 (step 2 or 3) whose bytes are mostly not UTF-8
+ * gets step 5 too; a few stray bytes in it stay U+FFFD.
  * Labels are mapped as the WHATWG Encoding Standard maps them, so
  * "iso-8859-1", "latin1" and "us-ascii" mean windows-1252, "gb2312" and
  * "gbk" mean GB18030, "euc-kr" means windows-949, "shift_jis" means
