@@ -51,7 +51,7 @@ ifeq ($(OPENMP),)
 WARN   += -Wno-unknown-pragmas
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(ARCH) $(OPENMP) $(SANFLAGS) -MMD -MP -Icommon
-LDLIBS  = -larchive -lxxhash -ldeflate -lutf8proc -lz -lm
+LDLIBS  = -lbrotlidec -luchardet -larchive -lxxhash -ldeflate -lutf8proc -lz -lm
 ALL_LDFLAGS = $(LDFLAGS) $(OPENMP) $(SANFLAGS)
 
 ifeq ($(V),1)
@@ -98,6 +98,9 @@ $(BUILD)/bin/ndd-%: $(BUILD)/stages/$$(subst -,_,$$*).o $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+
+# the brotli test compresses its bodies
+$(BUILD)/tests/test_http: LDLIBS += -lbrotlienc
 
 $(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(LIB)
 	@mkdir -p $(dir $@)

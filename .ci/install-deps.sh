@@ -2,7 +2,7 @@
 # Install what the build and the tests need on Debian 12 (run as root).
 # Installs only what is missing, so it is quick on a prepared machine.
 set -e
-PKGS="make gcc clang libomp-dev pkg-config zlib1g-dev libarchive-dev libxxhash-dev libdeflate-dev libutf8proc-dev python3 python3-html5lib
+PKGS="make gcc clang libomp-dev pkg-config zlib1g-dev libarchive-dev libxxhash-dev libdeflate-dev libutf8proc-dev libbrotli-dev libuchardet-dev python3 python3-html5lib
 openmpi-bin libopenmpi-dev"
 missing=""
 for p in $PKGS; do

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <brotli/encode.h>
+
 #include "input/http.h"
 #include "testutil.h"
 
@@ -222,10 +224,56 @@ static void test_crawler_headers_and_errors(struct http_decoder *d)
 	buf_str(&b, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n\x1f\x8b\x08garbage");
 	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_ERR_DECODE);
 	b.n = 0;
-	buf_str(&b, "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxxxx");
+	buf_str(&b, "HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\nxxxx");
 	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_ERR_ENCODING);
 	CHECK(r.status == 200);
 	CHECK(strcmp(http_strerror(HTTP_ERR_ENCODING), "unknown error") != 0);
+	free(b.p);
+}
+
+/* Brotli bodies (Content-Encoding: br) are decoded; a cut one keeps what
+ * decoded, a capped one is cut at the cap, garbage does not decode. */
+static void test_brotli(struct http_decoder *d)
+{
+	struct http_response r;
+	static char big[200000];
+	static const char *const words[8] = {"brotli ", "body ", "text ", "<p>", "</p>\n",
+					     "lorem ", "ipsum ", "dolor "};
+	uint64_t st = 5;
+	for (size_t i = 0; i + 8 < sizeof big;) {
+		const char *w = words[test_rand(&st) % 8];
+		memcpy(big + i, w, strlen(w));
+		i += strlen(w);
+	}
+	const char *texts[2] = {page, big};
+	for (int t = 0; t < 2; t++) {
+		const size_t n = strlen(texts[t]);
+		size_t enc_len = BrotliEncoderMaxCompressedSize(n);
+		uint8_t *enc = malloc(enc_len);
+		CHECK(BrotliEncoderCompress(5, 22, BROTLI_MODE_TEXT, n, (const uint8_t *)texts[t],
+					    &enc_len, enc));
+		struct buf b = {0};
+		buf_str(&b, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br\r\n\r\n");
+		const size_t head = b.n;
+		buf_add(&b, enc, enc_len);
+		CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+		CHECK(body_is(&r, texts[t]));
+		CHECK(r.flags == 0);
+		CHECK(parse(d, &b, 50, &r) == HTTP_OK);
+		CHECK(r.body_len == 50 && (r.flags & HTTP_BODY_TRUNCATED));
+		CHECK(!memcmp(r.body, texts[t], 50));
+		if (t == 1) { /* cut short: the decoded part is kept */
+			b.n = head + enc_len / 2;
+			CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+			CHECK(r.flags & HTTP_BODY_PARTIAL);
+			CHECK(r.body_len > 0 && !memcmp(r.body, texts[t], r.body_len));
+		}
+		free(enc);
+		free(b.p);
+	}
+	struct buf b = {0};
+	buf_str(&b, "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\xff\xff\xff\xffgarbage");
+	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_ERR_DECODE);
 	free(b.p);
 }
 
@@ -278,6 +326,7 @@ int main(void)
 	CHECK(d != NULL);
 	test_lenient_head(d);
 	test_chunked(d);
+	test_brotli(d);
 	test_encodings(d);
 	test_crawler_headers_and_errors(d);
 	test_types();

@@ -15,10 +15,12 @@
  * inflates (ISIZE), so it is inflated in one call by libdeflate, about
  * twice as fast as zlib; zlib takes anything libdeflate refuses (a cut or
  * damaged body, a trailer that lies, deflate and zlib wrappers) and keeps
- * whatever part of it inflates.
+ * whatever part of it inflates.  Brotli ("br") goes through libbrotli's
+ * streaming decoder, with the same rules for a cut or damaged body.
  */
 #include "input/http.h"
 
+#include <brotli/decode.h>
 #include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,6 +452,46 @@ static int gunzip_whole(struct libdeflate_decompressor *ld, const uint8_t *p, si
 	return 0;
 }
 
+/*
+ * Brotli-decode @n bytes at @p into @out, at most @cap bytes, streaming
+ * (a brotli stream does not say how big it decodes).  A stream that
+ * breaks or is cut part way keeps what decoded.
+ * @return 0, -1 if nothing decodes, -2 on OOM.
+ */
+static int unbrotli(const uint8_t *p, size_t n, struct dbuf *out, size_t cap, uint32_t *flags)
+{
+	BrotliDecoderState *st = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+	if (!st)
+		return -2;
+	out->len = 0;
+	size_t avail_in = n;
+	const uint8_t *next_in = p;
+	BrotliDecoderResult rc = BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT;
+	while (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT && out->len < cap) {
+		if (out->len == out->cap && dbuf_reserve(out, out->len + 1)) {
+			BrotliDecoderDestroyInstance(st);
+			return -2;
+		}
+		size_t room = out->cap - out->len;
+		if (room > cap - out->len)
+			room = cap - out->len;
+		uint8_t *next_out = out->p + out->len;
+		rc = BrotliDecoderDecompressStream(st, &avail_in, &next_in, &room, &next_out, NULL);
+		out->len = (size_t)(next_out - out->p);
+	}
+	BrotliDecoderDestroyInstance(st);
+	if (rc == BROTLI_DECODER_RESULT_SUCCESS)
+		return 0;
+	if (out->len == cap && rc == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+		*flags |= HTTP_BODY_TRUNCATED;
+		return 0;
+	}
+	if (out->len == 0)
+		return -1;
+	*flags |= HTTP_BODY_PARTIAL; /* an error, or the input ended first */
+	return 0;
+}
+
 /* A body under a Content-Encoding header that is plainly not encoded. */
 static int looks_decoded(const uint8_t *p, size_t n)
 {
@@ -463,16 +505,21 @@ static int looks_decoded(const uint8_t *p, size_t n)
 static int decode_one(struct libdeflate_decompressor *ld, const char *coding, struct dbuf *ob,
 		      const uint8_t **body, size_t *n, size_t cap, uint32_t *flags)
 {
-	const int is_deflate = !strcasecmp(coding, "deflate");
-	if (!is_deflate && strcasecmp(coding, "gzip") && strcasecmp(coding, "x-gzip"))
+	const int is_deflate = !strcasecmp(coding, "deflate"), is_br = !strcasecmp(coding, "br");
+	if (!is_deflate && !is_br && strcasecmp(coding, "gzip") && strcasecmp(coding, "x-gzip"))
 		return HTTP_ERR_ENCODING;
-	/* 47 = 15 + 32: zlib or gzip wrapper, detected; servers mix them up,
-	 * and some send "deflate" as a raw deflate stream. */
-	int rc = gunzip_whole(ld, *body, *n, ob, cap);
-	if (rc == -1)
-		rc = inflate_body(*body, *n, 47, ob, cap, flags);
-	if (rc == -1 && is_deflate)
-		rc = inflate_body(*body, *n, -15, ob, cap, flags);
+	int rc;
+	if (is_br) {
+		rc = unbrotli(*body, *n, ob, cap, flags);
+	} else {
+		/* 47 = 15 + 32: zlib or gzip wrapper, detected; servers mix
+		 * them up, and some send "deflate" as a raw deflate stream. */
+		rc = gunzip_whole(ld, *body, *n, ob, cap);
+		if (rc == -1)
+			rc = inflate_body(*body, *n, 47, ob, cap, flags);
+		if (rc == -1 && is_deflate)
+			rc = inflate_body(*body, *n, -15, ob, cap, flags);
+	}
 	if (rc == -2)
 		return HTTP_ERR_NOMEM;
 	if (rc == -1) {

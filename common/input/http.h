@@ -5,7 +5,7 @@
  * empty reason phrase or in lower case ("http/1.1 200"), LF-only line
  * ends, a space before a header's colon.  The body is then decoded:
  * "Transfer-Encoding: chunked" is de-chunked and "Content-Encoding: gzip,
- * x-gzip or deflate" inflated, up to a size cap.
+ * x-gzip, deflate or br" decoded, up to a size cap.
  *
  * Only the real Transfer-Encoding and Content-Encoding headers trigger
  * decoding.  Common Crawl stores bodies already decoded and renames the
@@ -27,7 +27,7 @@
 enum http_err {
 	HTTP_OK = 0,
 	HTTP_ERR_FORMAT = -1,   /* no HTTP status line */
-	HTTP_ERR_ENCODING = -2, /* a Content-Encoding we cannot decode (br, zstd...) */
+	HTTP_ERR_ENCODING = -2, /* a Content-Encoding we cannot decode (zstd, compress...) */
 	HTTP_ERR_DECODE = -3,   /* the body does not de-chunk or inflate at all */
 	HTTP_ERR_NOMEM = -4,
 };
