@@ -1,0 +1,346 @@
+/*
+ * html_container.c - the article's container (see html_container.h).
+ */
+#include "html/html_container.h"
+
+#include <stdint.h>
+
+/* Distinct depths open at once, in each of the two stacks; deeper pages
+ * keep the classifier's verdict (a real page nests some 30 levels). */
+#define CONTAINER_MAX_OPEN 256
+/* Readability's spread of a block's weight over the elements above it,
+ * x 36 so that all are whole: 1, 1/2, 1/6, 1/9, 1/12. */
+#define SPREAD_LEVELS 5
+static const uint8_t spread[SPREAD_LEVELS] = {36, 18, 6, 4, 3};
+/* climb(): how far up, and the share of the top's mass the parts must have. */
+#define CLIMB_LEVELS 6
+#define CLIMB_SHARE_NUM 1
+#define CLIMB_SHARE_DEN 2
+/* keep_sibling(): a part beside the top with 1/SIBLING_MAJOR of its mass
+ * is kept; down to 1/SIBLING_SHARE only if fewer than 1/LINKED_LINES_DEN
+ * of its lines are links. */
+#define SIBLING_MAJOR 5
+#define SIBLING_SHARE 100
+#define LINKED_LINES_DEN 3
+/* Levels of elements above the top whose other children are judged. */
+#define SIBLING_LEVELS 1
+/* How far up from the top element an ancestor may replace it. */
+#define WALK_UP_LEVELS 8
+
+/* Blocks the classifier showed at the tier that decided (not chrome, not
+ * outside declared main content). */
+static int visible(const struct hblock *b)
+{
+	return b->cls <= HB_GOOD;
+}
+
+/* A content block's weight: its words outside links (x 10). */
+static uint64_t weight(const struct hblock *b)
+{
+	if (b->cls != HB_GOOD || b->link_words10 >= b->words10)
+		return 0;
+	return b->words10 - b->link_words10;
+}
+
+/* Deeper than any gap: a mark (chrome dropped there) has no text and no
+ * place of its own; the block after it has the gap to the one before it. */
+#define THROUGH 0x10000u
+/* Marks looked past for a block's next gap; more in a row end it there. */
+#define MAX_MARKS_PAST 16
+
+/* The gap before b[i]: 0 at the edges, THROUGH at a mark. */
+static uint32_t gap_at(const struct hblock *b, size_t n, size_t i)
+{
+	if (i == 0 || i >= n)
+		return 0;
+	return (b[i].flags & HB_MARK) ? THROUGH : b[i].gap_depth;
+}
+
+/* The depth of the element that holds b[i] (not a mark) and a neighbour:
+ * the deeper of the two it shares with the text blocks around it. */
+static uint32_t holder_depth(const struct hblock *b, size_t n, size_t i)
+{
+	const uint32_t before = gap_at(b, n, i);
+	uint32_t after = 0;
+	for (size_t j = i + 1; j < n && j <= i + MAX_MARKS_PAST; j++)
+		if (!(b[j].flags & HB_MARK)) {
+			after = b[j].gap_depth;
+			break;
+		}
+	return before > after ? before : after;
+}
+
+/* An element's score scaled by the share of its visible words that are not
+ * links. */
+static uint64_t final_score(uint64_t score, uint64_t words, uint64_t links)
+{
+	return words ? score * (words - links) / words : 0;
+}
+
+struct range {
+	size_t s, e; /* blocks s..e */
+	uint32_t depth;
+	uint64_t final;
+};
+
+/* The score of the element at @depth holding blocks r->s..r->e, by
+ * scanning them; sets r->final. */
+static void score_range(const struct hblock *b, size_t n, struct range *r)
+{
+	uint64_t score = 0, words = 0, links = 0;
+	for (size_t i = r->s; i <= r->e; i++) {
+		if (!visible(&b[i]))
+			continue;
+		words += b[i].words10;
+		links += b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10;
+		const uint64_t w = weight(&b[i]);
+		if (!w)
+			continue;
+		const uint32_t p = holder_depth(b, n, i);
+		const uint32_t k = p > r->depth ? p - r->depth : 0;
+		if (k < SPREAD_LEVELS)
+			score += w * spread[k];
+	}
+	r->final = final_score(score, words, links);
+}
+
+/* The content weight of blocks s..e, unspread, scaled by the share of
+ * their visible words that are not links. */
+static uint64_t mass(const struct hblock *b, size_t s, size_t e)
+{
+	uint64_t weights = 0, words = 0, links = 0;
+	for (size_t i = s; i <= e; i++) {
+		if (!visible(&b[i]))
+			continue;
+		words += b[i].words10;
+		links += b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10;
+		weights += weight(&b[i]);
+	}
+	return final_score(weights, words, links);
+}
+
+/* Are blocks s..e prose, not a list of linked items: fewer than
+ * 1/LINKED_LINES_DEN of their lines links? */
+static int prose(const struct hblock *b, size_t s, size_t e)
+{
+	size_t lines = 0, linked = 0;
+	for (size_t i = s; i <= e; i++) {
+		if (!visible(&b[i]) || !b[i].words10)
+			continue;
+		lines++;
+		linked += (uint64_t)b[i].link_words10 * 3 > b[i].words10;
+	}
+	return linked * LINKED_LINES_DEN < lines;
+}
+
+/* The element at @depth that holds blocks s..e (depth no more than theirs). */
+static struct range widen(const struct hblock *b, size_t n, size_t s, size_t e, uint32_t depth)
+{
+	while (s > 0 && gap_at(b, n, s) >= depth)
+		s--;
+	while (e + 1 < n && gap_at(b, n, e + 1) >= depth)
+		e++;
+	return (struct range){s, e, depth, 0};
+}
+
+struct open_node {
+	uint32_t depth;
+	size_t start;
+	uint64_t w0, l0; /* visible words and links before start */
+	uint64_t score;
+};
+
+struct prev_small { /* blocks whose gap is less than every later gap so far */
+	uint32_t gap;
+	size_t idx;
+	uint64_t w0, l0;
+};
+
+/*
+ * One pass: every element that some content block's weight reaches, its
+ * score summed while it is open and its final score taken when the first
+ * gap shallower than it closes it.  @return 0 with the best in *@top, or
+ * -1 if the page nests too deep to track.
+ */
+static int find_top(const struct hblock *b, size_t n, struct range *top)
+{
+	struct open_node open[CONTAINER_MAX_OPEN];
+	struct prev_small prev[CONTAINER_MAX_OPEN];
+	size_t n_open = 0, n_prev = 0;
+	uint64_t words = 0, links = 0; /* visible, before block i */
+	*top = (struct range){0, n - 1, 0, 0};
+	int found = 0;
+	for (size_t i = 0; i <= n; i++) {
+		const uint32_t g = gap_at(b, n, i);
+		while (n_open && (i == n || open[n_open - 1].depth > g)) {
+			const struct open_node *const o = &open[--n_open];
+			const uint64_t f = final_score(o->score, words - o->w0, links - o->l0);
+			if (!found || f > top->final) {
+				*top = (struct range){o->start, i - 1, o->depth, f};
+				found = 1;
+			}
+		}
+		if (i == n)
+			break;
+		while (n_prev && prev[n_prev - 1].gap >= g)
+			n_prev--;
+		if (n_prev == CONTAINER_MAX_OPEN)
+			return -1;
+		prev[n_prev++] = (struct prev_small){g, i, words, links};
+		const uint64_t w = weight(&b[i]);
+		const uint32_t p = holder_depth(b, n, i);
+		for (uint32_t k = 0; w && k < SPREAD_LEVELS && k <= p; k++) {
+			const uint32_t d = p - k;
+			size_t at = n_open;
+			while (at > 0 && open[at - 1].depth > d)
+				at--;
+			if (at > 0 && open[at - 1].depth == d) {
+				at--;
+			} else {
+				if (n_open == CONTAINER_MAX_OPEN)
+					return -1;
+				for (size_t m = n_open; m > at; m--)
+					open[m] = open[m - 1];
+				n_open++;
+				/* It began after the last gap shallower than it. */
+				struct open_node o = {d, 0, 0, 0, 0};
+				size_t j = n_prev;
+				while (j > 0 && prev[j - 1].gap >= d)
+					j--;
+				if (j > 0)
+					o.start = prev[j - 1].idx, o.w0 = prev[j - 1].w0, o.l0 = prev[j - 1].l0;
+				open[at] = o;
+			}
+			open[at].score += w * spread[k];
+		}
+		if (visible(&b[i])) {
+			words += b[i].words10;
+			links += b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10;
+		}
+	}
+	return found ? 0 : -1;
+}
+
+/* Readability's walk up: an ancestor that scores more than the element
+ * below it holds more of the content (it sums several children); stop
+ * when the ancestors' score falls under a third of the top's. */
+static struct range walk_up(const struct hblock *b, size_t n, struct range top)
+{
+	const uint64_t floor = top.final / 3;
+	uint64_t last = top.final;
+	for (uint32_t up = 1; up <= WALK_UP_LEVELS && up <= top.depth; up++) {
+		struct range a = widen(b, n, top.s, top.e, top.depth - up);
+		score_range(b, n, &a);
+		if (!a.final)
+			continue;
+		if (a.final < floor)
+			break;
+		if (a.final > last)
+			return a;
+		last = a.final;
+	}
+	return top;
+}
+
+/* Is the sibling b[s..e] of the top element kept? */
+static int keep_sibling(const struct hblock *b, size_t s, size_t e, uint64_t top_final)
+{
+	if (s == e) {
+		const struct hblock *const x = &b[s];
+		if (x->cls != HB_GOOD)
+			return 0;
+		return (x->flags & HB_HEADING) ||
+		       ((uint64_t)x->link_words10 * 4 < x->words10 &&
+			(x->ns_bytes > 80 || (!x->link_words10 && (x->flags & HB_SENTENCE))));
+	}
+	const uint64_t m = mass(b, s, e);
+	if (!m || m * SIBLING_SHARE < top_final)
+		return 0;
+	if (m * SIBLING_MAJOR >= top_final)
+		return 1;
+	/* a lesser part: kept if it is prose */
+	return prose(b, s, e);
+}
+
+/* The depth of the element above @r that holds it and a neighbour. */
+static uint32_t parent_depth(const struct hblock *b, size_t n, const struct range *r)
+{
+	const uint32_t before = gap_at(b, n, r->s), after = gap_at(b, n, r->e + 1);
+	return before > after ? before : after;
+}
+
+
+/*
+ * Content cut into parts of a kind (the steps of a how-to, the sections
+ * of a document, the posts of a thread) has no one container: the top is
+ * one part.  So up to CLIMB_LEVELS elements above it, the first whose
+ * other children that are prose have together CLIMB_SHARE of the top's
+ * mass replaces it; a lesser part beside the article (a news item in a
+ * side column, a comment) or a box of linked teasers does not pull it up.
+ */
+static void climb(const struct hblock *b, size_t n, struct range *top)
+{
+	struct range r = *top;
+	for (int level = 0; level < CLIMB_LEVELS && r.depth > 0; level++) {
+		const uint32_t pd = parent_depth(b, n, &r);
+		const struct range parent = widen(b, n, r.s, r.e, pd);
+		uint64_t parts = 0;
+		for (size_t cs = parent.s; cs <= parent.e;) {
+			size_t ce = cs;
+			while (ce + 1 <= parent.e && gap_at(b, n, ce + 1) > pd)
+				ce++;
+			if (!(cs == r.s && ce == r.e) && prose(b, cs, ce))
+				parts += mass(b, cs, ce);
+			cs = ce + 1;
+		}
+		if (parts * CLIMB_SHARE_DEN >= top->final * CLIMB_SHARE_NUM) {
+			*top = parent;
+			top->final = mass(b, parent.s, parent.e);
+			return;
+		}
+		r = parent;
+	}
+}
+
+static void drop(struct hblock *b, size_t s, size_t e)
+{
+	for (size_t i = s; i <= e; i++)
+		if (b[i].cls == HB_GOOD)
+			b[i].cls = HB_BAD;
+}
+
+size_t hblocks_container(struct hblock *b, size_t n)
+{
+	struct range top;
+	if (n == 0 || find_top(b, n, &top))
+		goto count;
+	top = walk_up(b, n, top);
+	top.final = mass(b, top.s, top.e);
+	climb(b, n, &top);
+	/* The parent and SIBLING_LEVELS - 1 elements above it: their other
+	 * children are judged (keep_sibling()); what lies beyond goes. */
+	struct range kept = top;
+	uint64_t top_mass = top.final;
+	for (int level = 0; level < SIBLING_LEVELS && kept.depth > 0; level++) {
+		const uint32_t pd = parent_depth(b, n, &kept);
+		const struct range parent = widen(b, n, kept.s, kept.e, pd);
+		for (size_t cs = parent.s; cs <= parent.e;) {
+			size_t ce = cs;
+			while (ce + 1 <= parent.e && gap_at(b, n, ce + 1) > pd)
+				ce++;
+			if (!(cs == kept.s && ce == kept.e) && !keep_sibling(b, cs, ce, top_mass))
+				drop(b, cs, ce);
+			cs = ce + 1;
+		}
+		kept = parent;
+	}
+	if (kept.s > 0)
+		drop(b, 0, kept.s - 1);
+	if (kept.e + 1 < n)
+		drop(b, kept.e + 1, n - 1);
+count:;
+	size_t good = 0;
+	for (size_t i = 0; i < n; i++)
+		good += b[i].cls == HB_GOOD;
+	return good;
+}

@@ -1,0 +1,184 @@
+/*
+ * test_html_container.c - the article's container (html_container.h).
+ *
+ * What must hold: content in a second text-rich part of the page (a side
+ * column's story, a box of linked teasers) goes; content cut into parts
+ * of a kind (the steps of a how-to), a short prose section beside the
+ * article and a heading or paragraph beside it stay; nothing is ever
+ * made content; a page nested too deep is left alone.  First on blocks
+ * made by hand (gap_depth gives the elements), then through html_text.
+ */
+#include "html/html_blocks.h"
+#include "html/html_container.h"
+#include "testhtml.h"
+#include "testutil.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A classified block: @words words, @links of them in links, GOOD or not,
+ * sharing an element of depth @gap with the block before. */
+static struct hblock blk(uint32_t words, uint32_t links, int good, uint16_t gap)
+{
+	struct hblock b;
+	memset(&b, 0, sizeof(b));
+	b.words10 = words * 10;
+	b.link_words10 = links * 10;
+	b.ns_bytes = words * 6;
+	b.flags = HB_SENTENCE;
+	b.cls = good ? HB_GOOD : HB_BAD;
+	b.gap_depth = gap;
+	return b;
+}
+
+static void test_side_column_story(void)
+{
+	/* An article of four paragraphs (an element of depth 6 under one of
+	 * depth 5), then a menu and a side column (under depth 2) with a
+	 * story of its own: one GOOD paragraph of 60 words. */
+	struct hblock b[] = {
+		blk(5, 5, 0, 0),  blk(80, 0, 1, 3), blk(90, 2, 1, 6), blk(70, 0, 1, 6),
+		blk(60, 0, 1, 6), blk(6, 6, 0, 2),  blk(6, 6, 0, 4),  blk(60, 0, 1, 5),
+	};
+	CHECK_EQ_U64(hblocks_container(b, 8), 4);
+	CHECK(b[1].cls == HB_GOOD && b[4].cls == HB_GOOD && b[7].cls != HB_GOOD);
+	CHECK(b[0].cls != HB_GOOD && b[5].cls != HB_GOOD);
+}
+
+static void test_parts_of_a_kind(void)
+{
+	/* Four steps of a how-to, each a caption and a paragraph in its own
+	 * element (depth 5) under the article (depth 4): the top is one step,
+	 * the others are as big, so the article is the top and all stay. */
+	struct hblock b[] = {
+		blk(3, 3, 0, 0),  blk(3, 0, 0, 4),  blk(60, 0, 1, 7), blk(3, 0, 0, 4),
+		blk(50, 0, 1, 7), blk(3, 0, 0, 4),  blk(70, 0, 1, 7), blk(3, 0, 0, 4),
+		blk(55, 0, 1, 7), blk(8, 8, 0, 1),
+	};
+	CHECK_EQ_U64(hblocks_container(b, 10), 4);
+	CHECK(b[2].cls == HB_GOOD && b[4].cls == HB_GOOD && b[6].cls == HB_GOOD &&
+	      b[8].cls == HB_GOOD);
+}
+
+static void test_siblings(void)
+{
+	/* Under one parent (depth 3): a short prose section (heading and one
+	 * paragraph, no links), the article (depth 4: three paragraphs), a
+	 * box of linked teasers (headline links and summaries), a lone
+	 * paragraph and a lone link line. */
+	struct hblock b[] = {
+		blk(3, 0, 1, 0),   blk(20, 0, 1, 5),  /* short section */
+		blk(100, 0, 1, 3), blk(120, 0, 1, 4), blk(110, 0, 1, 4), /* article */
+		blk(6, 6, 0, 3),   blk(18, 0, 1, 5),  blk(6, 6, 0, 5), blk(18, 0, 1, 5), /* teasers */
+		blk(6, 6, 0, 5),   blk(18, 0, 1, 5),
+		blk(30, 0, 1, 3), /* a paragraph */
+	};
+	b[0].flags |= HB_HEADING;
+	b[0].gap_depth = 3; /* the section: blocks 0-1, depth 5 inside */
+	b[0].cls = HB_GOOD;
+	struct hblock page[13];
+	page[0] = blk(4, 4, 0, 0);
+	memcpy(page + 1, b, sizeof(b));
+	CHECK_EQ_U64(hblocks_container(page, 13), 6);
+	CHECK(page[1].cls == HB_GOOD && page[2].cls == HB_GOOD); /* the short section */
+	CHECK(page[3].cls == HB_GOOD && page[5].cls == HB_GOOD); /* the article */
+	CHECK(page[7].cls != HB_GOOD && page[9].cls != HB_GOOD && page[11].cls != HB_GOOD);
+	CHECK(page[12].cls == HB_GOOD); /* the paragraph */
+}
+
+static void test_marks_and_limits(void)
+{
+	/* A mark (chrome dropped inside the article) does not cut it. */
+	struct hblock b[] = {blk(5, 5, 0, 0),  blk(80, 0, 1, 3), blk(90, 0, 1, 4),
+			     blk(0, 0, 0, 0),  blk(70, 0, 1, 4), blk(60, 0, 1, 4)};
+	b[3].flags = HB_MARK;
+	b[3].cls = 5;
+	CHECK_EQ_U64(hblocks_container(b, 6), 4);
+	/* Deeper than 256 distinct levels: left as it was. */
+	enum { N = 600 };
+	struct hblock *d = calloc(N, sizeof(*d));
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	for (size_t i = 0; i < N; i++)
+		d[i] = blk(i % 7 ? 40 : 3, 0, i % 7 != 0, (uint16_t)(i < 300 ? i : 900 - i));
+	size_t before = 0;
+	for (size_t i = 0; i < N; i++)
+		before += d[i].cls == HB_GOOD;
+	CHECK_EQ_U64(hblocks_container(d, N), before);
+	free(d);
+	CHECK_EQ_U64(hblocks_container(NULL, 0), 0);
+}
+
+/* Random pages: content is only ever taken away, and the top's content
+ * (some GOOD block) stays when there was any with weight. */
+static void test_random(void)
+{
+	uint64_t r = 88172645463325252ull;
+	struct hblock b[64], was[64];
+	for (int round = 0; round < 20000; round++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		const size_t n = 1 + r % 64;
+		int any = 0;
+		for (size_t i = 0; i < n; i++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			const uint32_t words = (uint32_t)(r >> 8) % 90, links = (r >> 20 & 1) ? words / 2 : 0;
+			b[i] = blk(words, links, (r >> 24 & 3) != 0, (uint16_t)(i ? (r >> 32) % 9 : 0));
+			if ((r >> 40 & 15) == 0)
+				b[i].flags = HB_MARK, b[i].cls = 5, b[i].words10 = 0, b[i].link_words10 = 0;
+			any |= b[i].cls == HB_GOOD && b[i].words10 > b[i].link_words10;
+		}
+		memcpy(was, b, n * sizeof(*b));
+		const size_t good = hblocks_container(b, n);
+		size_t counted = 0;
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b[i].cls == was[i].cls || (was[i].cls == HB_GOOD && b[i].cls == HB_BAD));
+			counted += b[i].cls == HB_GOOD;
+		}
+		CHECK_EQ_U64(good, counted);
+		if (any)
+			CHECK(good > 0);
+	}
+}
+
+static void test_pages(void)
+{
+	/* A news page: the article and a line of tools in one element, then
+	 * a "latest" column with a story of its own. */
+	const char *m = main_of(
+		"<html><body><div class=page><div class=wrap><div class=story>"
+		"<h1>The harbour reopens</h1>"
+		"<p>The harbour reopened on Monday after a winter of repairs to the old sea wall, "
+		"and the first boats came in with the morning tide, watched by a crowd on the pier.</p>"
+		"<p>Work on the wall began in November, when a storm broke through its northern end "
+		"and flooded the fish market; the council paid for the repairs from its reserve.</p>"
+		"<p>The harbour master said that the new wall would stand for fifty years, and that "
+		"the market would open again in the spring, once its floor had dried out.</p>"
+		"<p>Fishermen who had moved their boats to the next town for the winter said they "
+		"were glad to be back, though the repairs had cost them a season of trade.</p>"
+		"</div><div class=tools>Print this page</div></div>"
+		"<div class=latest><div class=feed><div class=item><h3>Latest</h3>"
+		"<p>A new bakery opens on the high street this week, run by two sisters who "
+		"trained in the city and came home to start a business of their own.</p>"
+		"</div></div></div></div></body></html>");
+	CHECK(contains(m, "The harbour reopened on Monday"));
+	CHECK(contains(m, "glad to be back"));
+	CHECK(!contains(m, "bakery"));
+}
+
+int main(void)
+{
+	H = html_text_new();
+	CHECK(H != NULL);
+	if (!H)
+		return test_finish("test_html_container");
+	test_side_column_story();
+	test_parts_of_a_kind();
+	test_siblings();
+	test_marks_and_limits();
+	test_random();
+	test_pages();
+	html_text_free(H);
+	return test_finish("test_html_container");
+}
