@@ -5,6 +5,9 @@
 #include "format/docrec.h"
 
 #include <string.h>
+/* inlined: blocks are a few dozen bytes, where a call into the library
+ * costs as much as the hash */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "format/ndf.h"
