@@ -32,9 +32,26 @@ static uint64_t decode_block(uint32_t kind, const struct ndf_block *b)
 			struct doc_record d;
 			rc = docrec_decode(&p, end, &d);
 			if (!rc) {
-				for (uint32_t k = 0; k < docrec_n_blocks(&d); k++)
-					sum += docrec_block(&d, k).len;
-				sum += d.text.n ? (uint8_t)d.text.p[d.text.n - 1] : 0;
+				static struct doc_block *blk;
+				static size_t blk_cap;
+				static char *tb;
+				static size_t tb_cap;
+				const uint32_t nb = docrec_n_blocks(&d);
+				if (nb > blk_cap) {
+					free(blk);
+					blk_cap = nb;
+					blk = malloc(nb * sizeof *blk);
+				}
+				if (blk) {
+					docrec_blocks(&d, blk);
+					for (uint32_t k = 0; k < nb; k++)
+						sum += blk[k].len;
+				} else {
+					blk_cap = 0;
+				}
+				struct str text;
+				if (!docrec_text(&d, &tb, &tb_cap, &text) && text.n)
+					sum += (uint8_t)text.p[text.n - 1];
 			}
 		} else if (kind == NDF_KIND_FPS) {
 			struct fp_record f;
