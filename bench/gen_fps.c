@@ -7,6 +7,12 @@
  *
  *   gen_fps -n 1000000 -s 42 -k 3 -o fps.ndf
  *   gen_fps -n 3000 -k 3 --brute pairs.txt -o fps.ndf
+ *   gen_fps -n 1000000 -k 6 --brute pairs.txt --sample 100 -o fps.ndf
+ *
+ * --sample M brute-forces only the pairs of every M-th fingerprint (index
+ * a multiple of M) against all the others: n / M * n comparisons, so large
+ * N can be checked on a sample (the pairs file of the tables, kept to the
+ * pairs that name a sampled document, must equal it).
  *   gen_fps -n 3000 --split 2000 --rest new.ndf -o old.ndf   (batch-query tests)
  *
  * With --split M, fingerprints 0..M-1 go to -o and the rest to --rest, both
@@ -118,19 +124,57 @@ static int brute(const char *path, const uint64_t *fp, size_t n, unsigned k)
 	return fclose(out) ? -1 : 0;
 }
 
+/* Pairs (a, b), a < b, within k with a or b a multiple of @m, in order of
+ * the sampled index, each row's partners found by all threads. */
+static int brute_sample(const char *path, const uint64_t *fp, size_t n, unsigned k, size_t m)
+{
+	FILE *out = fopen(path, "w");
+	if (!out)
+		return -1;
+	fputs(pairs_csv_header, out);
+	const size_t rows = (n + m - 1) / m;
+	char **text = xcalloc(rows, sizeof *text);
+#pragma omp parallel for schedule(dynamic, 1)
+	for (size_t r = 0; r < rows; r++) {
+		const size_t i = r * m;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&buf, &len);
+		for (size_t j = 0; j < n && mem; j++) {
+			/* a pair of two sampled documents once, from its first */
+			if (j == i || (j % m == 0 && j < i))
+				continue;
+			int d = __builtin_popcountll(fp[i] ^ fp[j]);
+			if (d <= (int)k)
+				fprintf(mem, "doc-%zu,doc-%zu,%d\r\n", i < j ? i : j, i < j ? j : i, d);
+		}
+		if (mem)
+			fclose(mem);
+		text[r] = buf;
+	}
+	for (size_t r = 0; r < rows; r++) {
+		if (text[r])
+			fputs(text[r], out);
+		free(text[r]);
+	}
+	free(text);
+	return fclose(out) ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"brute", required_argument, NULL, 'b'},
 		{"split", required_argument, NULL, 'S'},
 		{"rest", required_argument, NULL, 'R'},
+		{"sample", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	size_t n = 1000;
 	unsigned k = 3;
 	uint64_t seed = 1;
 	const char *out = NULL, *brute_path = NULL, *rest = NULL;
-	size_t split = 0;
+	size_t split = 0, sample = 0;
 	int c;
 	log_init("gen_fps");
 	while ((c = getopt_long(argc, argv, "n:s:k:o:", longopts, NULL)) != -1) {
@@ -142,9 +186,10 @@ int main(int argc, char **argv)
 		case 'b': brute_path = optarg; break;
 		case 'S': split = (size_t)cli_parse_int("--split", optarg, 1, 1ll << 32); break;
 		case 'R': rest = optarg; break;
+		case 'M': sample = (size_t)cli_parse_int("--sample", optarg, 1, 1ll << 32); break;
 		default:
 			fprintf(stderr, "usage: gen_fps [-n N] [-s SEED] [-k K] [--brute PAIRS] "
-				"[--split M --rest FILE] -o FILE\n");
+				"[--sample M] [--split M --rest FILE] -o FILE\n");
 			return EXIT_FAILED;
 		}
 	}
@@ -153,7 +198,8 @@ int main(int argc, char **argv)
 	size_t first_part = split && rest && split < n ? split : n;
 	if (write_fps(out, fp, 0, first_part) ||
 	    (first_part < n && write_fps(rest, fp + first_part, first_part, n - first_part)) ||
-	    (brute_path && brute(brute_path, fp, n, k)))
+	    (brute_path && (sample ? brute_sample(brute_path, fp, n, k, sample)
+				   : brute(brute_path, fp, n, k))))
 		return EXIT_FAILED;
 	free(fp);
 	return EXIT_OK;

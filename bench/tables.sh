@@ -1,25 +1,38 @@
 #!/bin/sh
 # The table stages' benchmark (run by bench/run.sh): codec figures; then,
-# for each N, permute-sort, compress and self-join run one after another
-# (time, peak RSS, comparisons, pairs, bits per record) and as the pipe
-# `permute-sort | compress | self-join` (the end-to-end time); then two
-# baselines measured in the same run: brute force over all pairs and the
-# probe method (every fingerprint within 3 bits looked up by binary
-# search), both extrapolated to each N.
+# for each k and N, one table of the three ways to the clusters: permute-
+# sort, compress and self-join one after another through files, the same
+# as the pipe `permute-sort | compress | self-join`, and self-join
+# --from-fingerprints (tables built and joined in memory): wall, CPU,
+# peak RSS, temporary disk, pairs, with the pairs of a sample of the
+# fingerprints checked against brute force; then two baselines measured
+# in the same run: brute force over all pairs and the probe method (every
+# fingerprint within k bits looked up by binary search), both
+# extrapolated to each N.
 #
-#   BENCH_N="1000000 10000000"  fingerprint counts (100000000 needs ~10 GB disk)
-#   BENCH_K=3                   Hamming radius
-#   BENCH_THREADS="1 2"         thread counts
+#   BENCH_N="1000000 10000000"  fingerprint counts (BENCH_LONG=1 adds
+#                               100000000: 7.7 GB of fingerprints on disk)
+#   BENCH_K="3 6"               Hamming radii
+#   BENCH_THREADS=2             thread counts
+#   BENCH_SAMPLE_MAX=1000000    up to this N (BENCH_LONG: 100000000) the pairs
+#   BENCH_SAMPLE_ROWS=10000     of N / ROWS-th fingerprints are brute-forced
+#   BENCH_PIPE_MAX=20000000     above this N the pipe runs only for k <= 3
 #   BENCH_BRUTE_N=50000         size of the brute-force and probe baselines
-#   BENCH_STAGED_MAX=20000000   above this N only the pipe runs (staging 100M
-#                               fingerprints' raw tables writes 12 GB)
+#   BENCH_STAGED_MAX=20000000   above this N no run through files (staging 100M
+#                               fingerprints' raw tables writes 12 GB at k = 3)
 #   BENCH_DIR=/tmp/ndd-bench    scratch space
 set -u
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin
-N_LIST=${BENCH_N:-"1000000 10000000"}
-K=${BENCH_K:-3}
-THREADS=${BENCH_THREADS:-"1 2"}
+LONG=${BENCH_LONG:-}
+N_LIST=${BENCH_N:-"1000000 10000000${LONG:+ 100000000}"}
+K_LIST=${BENCH_K:-"3 6"}
+K=$(echo $K_LIST | awk '{ print $1 }') # the baselines'
+THREADS=${BENCH_THREADS:-2}
+SAMPLE_MAX=${BENCH_SAMPLE_MAX:-${LONG:+100000000}}
+SAMPLE_MAX=${SAMPLE_MAX:-1000000}
+SAMPLE_ROWS=${BENCH_SAMPLE_ROWS:-10000}
+PIPE_MAX=${BENCH_PIPE_MAX:-20000000}
 BRUTE_N=${BENCH_BRUTE_N:-50000}
 STAGED_MAX=${BENCH_STAGED_MAX:-20000000}
 DIR=${BENCH_DIR:-/tmp/ndd-bench}
@@ -27,74 +40,92 @@ mkdir -p "$DIR"
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
-# The stages end with "...; X s wall, Y s CPU, Z MB peak RSS": keep the RSS.
-rss() { sed -n 's/.* \([0-9.]*\) MB peak RSS$/\1/p' "$1" | tail -1; }
 json() { sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -1; }
 
 echo "== codec: bits per key against the bound, block decode speed =="
 "$BUILD/bench/bench_codec" 2>&1 | tail -n 12
 
 echo
-echo "== table stages, k = $K (seconds; peak RSS in MB) =="
-printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %8s %10s %9s %7s\n' N t permute compress join sum \
-	"pipe" "peakMB" "pipeMB" "cmp/fp" pairs "bits/rec" design
+echo "== table stages, k = $K_LIST, threads $THREADS: through files, the pipe, in memory =="
+printf '%-10s %-2s %-3s %-7s %8s %8s %8s %8s %10s %9s %7s %6s\n' N k t path wall CPU peakMB tmpMB \
+	pairs cmp/fp tables check
+# One run: wall and CPU (all processes) of the command line "$@", into
+# $w and $c.
+timed() {
+	/usr/bin/time -f "%e %U %S" -o "$DIR/time" sh -c "$1" || return 1
+	read -r w u s < "$DIR/time"
+	c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+}
+# Peak RSS in MB of each time -f %M file named, added up (processes of a
+# pipe run at once).
+peaks() { cat "$@" | awk '{ s += $1 } END { printf "%.0f", s / 1024 }'; }
+mb() { du -cm "$@" 2>/dev/null | tail -1 | cut -f1; }
+row() { printf '%-10s %-2s %-3s %-7s %8s %8s %8s %8s %10s %9s %7s %6s\n' "$@"; }
+TM="/usr/bin/time -f %M -o"
+for k in $K_LIST; do
 for n in $N_LIST; do
-	"$BUILD/bench/gen_fps" -n "$n" -k "$K" -s 1 -o "$DIR/fps.ndf" || exit 1
+	"$BUILD/bench/gen_fps" -n "$n" -k "$k" -s 1 -o "$DIR/fps.ndf" || exit 1
+	check=-
+	if [ "$n" -le "$SAMPLE_MAX" ]; then
+		# every pair of every M-th fingerprint (about BENCH_SAMPLE_ROWS of
+		# them) by brute force, against the pairs the tables find
+		m=$((n / SAMPLE_ROWS)); [ "$m" -ge 1 ] || m=1
+		"$BUILD/bench/gen_fps" -n "$n" -k "$k" -s 1 --brute "$DIR/sample.txt" --sample "$m" \
+			-o "$DIR/fps.ndf" || exit 1
+		tail -n +2 "$DIR/sample.txt" | sort > "$DIR/want"
+		check=yes
+	fi
 	for t in $THREADS; do
-		tp=- tc=- tj=- sum=- peak=-
 		if [ "$n" -le "$STAGED_MAX" ]; then
-			t0=$(now)
-			"$BIN/ndd-permute-sort" -t "$t" -k "$K" -o "$DIR/raw.ndf" "$DIR/fps.ndf" 2> "$DIR/ps.log" || exit 1
-			tp=$(elapsed "$t0"); t1=$(now)
-			"$BIN/ndd-compress" -t "$t" -o "$DIR/tab.ndf" "$DIR/raw.ndf" 2> "$DIR/c.log" || exit 1
-			tc=$(elapsed "$t1"); t2=$(now)
-			"$BIN/ndd-self-join" -t "$t" -c "$DIR/fps.ndf" -o "$DIR/c.csv" \
-				"$DIR/tab.ndf" 2> "$DIR/j.log" || exit 1
-			tj=$(elapsed "$t2")
-			rm -f "$DIR/raw.ndf"
-			sum=$(awk -v a="$tp" -v b="$tc" -v c="$tj" 'BEGIN { printf "%.3f", a + b + c }')
-			peak=$(printf '%s\n%s\n%s\n' "$(rss "$DIR/ps.log")" "$(rss "$DIR/c.log")" "$(rss "$DIR/j.log")" | sort -n | tail -1)
+			timed "$TM $DIR/m1 $BIN/ndd-permute-sort -q -t $t -k $k -o $DIR/raw.ndf $DIR/fps.ndf &&
+				$TM $DIR/m2 $BIN/ndd-compress -q -t $t -o $DIR/tab.ndf $DIR/raw.ndf &&
+				$TM $DIR/m3 $BIN/ndd-self-join -q -t $t -c $DIR/fps.ndf --stats $DIR/j.json \
+					-o $DIR/c1.csv $DIR/tab.ndf" || exit 1
+			tmp=$(mb "$DIR/raw.ndf" "$DIR/tab.ndf")
+			rm -f "$DIR/raw.ndf" "$DIR/tab.ndf"
+			peak=$(for f in m1 m2 m3; do peaks "$DIR/$f"; echo; done | sort -n | tail -1)
+			row "$n" "$k" "$t" files "$w" "$c" "$peak" "$tmp" "$(json pairs "$DIR/j.json")" \
+				"$(json comparisons_per_document "$DIR/j.json")" "$(json tables "$DIR/j.json")" -
 		fi
-		t3=$(now)
-		(
-			"$BIN/ndd-permute-sort" -t "$t" -k "$K" "$DIR/fps.ndf" 2> "$DIR/ps2.log" |
-				"$BIN/ndd-compress" -t "$t" 2> "$DIR/c2.log" |
-				"$BIN/ndd-self-join" -t "$t" -c "$DIR/fps.ndf" --stats "$DIR/j.json" \
-					-o "$DIR/c2.csv" 2> "$DIR/j2.log"
-		) &
-		pipe=$!
-		# the three run at once: their resident memory, added up, sampled
-		# every 0.1 s (each one's own peak is in its summary line)
-		pipekb=0
-		while kill -0 "$pipe" 2>/dev/null; do
-			kb=$(ps --ppid "$pipe" -o rss= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-			[ "$kb" -gt "$pipekb" ] && pipekb=$kb
-			sleep 0.1
+		if [ "$n" -le "$PIPE_MAX" ] || [ "$k" -le 3 ]; then
+			timed "$TM $DIR/m1 $BIN/ndd-permute-sort -q -t $t -k $k $DIR/fps.ndf |
+				$TM $DIR/m2 $BIN/ndd-compress -q -t $t |
+				$TM $DIR/m3 $BIN/ndd-self-join -q -t $t -c $DIR/fps.ndf --stats $DIR/j.json \
+					-o $DIR/c2.csv" || exit 1
+			row "$n" "$k" "$t" pipe "$w" "$c" "$(peaks "$DIR/m1" "$DIR/m2" "$DIR/m3")" 0 \
+				"$(json pairs "$DIR/j.json")" "$(json comparisons_per_document "$DIR/j.json")" \
+				"$(json tables "$DIR/j.json")" -
+			[ ! -f "$DIR/c1.csv" ] || cmp -s "$DIR/c1.csv" "$DIR/c2.csv" ||
+				echo "WARNING: piped and staged clusters differ"
+		fi
+		pairs=
+		[ "$check" = - ] || pairs="--pairs $DIR/pairs.txt"
+		timed "$TM $DIR/m1 $BIN/ndd-self-join -q -t $t -k $k --from-fingerprints -c $DIR/fps.ndf \
+			--stats $DIR/j.json $pairs -o $DIR/c3.csv" || exit 1
+		ok=$check
+		if [ "$check" = yes ]; then
+			awk -F'[-,]' -v m="$m" 'NR > 1 && ($2 % m == 0 || $4 % m == 0)' "$DIR/pairs.txt" |
+				sort | cmp -s - "$DIR/want" || ok=FAIL
+		fi
+		for f in c1 c2; do
+			[ ! -f "$DIR/$f.csv" ] || cmp -s "$DIR/$f.csv" "$DIR/c3.csv" ||
+				echo "WARNING: clusters in memory and through $f differ"
 		done
-		wait "$pipe" || exit 1
-		tpipe=$(elapsed "$t3")
-		pipemb=$(awk -v k="$pipekb" 'BEGIN { printf "%.0f", k / 1024 }')
-		[ "$tp" = - ] || cmp -s "$DIR/c.csv" "$DIR/c2.csv" || echo "WARNING: piped and staged clusters differ"
-		bits=$(sed -n 's/.*(\([0-9.]*\) bits\/record).*/\1/p' "$DIR/c2.log")
-		design=$(sed -n 's/.*design \([0-9x]*\):.*/\1/p' "$DIR/ps2.log")
-		printf '%-10s %-3s %8s %8s %8s %8s %9s %8s %8s %8s %10s %9s %7s\n' "$n" "$t" "$tp" "$tc" "$tj" \
-			"$sum" "$tpipe" "$peak" "$pipemb" "$(json comparisons_per_document "$DIR/j.json")" \
-			"$(json pairs "$DIR/j.json")" "$bits" "$design"
-		echo "$n $t $tpipe" >> "$DIR/times.txt.$$"
-		echo "summary: k = $K, N = $n, $t threads: pipe $tpipe s, ${pipemb} MB (all stages), $bits bits/record, design $design" \
+		row "$n" "$k" "$t" memory "$w" "$c" "$(peaks "$DIR/m1")" 0 "$(json pairs "$DIR/j.json")" \
+			"$(json comparisons_per_document "$DIR/j.json")" "$(json tables "$DIR/j.json")" "$ok"
+		echo "summary: k = $k, N = $n, $t threads: in memory $w s wall, $c s CPU," \
+			"$(peaks "$DIR/m1") MB, $(json pairs "$DIR/j.json") pairs, sample check $ok" \
 			>> "$DIR/summary.txt.$$"
+		rm -f "$DIR/c1.csv" "$DIR/c2.csv" "$DIR/c3.csv" "$DIR/pairs.txt"
 	done
 done
-rm -f "$DIR/tab.ndf" "$DIR/c.csv" "$DIR/c2.csv" "$DIR/fps.ndf"
-echo "(seconds; permute/compress/join: each stage alone through files, peakMB the"
-echo " largest of them; pipe: the three in a pipe, end to end, pipeMB the peak of"
-echo " their resident memory added up, sampled every 0.1 s; bits/rec: key + document"
-echo " index; the information bound for the keys alone is 2 + 64 - log2 N bits, see"
-echo " the codec figures above)"
-# Time ratio of each N against the previous one, at the largest thread count.
-awk -v t="$(echo $THREADS | awk '{ print $NF }')" '$2 == t { if (pn) printf "N x %.0f -> time x %.2f\n", $1 / pn, $3 / pt; pn = $1; pt = $3 }' \
-	"$DIR/times.txt.$$"
-rm -f "$DIR/times.txt.$$"
+done
+rm -f "$DIR/fps.ndf" "$DIR/want" "$DIR/sample.txt" "$DIR"/m[123] "$DIR/time"
+echo "(seconds, all processes' CPU; files: permute-sort, compress and self-join one"
+echo " after another through files, peakMB the largest of them, tmpMB the raw and"
+echo " compressed tables; pipe: the three at once, peakMB their peaks added up;"
+echo " memory: ndd-self-join --from-fingerprints; check: the pairs of a sample of"
+echo " fingerprints equal brute force's)"
 cat "$DIR/summary.txt.$$"
 rm -f "$DIR/summary.txt.$$"
 

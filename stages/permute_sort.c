@@ -443,26 +443,6 @@ struct builder {
 	int fps_table;          /* whose keys f->v holds: a table, or -1 */
 };
 
-/*
- * Byte tables from the keys of table @from (the fingerprints themselves
- * when -1) to those of table @to: both are bit permutations, so the
- * composition is one as well.  The fingerprints in memory are permuted in
- * place from one table's keys to the next's, so the sort reads its keys
- * from there and needs no array of its own for them.
- */
-static void lut_between(const struct design *d, int from, uint32_t to, struct design_lut *lut)
-{
-	if (from < 0) {
-		design_lut_build(&d->tables[to], lut);
-		return;
-	}
-	for (unsigned byte = 0; byte < 8; byte++)
-		for (unsigned v = 0; v < 256; v++)
-			lut->byte[byte][v] = design_permute(
-				&d->tables[to],
-				design_unpermute(&d->tables[from], (uint64_t)v << (8 * byte)));
-}
-
 /* Permute and sort fingerprints [start, start + n) of table @t into recs;
  * @visit (or NULL) sees each bucket once it is sorted. */
 static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n,
@@ -477,7 +457,7 @@ static int sort_chunk(struct builder *b, uint32_t t, size_t start, size_t n,
 		from = -1;
 	}
 	struct design_lut *lut = xmalloc(sizeof *lut);
-	lut_between(b->d, from, t, lut);
+	design_lut_between(b->d, from, (int)t, lut);
 	keysort_permuted(keys, lut, n, start, b->recs, visit);
 	free(lut);
 	return 0;

@@ -4,7 +4,9 @@
  * 1. Each table in turn is streamed in batches (decoded in parallel) and
  *    the complete runs of a batch are scanned in parallel while the next
  *    is read; a pair is kept only by the first table whose leading blocks
- *    it agrees on, so it is found once.
+ *    it agrees on, so it is found once.  With --from-fingerprints the
+ *    tables are instead built from the catalog's fingerprints and joined
+ *    in memory (memjoin.h): the same pairs, with no tables written.
  * 2. One pass over the catalog: the dataset id must match the tables', and
  *    the documents in pairs get their flags and provenance.
  * 3. Pairs of short or empty texts are filtered (filter_pairs()), the rest
@@ -24,6 +26,7 @@
 #include "util/infile.h"
 #include "tables/join.h"
 #include "tables/pairfile.h"
+#include "tables/memjoin.h"
 #include "util/log.h"
 #include "util/memhint.h"
 #include "format/ndf.h"
@@ -42,19 +45,29 @@ struct opts {
 	int n_catalog;
 	const char *stats, *pairs;
 	const char *found; /* --found-pairs */
+	int from_fps;    /* --from-fingerprints: tables built here, in memory */
+	uint32_t design; /* --design with it; 0 = choose */
 };
 
 static void usage(FILE *fp, int status)
 {
 	fprintf(fp,
 		"Usage: ndd-self-join --catalog FPS [options] [TABLES]\n"
+		"       ndd-self-join --catalog FPS --from-fingerprints [-k K] [options]\n"
 		"Find every pair of fingerprints within k bits in the tables written by\n"
 		"ndd-compress or ndd-permute-sort (a file, or '-' / none for standard\n"
-		"input), group them into clusters and write the cluster CSV.\n\n"
+		"input), group them into clusters and write the cluster CSV.  With\n"
+		"--from-fingerprints the tables are built from the catalog's fingerprints\n"
+		"in memory, one at a time, and joined as they are sorted: the same pairs,\n"
+		"no tables written (12 bytes per fingerprint more memory).\n\n"
 		"  -c, --catalog FILE  fingerprint file(s) the tables were built from, in the\n"
 		"                      same order (repeat the option for several); required\n"
 		"  -k, --distance K    report pairs within K (default: the tables' k; may\n"
-		"                      be smaller, not larger)\n"
+		"                      be smaller, not larger; with --from-fingerprints\n"
+		"                      the k to build for, default 6)\n"
+		"      --from-fingerprints  build and join the tables in memory\n"
+		"      --design R      with --from-fingerprints: force the design (R or\n"
+		"                      R1xR2, as ndd-permute-sort --design)\n"
 		"      --stats FILE    write statistics as JSON\n"
 		"      --pairs FILE    also write every pair as text: key_a,key_b,distance\n"
 		"                      (key = URL, or the key given to --import-text)\n"
@@ -70,7 +83,7 @@ static void usage(FILE *fp, int status)
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_STATS = CLI_OPT_STAGE_BASE, OPT_PAIRS, OPT_FOUND };
+	enum { OPT_STATS = CLI_OPT_STAGE_BASE, OPT_PAIRS, OPT_FOUND, OPT_FROM_FPS, OPT_DESIGN };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"catalog", required_argument, NULL, 'c'},
@@ -78,6 +91,8 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"stats", required_argument, NULL, OPT_STATS},
 		{"pairs", required_argument, NULL, OPT_PAIRS},
 		{"found-pairs", required_argument, NULL, OPT_FOUND},
+		{"from-fingerprints", no_argument, NULL, OPT_FROM_FPS},
+		{"design", required_argument, NULL, OPT_DESIGN},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -94,6 +109,13 @@ static void parse(struct opts *o, int argc, char **argv)
 		case OPT_STATS: o->stats = optarg; break;
 		case OPT_PAIRS: o->pairs = optarg; break;
 		case OPT_FOUND: o->found = optarg; break;
+		case OPT_FROM_FPS: o->from_fps = 1; break;
+		case OPT_DESIGN:
+			if (design_parse(optarg, &o->design)) {
+				log_error("invalid --design '%s' (expected R or R1xR2, e.g. 5 or 4x4)", optarg);
+				exit(EXIT_FAILED);
+			}
+			break;
 		default: usage(stderr, EXIT_FAILED);
 		}
 	}
@@ -101,12 +123,25 @@ static void parse(struct opts *o, int argc, char **argv)
 		log_error("--catalog is required");
 		usage(stderr, EXIT_FAILED);
 	}
+	if (o->from_fps && optind < argc) {
+		log_error("--from-fingerprints reads no tables (got '%s')", argv[optind]);
+		usage(stderr, EXIT_FAILED);
+	}
+	if (o->from_fps && o->found) {
+		log_error("--from-fingerprints and --found-pairs: the pairs come from one of them");
+		usage(stderr, EXIT_FAILED);
+	}
+	if (o->design && !o->from_fps) {
+		log_error("--design goes with --from-fingerprints (tables carry their own)");
+		usage(stderr, EXIT_FAILED);
+	}
 	if (optind + 1 < argc) {
 		log_error("one table input at a time (got %d)", argc - optind);
 		usage(stderr, EXIT_FAILED);
 	}
 	for (int i = 0; i < o->n_catalog; i++)
-		if (!strcmp(o->catalog[i], "-") && (optind == argc || !strcmp(argv[optind], "-"))) {
+		if (!strcmp(o->catalog[i], "-") && !o->from_fps &&
+		    (optind == argc || !strcmp(argv[optind], "-"))) {
 			log_error("the tables and the catalog cannot both come from standard input");
 			exit(EXIT_FAILED);
 		}
@@ -255,6 +290,42 @@ static int join_found(const char *path, struct pair_vec *pairs, struct ndf_heade
 	js->tables = pi.n_tables;
 	js->comparisons = pi.comparisons;
 	return 0;
+}
+
+/*
+ * --from-fingerprints: the catalog's fingerprints, and every table of the
+ * design built, joined and dropped in memory (memjoin.h).  *@first gets
+ * what a stored table's header would say.
+ */
+static int join_in_memory(const struct opts *o, struct pair_vec *pairs,
+			  struct ndf_header *first, struct join_stats *js)
+{
+	uint64_t *fps;
+	size_t n;
+	struct catalog_info ci;
+	if (catalog_simhashes(o->catalog, o->n_catalog, &fps, &n, &ci))
+		return -1;
+	if (n >= UINT32_MAX) {
+		log_error("%zu fingerprints: more than a table can index (2^32 - 1)", n);
+		free(fps);
+		return -1;
+	}
+	const uint32_t k = o->k >= 0 ? (uint32_t)o->k : 6;
+	const uint32_t code = o->design ? o->design : design_choose_memjoin(k, n);
+	if (design_make(&js->design, k, code)) {
+		free(fps);
+		return -1;
+	}
+	int rc = memjoin(&js->design, 0, js->design.n_tables, fps, n, 0, pairs, &js->comparisons);
+	free(fps);
+	first->k = k;
+	first->design_code = code;
+	first->dataset_id = ci.dataset_id;
+	first->record_count = n;
+	first->n_tables = js->design.n_tables;
+	js->tables = js->design.n_tables;
+	js->records = n;
+	return rc;
 }
 
 /* ---- the catalog, for the documents in pairs ---- */
@@ -506,6 +577,8 @@ int main(int argc, char **argv)
 	mem_keep_freed();
 	if (o.found) {
 		rc = join_found(o.found, &pairs, &first, &js);
+	} else if (o.from_fps) {
+		rc = join_in_memory(&o, &pairs, &first, &js);
 	} else {
 		const char *path = optind < argc ? argv[optind] : "-";
 		const char *name = strcmp(path, "-") ? path : "(standard input)";

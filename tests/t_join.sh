@@ -3,7 +3,8 @@
 # designs each, seeded random fingerprints with planted neighbours go
 # through permute-sort | compress | self-join, and the pairs must be
 # exactly the brute-force set.  Then the faults: a flipped byte, a
-# missing table, the wrong catalog, -t1 vs -t2, usage errors.
+# missing table, the wrong catalog, -t1 vs -t2, usage errors.  The same
+# for self-join --from-fingerprints (the tables built in memory).
 set -u
 GEN="$TOP/$BUILD/bench/gen_fps"
 tmp=$(mktemp -d)
@@ -22,6 +23,10 @@ for k in 0 1 2 3 4 5 6 7 8; do
 			bad "pipeline k=$k design=$r"
 		sort "$tmp/pairs.txt" > "$tmp/got"
 		cmp -s "$tmp/want" "$tmp/got" || bad "k=$k design=$r: $(wc -l < "$tmp/got") pairs, brute force $(wc -l < "$tmp/want")"
+		# the same tables built and joined in memory
+		"$BIN/ndd-self-join" -q -k $k --design $r --from-fingerprints -c "$tmp/fps.ndf" \
+			--pairs "$tmp/pairs.txt" -o "$tmp/c.csv" || bad "in memory k=$k design=$r"
+		sort "$tmp/pairs.txt" | cmp -s "$tmp/want" - || bad "in memory k=$k design=$r: pairs differ from brute force"
 	done
 	echo "k=$k: $(($(wc -l < "$tmp/want") - 1)) pairs checked"
 done
@@ -36,6 +41,12 @@ cmp -s "$tmp/c1.ndf" "$tmp/c2.ndf" || bad "compress -t1 and -t2 differ"
 "$BIN/ndd-self-join" -q -t 2 -c "$tmp/fps.ndf" -o "$tmp/j2.csv" "$tmp/c1.ndf" || bad "join -t2"
 "$BIN/ndd-self-join" -q -t 2 -c "$tmp/fps.ndf" -o "$tmp/j3.csv" "$tmp/t.ndf" || bad "join raw"
 cmp -s "$tmp/j1.csv" "$tmp/j2.csv" || bad "self-join -t1 and -t2 differ"
+# Tables built and joined in memory: the same clusters, whatever -t.
+for t in 1 2 3; do
+	"$BIN/ndd-self-join" -q -t $t -k 3 --from-fingerprints -c "$tmp/fps.ndf" -o "$tmp/jm.csv" ||
+		bad "join in memory -t$t"
+	cmp -s "$tmp/j1.csv" "$tmp/jm.csv" || bad "join in memory -t$t differs from the tables'"
+done
 # Small blocks: the join streams several batches; any -t, the same bytes.
 "$BIN/ndd-compress" -q --block-records 16 -o "$tmp/c16.ndf" "$tmp/t.ndf" || bad "compress 16"
 for t in 1 5; do
@@ -169,5 +180,10 @@ for st in ndd-permute-sort ndd-compress; do
 	"$BIN/$st" --no-such-option 2>/dev/null; [ $? -eq 2 ] || bad "$st bad option"
 done
 "$BIN/ndd-self-join" -o "$tmp/x" "$tmp/c1.ndf" 2>/dev/null; [ $? -eq 2 ] || bad "self-join without catalog"
+"$BIN/ndd-self-join" --from-fingerprints -c "$tmp/fps.ndf" -o "$tmp/x" "$tmp/c1.ndf" 2>/dev/null
+[ $? -eq 2 ] || bad "self-join --from-fingerprints with tables accepted"
+"$BIN/ndd-self-join" --design 5 -c "$tmp/fps.ndf" -o "$tmp/x" "$tmp/c1.ndf" 2>/dev/null
+[ $? -eq 2 ] || bad "self-join --design without --from-fingerprints accepted"
+[ ! -e "$tmp/x" ] || bad "self-join usage errors left output"
 "$BIN/ndd-permute-sort" --plan --count 100000000 -k 3 | grep -q "design:" || bad "--plan"
 exit $fail

@@ -17,6 +17,7 @@
 #include "tables/join.h"
 #include "tables/keysort.h"
 #include "util/log.h"
+#include "tables/memjoin.h"
 #include "tables/tablejoin.h"
 #include "testtable.h"
 #include "testutil.h"
@@ -142,6 +143,26 @@ static void run_case(const uint64_t *fps, size_t n, unsigned k, uint32_t code,
 		fprintf(stderr, "k=%u design=%u: %zu pairs, brute force %zu\n", k, code, got.n,
 			truth->n);
 	pair_vec_free(&got);
+	/* in memory: the default buckets; tiny ones, so that tables group on
+	 * many bits or lead with fewer bits than the buckets are cut on */
+	const size_t buckets[] = {0, 64, 4};
+	uint64_t *keys = malloc(n * sizeof *keys);
+	for (size_t b = 0; b < sizeof buckets / sizeof *buckets; b++) {
+		uint64_t cmp = 0;
+		memcpy(keys, fps, n * sizeof *keys);
+		memjoin_bucket_records(buckets[b]);
+		CHECK(memjoin(&d, 0, d.n_tables, keys, n, 0, &got, &cmp) == 0);
+		CHECK(!memcmp(keys, fps, n * sizeof *keys));
+		pair_vec_sort(&got);
+		ok = same_pairs(&got, truth);
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "memjoin k=%u design=%u buckets %zu: %zu pairs, brute force %zu\n",
+				k, code, buckets[b], got.n, truth->n);
+		pair_vec_free(&got);
+	}
+	memjoin_bucket_records(0);
+	free(keys);
 	free(recs);
 	free(scratch);
 	design_free(&d);

@@ -21,6 +21,9 @@
  * comparison (docs/DESIGN-NOTES.md, "The cost model").  Without AVX2 a
  * comparison costs more, and this overrates few-table designs. */
 #define COST_PER_RECORD 128.0
+/* The same in memory (memjoin.h): permute, group the runs, no coding or
+ * pipe; from the CPU time of two designs at one N (docs/BENCHMARKS.md). */
+#define MEMJOIN_COST_PER_RECORD 45.0
 
 static uint64_t binomial(uint32_t n, uint32_t k)
 {
@@ -323,7 +326,7 @@ double design_comparisons(const struct design *d, uint64_t n)
 	return runs_of(d, n, &cost);
 }
 
-static double cost_of(uint32_t k, uint32_t code, uint64_t n)
+static double cost_of(uint32_t k, uint32_t code, uint64_t n, double per_record)
 {
 	struct design d;
 	int level = log_get_level();
@@ -332,13 +335,13 @@ static double cost_of(uint32_t k, uint32_t code, uint64_t n)
 	log_set_level(level);
 	if (bad)
 		return INFINITY;
-	double cost = (double)d.n_tables * COST_PER_RECORD;
+	double cost = (double)d.n_tables * per_record;
 	runs_of(&d, n, &cost);
 	design_free(&d);
 	return cost;
 }
 
-uint32_t design_choose(uint32_t k, uint64_t n)
+static uint32_t choose(uint32_t k, uint64_t n, double per_record)
 {
 	uint32_t best = k + 1;
 	double best_cost = INFINITY;
@@ -349,7 +352,7 @@ uint32_t design_choose(uint32_t k, uint64_t n)
 			uint32_t code = r1 | r2 << 8;
 			if (tables_of(k, code) > DESIGN_MAX_TABLES)
 				break;
-			double c = cost_of(k, code, n);
+			double c = cost_of(k, code, n, per_record);
 			if (c < best_cost) {
 				char name[32];
 				design_name(code, name, sizeof name);
@@ -360,6 +363,16 @@ uint32_t design_choose(uint32_t k, uint64_t n)
 		}
 	}
 	return best;
+}
+
+uint32_t design_choose(uint32_t k, uint64_t n)
+{
+	return choose(k, n, COST_PER_RECORD);
+}
+
+uint32_t design_choose_memjoin(uint32_t k, uint64_t n)
+{
+	return choose(k, n, MEMJOIN_COST_PER_RECORD);
 }
 
 void design_free(struct design *d)
@@ -373,4 +386,15 @@ void design_lut_build(const struct design_table *t, struct design_lut *lut)
 	for (unsigned b = 0; b < 8; b++)
 		for (unsigned v = 0; v < 256; v++)
 			lut->byte[b][v] = design_permute(t, (uint64_t)v << (8 * b));
+}
+
+void design_lut_between(const struct design *d, int from, int to, struct design_lut *lut)
+{
+	for (unsigned b = 0; b < 8; b++)
+		for (unsigned v = 0; v < 256; v++) {
+			uint64_t fp = (uint64_t)v << (8 * b);
+			if (from >= 0)
+				fp = design_unpermute(&d->tables[from], fp);
+			lut->byte[b][v] = to >= 0 ? design_permute(&d->tables[to], fp) : fp;
+		}
 }

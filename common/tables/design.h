@@ -120,6 +120,10 @@ static inline unsigned design_split_bits(size_t n)
  */
 uint32_t design_choose(uint32_t k, uint64_t n);
 
+/** design_choose() for tables built and joined in memory (memjoin.h),
+ * where a record costs a table its sort and nothing more. */
+uint32_t design_choose_memjoin(uint32_t k, uint64_t n);
+
 /** Expected comparisons per fingerprint, summed over the tables (runs of
  * DESIGN_SPLIT_RUN keys or more split as join.c does). */
 double design_comparisons(const struct design *d, uint64_t n);
@@ -158,6 +162,14 @@ static inline uint64_t design_lut_permute(const struct design_lut *lut, uint64_t
 	       lut->byte[4][(fp >> 32) & 0xff] | lut->byte[5][(fp >> 40) & 0xff] |
 	       lut->byte[6][(fp >> 48) & 0xff] | lut->byte[7][fp >> 56];
 }
+
+/**
+ * Fill @lut to turn table @from's keys into table @to's (a table number,
+ * or -1 for the fingerprints themselves): both are bit permutations, so
+ * the composition is one too, and an array of keys can be permuted in
+ * place from one table to the next with no second array.
+ */
+void design_lut_between(const struct design *d, int from, int to, struct design_lut *lut);
 
 /** Undo design_permute(). */
 static inline uint64_t design_unpermute(const struct design_table *t, uint64_t key)

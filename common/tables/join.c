@@ -430,14 +430,35 @@ static size_t run_end(const uint64_t *keys, size_t n, size_t e, unsigned shift)
  * gathered into a bit mask without branches, and only its set bits (the
  * runs) are visited.
  */
+/* design_split_run() walks the cost model; callers that scan a table in
+ * thousands of pieces (memjoin.h) would pay for it each time.  Entries
+ * are written by whichever thread gets there first, all with the same
+ * value. */
+static size_t split_run_memo[DESIGN_MAX_K + 1][65];
+
+size_t join_split_threshold(uint32_t lead_bits, uint32_t k)
+{
+	struct design_split ss;
+	if (k > DESIGN_MAX_K || lead_bits > 64 || !design_split_init(&ss, lead_bits, k))
+		return SIZE_MAX;
+	if (g_split_run)
+		return g_split_run;
+	size_t v = __atomic_load_n(&split_run_memo[k][lead_bits], __ATOMIC_RELAXED);
+	if (!v) {
+		v = design_split_run(lead_bits, k);
+		__atomic_store_n(&split_run_memo[k][lead_bits], v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
 int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 	      const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *comparisons)
 {
 	const uint32_t lead = d->tables[t].lead_bits;
 	struct splitting sp;
-	sp.min_run = SIZE_MAX;
-	if (design_split_init(&sp.ss, lead, d->k))
-		sp.min_run = g_split_run ? g_split_run : design_split_run(lead, d->k);
+	sp.min_run = join_split_threshold(lead, d->k);
+	if (sp.min_run != SIZE_MAX)
+		design_split_init(&sp.ss, lead, d->k);
 	struct scratch sc = {0};
 	int rc = 0;
 	if (lead == 0) { /* every key in one run */

@@ -75,4 +75,11 @@ void join_use_vector(int on);
 #define JOIN_SPLIT_MODEL ((size_t)0)
 void join_split_runs(size_t min_run);
 
+/**
+ * The shortest run of a table with @lead_bits leading bits that
+ * join_scan() searches by sub-blocks (SIZE_MAX: none).  Such a run must be
+ * sorted by key; shorter ones only need their keys together, in any order.
+ */
+size_t join_split_threshold(uint32_t lead_bits, uint32_t k);
+
 #endif

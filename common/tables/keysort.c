@@ -118,6 +118,7 @@ static unsigned bucket_bits(size_t n)
 /* Second-level radix: 2^SUB_MAX_BITS counters at most (32 KB; see
  * KEYSORT_THREAD_BYTES). */
 #define SUB_MAX_BITS 13
+_Static_assert(KEYSORT_COUNTERS == (1u << SUB_MAX_BITS) + 2, "keysort_bucket()'s counters");
 
 typedef void insertion_fn(struct table_rec *a, size_t n);
 
@@ -184,15 +185,20 @@ struct plan {
 	size_t *start; /* nb + 1 bucket starts */
 };
 
-static int plan_init(struct plan *p, size_t n)
+static int plan_init_bits(struct plan *p, unsigned bits)
 {
-	p->bits = bucket_bits(n);
+	p->bits = bits;
 	p->shift = 64 - p->bits;
 	p->nb = (size_t)1 << p->bits;
 	p->nt = threads_max();
 	p->count = calloc((size_t)p->nt * p->nb + p->nb + 1, sizeof *p->count);
 	p->start = p->count ? p->count + (size_t)p->nt * p->nb : NULL;
 	return p->count ? 0 : -1;
+}
+
+static int plan_init(struct plan *p, size_t n)
+{
+	return plan_init_bits(p, bucket_bits(n));
 }
 
 /* Bucket starts and each thread's scatter offsets from the per-thread
@@ -360,4 +366,29 @@ void keysort_permuted(uint64_t *keys, const struct design_lut *lut, size_t n, ui
 		      struct table_rec *out, const struct keysort_visit *visit)
 {
 	from_keys(keys, keys, lut, n, idx0, out, visit);
+}
+
+int keysort_scatter(const uint64_t *keys, size_t n, uint64_t idx0, unsigned bits,
+		    struct table_rec *out, size_t *start)
+{
+	struct plan p;
+	if (bits == 0) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
+		start[0] = 0;
+		start[1] = n;
+		return 0;
+	}
+	if (plan_init_bits(&p, bits))
+		return -1;
+	scatter_top(&p, NULL, keys, NULL, NULL, idx0, out, n);
+	memcpy(start, p.start, (p.nb + 1) * sizeof *start);
+	free(p.count);
+	return 0;
+}
+
+void keysort_bucket(const struct table_rec *src, size_t n, unsigned done, struct table_rec *dst,
+		    uint32_t *cnt)
+{
+	sort_bucket(src, n, done, dst, cnt, insertion_sort_keys);
 }

@@ -68,6 +68,28 @@ void keysort_from_keys(const uint64_t *keys, size_t n, uint64_t idx0, struct tab
 void keysort_permuted(uint64_t *keys, const struct design_lut *lut, size_t n, uint64_t idx0,
 		      struct table_rec *out, const struct keysort_visit *visit);
 
+/**
+ * The top level alone, for a caller that sorts the buckets itself, maybe
+ * several times (memjoin.h: once per table of a group whose keys agree on
+ * their top bits): the records (@keys[i], @idx0 + i) scattered stably into
+ * @out by their keys' top @bits bits (0..16).  Bucket b is
+ * out[start[b] .. start[b + 1]), in index order; @start has 2^bits + 1
+ * entries.  @return 0, or -1 on OOM.
+ */
+int keysort_scatter(const uint64_t *keys, size_t n, uint64_t idx0, unsigned bits,
+		    struct table_rec *out, size_t *start) __attribute__((warn_unused_result));
+
+/* Counters keysort_bucket() needs. */
+#define KEYSORT_COUNTERS ((1u << 13) + 2)
+
+/**
+ * Sort one bucket into @dst by (key, idx): @src[0..n) are records in
+ * ascending idx order whose keys agree on their top @done bits; @cnt has
+ * KEYSORT_COUNTERS entries.
+ */
+void keysort_bucket(const struct table_rec *src, size_t n, unsigned done, struct table_rec *dst,
+		    uint32_t *cnt);
+
 /* keysort_from_keys(): the largest bucket copied out (4 times the ~16K
  * records of a bucket, so uniform keys always fit; a pile of copies of one
  * page is sorted in place by comparisons), and the most it allocates per
