@@ -162,6 +162,13 @@ fuzz-build: $(FUZZ_BIN)
 bench: $(STAGE_BIN) $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) sh bench/run.sh
 
+## conformance: the HTML tokenizer against html5lib on 20,000 generated pages and the realpages kit (RP=/tmp/rp)
+RP ?= /tmp/rp
+conformance: $(BUILD)/tests/test_html_visible
+	$(Q)for p in python3 /usr/bin/python3; do $$p -c 'import html5lib' 2>/dev/null && exec $$p tests/html_diff.py \
+		$(BUILD)/tests/test_html_visible --generated 20000 --seed 2 $(if $(wildcard $(RP)/pages.warc.gz),--real $(RP)/pages.warc.gz); \
+	done; echo "no python3 with html5lib"; exit 1
+
 ## demo: install what is missing, build, run the pipeline on corpus-samples/
 demo:
 	sh .ci/install-deps.sh
@@ -187,7 +194,7 @@ help:
 	@sed -n 's/^## //p' Makefile
 
 FORCE:
-.PHONY: all test check check-asan fuzz fuzz-build bench demo deps install clean help FORCE
+.PHONY: all test check check-asan fuzz fuzz-build bench conformance demo deps install clean help FORCE
 .SECONDARY:
 
 -include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \

@@ -357,7 +357,18 @@ static void test_malformed(void)
 	CHECK(contains(sandwich("<p title=\"a > b\" data-x='>'>quoted gt</p>"), "\nquoted gt\n"));
 	CHECK(contains(sandwich("<p><a href=\"/x?a>b\" title='1 > 0'>link</a> text after a quoted gt, "
 				"in a sentence long enough.</p>"), "\nlink text after a quoted gt"));
-	CHECK(contains(sandwich("<p>c<![CDATA[ a > b ]] ]>]]>d</p>"), "\ncd\n"));
+	/* CDATA sections are for svg and math: in HTML, "<![CDATA[" opens a
+	 * bogus comment, which ends at the first '>'. */
+	CHECK(contains(sandwich("<p>c<![CDATA[ a > b ]] ]>]]>d</p>"), "\nc b ]] ]>]]>d\n"));
+	CHECK(contains(sandwich("<p>x<![CDATA[ a <b>y</b> ]]>z</p>"), "\nxy ]]>z\n"));
+	/* A comment ends at "--!>" too; "--!" alone does not end it. */
+	CHECK(contains(sandwich("<p>k<!-- a --!>l<!-- b --!x -->m<!-- c ---!>n</p>"), "\nklmn\n"));
+	/* Script data escapes: in "<!--", a "<script>" makes its "</script>" text. */
+	CHECK(contains(sandwich("<p>o</p><script><!--document.write(\"<script>x</script>\");//--></script>"
+				"<p>after escaped script</p>"), "\no\nafter escaped script\n"));
+	CHECK(contains(sandwich("<p>o</p><script><!-- a </script><p>p</p>"), "\no\np\n"));
+	CHECK(contains(sandwich("<p>o</p><script><!-- <script> --> </script><p>q</p>"), "\no\nq\n"));
+	CHECK(contains(sandwich("<p>o</p><script><!-- <SCRIPT x> </script> </ScRiPt ><p>r</p>"), "\no\nr\n"));
 	/* "<!-->" and "<!--->" are empty comments (WHATWG abrupt closing). */
 	CHECK(contains(sandwich("<p>e<!---->f<!-- a -- b -->g<!--->h-->i<!-->j</p>"), "\nefgh-->ij\n"));
 	CHECK(contains(sandwich("<!doctype html><P CLASS=x>Upper Case Tags</P>"), "\nUpper Case Tags\n"));
@@ -374,7 +385,7 @@ static void test_malformed(void)
 	/* An unterminated comment or script swallows the rest, without harm. */
 	m = main_of(FILL1 FILL2 "<!-- open comment <p>never seen</p>");
 	CHECK(contains(m, "second filler") && !contains(m, "never seen"));
-	m = main_of(FILL1 FILL2 "<![CDATA[ open cdata <p>never seen</p>");
+	m = main_of(FILL1 FILL2 "<![CDATA[ open cdata, never seen");
 	CHECK(contains(m, "second filler") && !contains(m, "never seen"));
 	m = main_of(FILL1 FILL2 "<script>if (a<b) { x = '</scr' + 'ipt>'; ");
 	CHECK(contains(m, "second filler") && !contains(m, "if (a"));

@@ -45,6 +45,7 @@ size_t twin_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 		     int decode);
 void twin_htok_init(struct htok *t, const char *s, size_t n);
 enum htok_type twin_htok_next(struct htok *t, struct htok_token *tok);
+void twin_htok_set_foreign(struct htok *t, unsigned foreign);
 const char *twin_htag_name(enum htag tag);
 int twin_charset_to_utf8(const char *data, size_t len, const char *content_type, char **out,
 			 size_t *out_len, size_t *out_cap, int *lossy);
@@ -76,6 +77,7 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #define html_collapse twin_collapse
 #define htok_init twin_htok_init
 #define htok_next twin_htok_next
+#define htok_set_foreign twin_htok_set_foreign
 #define htag_name twin_htag_name
 #define charset_to_utf8 twin_charset_to_utf8
 #define charset_utf8_view twin_charset_utf8_view
@@ -115,6 +117,7 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #undef html_collapse
 #undef htok_init
 #undef htok_next
+#undef htok_set_foreign
 #undef htag_name
 #undef charset_to_utf8
 #undef charset_utf8_view

@@ -9,9 +9,14 @@
  * htok_next() (html_tokenizer.h) is the same code behind a call.  The
  * tables it reads are in html_scan.c.
  *
- * A simplified form of the WHATWG tokenizer states that matter when only
- * the text is wanted: data, tag open, tag name, attribute name/value
- * (quoted and unquoted), comment, bogus comment, CDATA and raw text.
+ * The WHATWG tokenizer states that decide which bytes are text: data, tag
+ * open, tag name, attribute name/value (quoted and unquoted), comment
+ * (ended by "-->" or "--!>"), bogus comment (also "<![CDATA[" in HTML
+ * content), CDATA sections in foreign content (struct htok_pos.foreign,
+ * set by the tree builder), RCDATA and RAWTEXT (title, textarea; style,
+ * xmp, iframe, noembed, noframes, noscript), script data with its escape
+ * states, and plaintext.  tests/html_diff.py compares the visible text
+ * with html5lib's.
  * Character references are left to the caller, which decodes them while
  * it copies text anyway.  Every scan is a memchr()/memmem() or a loop
  * bounded by t->end, so malformed input can only end a token early; a
@@ -112,6 +117,7 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 	t->end = t->p + (s ? n : 0);
 	t->raw_tag = HTAG_UNKNOWN;
 	t->raw_end = t->end;
+	t->foreign = 0;
 	for (size_t i = 0; i < sizeof t->seen / sizeof t->seen[0]; i++)
 		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0, 0};
 }
@@ -221,7 +227,31 @@ static inline const char *skip_past(const char *p, const char *end, const char *
 	return q ? q + m : end;
 }
 
-/* <!...>: comment, CDATA or doctype; @p at '<'.  Returns the next position. */
+/* The end of a comment whose text starts at @p: after the first "-->" or
+ * "--!>", or EOF. */
+static inline const char *comment_end(const char *p, const char *end)
+{
+	for (;;) {
+		const char *const q = memmem(p, (size_t)(end - p), "--", 2);
+		if (!q)
+			return end;
+		if (end - q >= 3 && q[2] == '>')
+			return q + 3;
+		if (end - q >= 4 && q[2] == '!' && q[3] == '>')
+			return q + 4;
+		p = q + 1; /* "--->": the next '-' may start the end */
+	}
+}
+
+/*
+ * <!...>: a comment, a DOCTYPE or a bogus comment, as the WHATWG
+ * tokenizer's markup declaration open state reads them; @p at '<'.
+ * Returns the next position.  A comment ends at "-->" or "--!>" ("<!-->"
+ * and "<!--->" are empty comments); anything else, "<![CDATA[" in HTML
+ * content included, runs to the first '>' (a DOCTYPE's quoted strings
+ * too end there).  CDATA sections of foreign content are read by
+ * htok_scan() as text.
+ */
 static inline const char *skip_bang(const char *p, const char *end)
 {
 	const size_t n = (size_t)(end - p);
@@ -230,10 +260,8 @@ static inline const char *skip_bang(const char *p, const char *end)
 			return p + 5;
 		if (n >= 6 && p[4] == '-' && p[5] == '>') /* <!---> */
 			return p + 6;
-		return skip_past(p + 4, end, "-->");
+		return comment_end(p + 4, end);
 	}
-	if (n >= 9 && !memcmp(p + 2, "[CDATA[", 7))
-		return skip_past(p + 9, end, "]]>");
 	const char *const gt = memchr(p + 2, '>', n - 2);
 	return gt ? gt + 1 : end;
 }
@@ -662,7 +690,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, st
 	tok->type = is_end ? HTOK_END : HTOK_START;
 	if (is_end)
 		tok->n_attrs = 0, tok->attr_kinds = 0;
-	else if (named && (htok_props(tok->tag) & HP_RAW))
+	else if (named && (htok_props(tok->tag) & HP_RAW) && !(t->foreign & HTOK_FOREIGN_NO_RAW))
 		raw_next(t, tok->tag);
 	return 1;
 }
@@ -676,21 +704,99 @@ static inline void skip_markup(struct htok_pos *t)
 		t->p = skip_bang(p, end);
 		return;
 	}
+
 	/* "</>", "</ junk>", "<?pi ...>": bogus comments up to '>'. */
 	const char *const gt = memchr(p + 1, '>', (size_t)(end - p - 1));
 	t->p = gt ? gt + 1 : end;
 }
 
-/* Does "</name" followed by a delimiter (or EOF) start at @p? */
+/* A CDATA section of foreign content at t->p: its content, up to "]]>"
+ * or EOF, is text, read as raw text is (no character references). */
+static inline void read_cdata(struct htok_pos *t, struct htok_token *tok)
+{
+	const char *const from = t->p + 9;
+	const char *const q = memmem(from, (size_t)(t->end - from), "]]>", 3);
+	tok->type = HTOK_TEXT;
+	tok->raw = 1;
+	tok->p = from;
+	tok->n = (size_t)((q ? q : t->end) - from);
+	t->p = q ? q + 3 : t->end;
+}
+
+/* Does "</name" followed by a delimiter start at @p?  ("</name" at EOF
+ * is text: the WHATWG tokenizer emits it so.) */
 static inline int is_end_tag_of(const char *p, const char *end, const char *name, size_t m)
 {
-	if ((size_t)(end - p) < m + 2 || p[1] != '/')
+	if ((size_t)(end - p) < m + 3 || p[1] != '/')
 		return 0;
 	for (size_t i = 0; i < m; i++)
 		if (to_lower((unsigned char)p[2 + i]) != name[i])
 			return 0;
 	const char *const q = p + 2 + m;
-	return q == end || is_ws((unsigned char)*q) || *q == '/' || *q == '>';
+	return is_ws((unsigned char)*q) || *q == '/' || *q == '>';
+}
+
+/* Does "<script" followed by a delimiter start at @p (any case)? */
+static inline int is_script_start(const char *p, const char *end)
+{
+	static const char name[] = "script";
+	if (end - p < 8)
+		return 0;
+	for (size_t i = 0; i < 6; i++)
+		if (to_lower((unsigned char)p[1 + i]) != name[i])
+			return 0;
+	return is_ws((unsigned char)p[7]) || p[7] == '/' || p[7] == '>';
+}
+
+/*
+ * Where script data from @p ends: the '<' of its "</script" end tag, or
+ * @end.  The WHATWG script data states: after "<!--" the script is
+ * escaped, and there a "<script" starts a double-escaped part in which
+ * "</script" only ends that part, so that
+ * <script><!-- document.write("<script>x</script>"); --></script>
+ * is one script; "-->" ends either kind of escape.  Scripts without
+ * "<!--" are read by memchr() from '<' to '<'.
+ */
+static inline const char *script_end(const char *p, const char *end)
+{
+	const char *q = p;
+	for (;;) {
+		for (;; q++) { /* script data */
+			q = memchr(q, '<', (size_t)(end - q));
+			if (!q)
+				return end;
+			if (is_end_tag_of(q, end, "script", 6))
+				return q;
+			if (end - q >= 4 && q[1] == '!' && q[2] == '-' && q[3] == '-')
+				break;
+		}
+		/* escaped, or double escaped (dbl); "<!--" leaves two dashes seen */
+		int dashes = 2, dbl = 0;
+		for (q += 4;; q++) {
+			if (q >= end)
+				return end;
+			const char c = *q;
+			if (c == '-') {
+				dashes++;
+				continue;
+			}
+			if (c == '>' && dashes >= 2) /* "-->": back to script data */
+				break;
+			dashes = 0;
+			if (c != '<')
+				continue;
+			if (!dbl && is_end_tag_of(q, end, "script", 6))
+				return q;
+			if (!dbl && is_script_start(q, end)) {
+				dbl = 1;
+				q += 6; /* the delimiter is read in the new state */
+			} else if (dbl && is_end_tag_of(q, end, "script", 6)) {
+				dbl = 0;
+				q += 7;
+			}
+		}
+		q++;
+	}
 }
 
 /* The content of raw-text element t->raw_tag, up to its end tag or EOF. */
@@ -700,7 +806,9 @@ static inline void read_raw(struct htok_pos *t, struct htok_token *tok)
 	const char *const name = htok_tags[t->raw_tag].name;
 	const size_t m = htok_tags[t->raw_tag].len;
 	const char *q = t->p;
-	if (t->raw_tag != HTAG_PLAINTEXT) {
+	if (t->raw_tag == HTAG_SCRIPT) {
+		q = script_end(q, t->end);
+	} else if (t->raw_tag != HTAG_PLAINTEXT) {
 		while ((q = memchr(q, '<', (size_t)(t->end - q))) != NULL && !is_end_tag_of(q, t->end, name, m))
 			q++;
 	}
@@ -813,7 +921,13 @@ static inline __attribute__((always_inline)) int scan_step(struct htok_pos *t, s
 				return 1;
 			return read_tag(t, tok, p + 2, 1, resolve_end, far); /* an end tag */
 		}
-		if (c == '/' || c == '!' || c == '?') {
+		if (c == '!' && (t->foreign & HTOK_FOREIGN_CDATA) && t->end - p >= 9 &&
+		    !memcmp(p + 2, "[CDATA[", 7)) {
+			read_cdata(t, tok);
+			return 1;
+		}
+		/* "</" at EOF is text */
+		if ((c == '/' && (far || t->end - p > 2)) || c == '!' || c == '?') {
 			skip_markup(t);
 			return 0;
 		}

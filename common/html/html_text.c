@@ -1213,9 +1213,9 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
 		else if (tok.type == HTOK_START)
-			start_tag(h, &tok);
+			start_tag(h, &tok), t.foreign = h->in & EF(E_FOREIGN) ? HTOK_FOREIGN : 0;
 		else
-			end_tag(h, &tok);
+			end_tag(h, &tok), t.foreign = h->in & EF(E_FOREIGN) ? HTOK_FOREIGN : 0;
 	}
 	flush_block(h);
 	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback) && !h->fallback)

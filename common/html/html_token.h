@@ -121,6 +121,20 @@ struct htok_seen {
 	uint8_t tag;    /* enum htag */
 };
 
+/*
+ * What the tree builder tells the tokenizer of the current node (the
+ * WHATWG tokenizer asks it the same): in svg or math content a CDATA
+ * section is text (in HTML it is a bogus comment, up to the first '>'),
+ * and a start tag of script, style, title... opens an ordinary element,
+ * no raw text; in an HTML integration point of foreign content
+ * (foreignObject, mtext...) only the first holds.
+ */
+enum {
+	HTOK_FOREIGN_CDATA = 1, /* the current node is not an HTML element */
+	HTOK_FOREIGN_NO_RAW = 2, /* start tags are read as foreign content's */
+	HTOK_FOREIGN = HTOK_FOREIGN_CDATA | HTOK_FOREIGN_NO_RAW,
+};
+
 /* Where a scan is (html_text keeps one of its own: with no array
  * beside them, these stay in registers). */
 struct htok_pos {
@@ -128,6 +142,7 @@ struct htok_pos {
 	enum htag raw_tag; /* != HTAG_UNKNOWN: next comes the raw text of this element,
 			    * and @end is where it starts (the input's end is in @raw_end) */
 	const char *raw_end;
+	unsigned foreign;  /* HTOK_FOREIGN_* bits, as the tree builder sets them */
 	struct htok_seen seen[32]; /* by the name's first byte & 31 */
 	struct htok_seen seen_attr[32]; /* the same for attribute names; tag: enum hattr */
 };

@@ -15,6 +15,11 @@ void htok_init(struct htok *t, const char *s, size_t n)
 	htok_pos_init(&t->pos, s, n);
 }
 
+void htok_set_foreign(struct htok *t, unsigned foreign)
+{
+	t->pos.foreign = foreign;
+}
+
 enum htok_type htok_next(struct htok *t, struct htok_token *tok)
 {
 	tok->attrs = t->attrs;
