@@ -15,6 +15,9 @@
 #                     later night's --previous reuses it for small hosts)
 #   previous.csv      with --previous DIR: tonight's pages that duplicate a
 #                     page of the run in DIR (ndd-query against its index)
+#   documents.csv     every page of tonight, keep or drop (ndd-documents);
+#                     with --index DIR, looked up against every night kept
+#                     in DIR too (see "The index of nights" below)
 # Safe under cron: one run at a time per output directory (DIR/.lock);
 # every stage writes into a work directory, the outputs are gathered in a
 # run directory DIR/.run-ID and published in one step by swapping the
@@ -38,12 +41,27 @@ tar.gz, tgz and zip archives of WARCs or of HTML pages (searched
 recursively in directories), and write the duplicate-cluster CSV.
 
   -o, --output DIR   output directory (default: ./ndd-out)
-  -k, --distance K   near-duplicate = Hamming distance <= K (0..8, default 6)
+  -k, --distance K   near-duplicate = Hamming distance <= K (0..8; default 6,
+                     with --method simhash 4)
+      --method NAME  fingerprints: minhash (default; 1-bit minwise hashing
+                     of word 3-shingles) or simhash (SimHash of weighted
+                     single words)
   -t, --threads N    threads per stage (default: all cores)
       --previous DIR the output directory of an earlier run: also look up
                      tonight's pages in its index, into DIR_OUT/previous.csv,
                      and reuse its templates for hosts with few pages tonight
       --files-from F read more inputs from file F, one a line ('-': stdin)
+      --index DIR    an index of nights: look tonight's pages up against
+                     every night kept in DIR (documents.csv names the
+                     earlier copies), then add tonight to it
+      --night NAME   tonight's name in the index (default: today, UTC,
+                     YYYY-MM-DD); a name already there is refused...
+      --replace-night ...unless this is given
+      --keep-nights N  keep the newest N nights in the index (default: all)
+      --list-index DIR list the nights of index DIR (pages, bytes), then exit
+      --keep RULE    which copy of a page documents.csv keeps: earliest
+                     (default: earliest night, then WARC-Date, then input
+                     order), most-linked, shortest-url
       --no-templates decide each page's main text by the page alone (no
                      template learnt from the crawl)
       --bin DIR      where the ndd-* stage programs are (default: build/bin
@@ -55,8 +73,8 @@ recursively in directories), and write the duplicate-cluster CSV.
   -q, --quiet        only errors and the final line
   -h, --help         this help
 
-Writes DIR/clusters.csv, DIR/stats.json, DIR/fingerprints.ndf, DIR/tables.ndf,
-DIR/templates.ndf.
+Writes DIR/clusters.csv, DIR/documents.csv, DIR/stats.json,
+DIR/fingerprints.ndf, DIR/tables.ndf, DIR/templates.ndf.
 Outputs are links through DIR/current, switched in one step at the end.
 Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed,
 interrupted, or DIR locked by another run (nothing published).
@@ -65,7 +83,8 @@ USAGE
 
 started=$(date +%s.%N)
 cmdline=("$0" "$@")
-out=./ndd-out k=6 threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0
+out=./ndd-out k="" threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0
+method=minhash index="" night="" replace_night=0 keep_nights="" keep_rule=earliest list_index=""
 inputs=() lists=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -78,6 +97,13 @@ while [ $# -gt 0 ]; do
 	--keep-work) keep=1; shift ;;
 	--mpi) mpi=${2:?}; shift 2 ;;
 	--no-templates) templates=0; shift ;;
+	--method) method=${2:?}; shift 2 ;;
+	--index) index=${2:?}; shift 2 ;;
+	--night) night=${2:?}; shift 2 ;;
+	--replace-night) replace_night=1; shift ;;
+	--keep-nights) keep_nights=${2:?}; shift 2 ;;
+	--list-index) list_index=${2:?}; shift 2 ;;
+	--keep) keep_rule=${2:?}; shift 2 ;;
 	-q | --quiet) quiet=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; inputs+=("$@"); break ;;
@@ -89,8 +115,125 @@ done
 die() { echo "run_pipeline.sh: error: $*" >&2; exit 2; }
 say() { [ "$quiet" = 1 ] || echo "run_pipeline.sh: $*" >&2; }
 
+# ---- The index of nights (--index DIR) ----
+# DIR/index.conf    what every night of the index shares: k, method,
+#                   templates (a run with other settings is refused)
+# DIR/nights.txt    the nights' names, oldest first
+# DIR/nights/NAME/  one night: fingerprints.ndf (its catalog: fingerprints,
+#                   URLs, WARC files and offsets, record ids, dates),
+#                   templates.ndf, night.conf (pages, when added, inputs)
+# No tables are kept: ndd-documents looks each kept night's fingerprints up
+# in tonight's tables, which the run builds anyway.  DIR/.lock is held
+# while a run reads and updates the index.
+
+index_conf_get() { sed -n "s/^$2=//p" "$1/index.conf" 2>/dev/null | head -n 1; }
+index_nights() { [ ! -f "$1/nights.txt" ] || cat "$1/nights.txt"; }
+
+# index_list DIR: the nights of DIR, their pages and bytes, and its settings.
+index_list() {
+	local dir=$1 n pages bytes added total=0 count=0
+	[ -f "$dir/index.conf" ] || die "'$dir' is not an index of nights (no index.conf)"
+	printf 'index %s: k = %s, method %s, templates %s\n' "$dir" "$(index_conf_get "$dir" k)" \
+		"$(index_conf_get "$dir" method)" "$(index_conf_get "$dir" templates)"
+	printf '%-24s %12s %14s  %s\n' night pages bytes added
+	while IFS= read -r n; do
+		pages=$(sed -n 's/^pages=//p' "$dir/nights/$n/night.conf" 2>/dev/null)
+		added=$(sed -n 's/^added=//p' "$dir/nights/$n/night.conf" 2>/dev/null)
+		bytes=$(du -sb "$dir/nights/$n" 2>/dev/null | cut -f1)
+		printf '%-24s %12s %14s  %s\n' "$n" "${pages:-?}" "${bytes:-?}" "${added:-?}"
+		total=$((total + ${bytes:-0}))
+		count=$((count + 1))
+	done < <(index_nights "$dir")
+	printf 'total: %d nights, %d bytes\n' "$count" "$total"
+}
+
+# index_open: lock the index, remove what a killed run left in it, and
+# refuse settings other than the index's or a night it already holds.
+index_open() {
+	local ik im it
+	mkdir -p "$index/nights" || die "cannot create the index directory '$index'"
+	lock_dir "$index" 7
+	rm -rf "$index"/.new-* "$index"/.old-* "$index"/.nights.tmp "$index"/.conf.tmp
+	if [ -f "$index/index.conf" ]; then
+		ik=$(index_conf_get "$index" k) im=$(index_conf_get "$index" method)
+		it=$(index_conf_get "$index" templates)
+		[ "$ik" = "$k" ] || die "the index '$index' holds nights compared at k = $ik, not $k: run with -k $ik, or use another index"
+		[ "$im" = "$method" ] || die "the index '$index' holds fingerprints of --method $im, not $method: they cannot be compared"
+		[ "$it" = "$templates" ] || die "the index '$index' holds fingerprints made with templates=$it, this run has templates=$templates (--no-templates): they cannot be compared"
+	fi
+	if index_nights "$index" | grep -qxF -- "$night" && [ "$replace_night" = 0 ]; then
+		die "night '$night' is already in the index '$index': give another --night NAME, or --replace-night"
+	fi
+}
+
+# index_earlier: the --earlier options of ndd-documents, oldest first
+# (into the array earlier), and the newest night's templates (latest_tpl).
+index_earlier() {
+	local n
+	earlier=() latest_tpl=""
+	while IFS= read -r n; do
+		[ "$n" = "$night" ] && continue
+		earlier+=(--earlier "$n=$index/nights/$n/fingerprints.ndf")
+		[ -f "$index/nights/$n/templates.ndf" ] && latest_tpl=$index/nights/$n/templates.ndf
+	done < <(index_nights "$index")
+}
+
+# index_add PAGES: add tonight's published catalog and templates to the
+# index as night $night (hard links where the file system allows), then
+# expire the oldest nights past --keep-nights.
+index_add() {
+	local pages=$1 new=$index/.new-$night dst=$index/nights/$night f old n
+	mkdir "$new" || die "cannot create '$new'"
+	for f in fingerprints.ndf templates.ndf; do
+		[ -f "$out/current/$f" ] || continue
+		ln "$out/current/$f" "$new/$f" 2>/dev/null || cp "$out/current/$f" "$new/$f" ||
+			die "cannot copy $f into the index '$index'"
+	done
+	printf 'pages=%s\nadded=%s\ninputs=%s\n' "$pages" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+		"${#files[@]}" > "$new/night.conf" || die "cannot write '$new/night.conf'"
+	[ ! -d "$dst" ] || mv -T "$dst" "$index/.old-$night" || die "cannot replace night '$night'"
+	mv -T "$new" "$dst" || die "cannot add night '$night' to the index '$index'"
+	rm -rf "$index/.old-$night"
+	{ index_nights "$index" | grep -vxF -- "$night"; echo "$night"; } > "$index/.nights.tmp" &&
+		mv "$index/.nights.tmp" "$index/nights.txt" || die "cannot update '$index/nights.txt'"
+	if [ ! -f "$index/index.conf" ]; then
+		printf 'k=%s\nmethod=%s\ntemplates=%s\n' "$k" "$method" "$templates" > "$index/.conf.tmp" &&
+			mv "$index/.conf.tmp" "$index/index.conf" || die "cannot write '$index/index.conf'"
+	fi
+	[ -n "$keep_nights" ] || return 0
+	n=$(index_nights "$index" | wc -l)
+	while [ "$n" -gt "$keep_nights" ]; do
+		old=$(head -n 1 "$index/nights.txt")
+		tail -n +2 "$index/nights.txt" > "$index/.nights.tmp" &&
+			mv "$index/.nights.tmp" "$index/nights.txt" || die "cannot update '$index/nights.txt'"
+		rm -rf "${index:?}/nights/$old"
+		say "night '$old' expired from the index (--keep-nights $keep_nights)"
+		n=$((n - 1))
+	done
+}
+
+if [ -n "$list_index" ]; then
+	index_list "$list_index"
+	exit 0
+fi
+
 [ ${#inputs[@]} -gt 0 ] || [ ${#lists[@]} -gt 0 ] || { usage >&2; exit 2; }
+case $method in
+minhash) k=${k:-6} ;;
+simhash) k=${k:-4} ;;
+*) die "--method must be minhash or simhash, got '$method'" ;;
+esac
 case $k in [0-8]) ;; *) die "-k must be 0..8, got '$k'" ;; esac
+case $keep_rule in earliest | most-linked | shortest-url) ;; *) die "--keep must be earliest, most-linked or shortest-url, got '$keep_rule'" ;; esac
+if [ -n "$keep_nights" ]; then
+	case $keep_nights in '' | *[!0-9]* | 0) die "--keep-nights must be a positive number, got '$keep_nights'" ;; esac
+	[ -n "$index" ] || die "--keep-nights needs --index DIR"
+fi
+if [ -n "$index" ]; then
+	[ -z "$previous" ] || die "--previous and --index are two ways to name earlier nights: give one"
+	night=${night:-$(date -u +%Y-%m-%d)}
+	case $night in .* | *[!A-Za-z0-9._-]*) die "--night NAME: letters, digits, '.', '_' and '-', not beginning with '.'; got '$night'" ;; esac
+fi
 if [ -n "$threads" ]; then
 	case $threads in '' | *[!0-9]* | 0) die "-t must be a positive number, got '$threads'" ;; esac
 fi
@@ -99,11 +242,11 @@ case $mpi in '' | *[!0-9]*) die "--mpi must be a number of ranks, got '$mpi'" ;;
 
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
-stages="extract fingerprint permute-sort compress self-join stats"
-timed="extract fingerprint permute-sort+compress self-join"
+stages="extract fingerprint permute-sort compress self-join documents stats"
+timed="extract fingerprint permute-sort+compress self-join documents"
 if [ "$templates" = 1 ]; then
-	stages="extract template fingerprint permute-sort compress self-join stats"
-	timed="extract template fingerprint permute-sort+compress self-join"
+	stages="extract template fingerprint permute-sort compress self-join documents stats"
+	timed="extract template fingerprint permute-sort+compress self-join documents"
 fi
 if [ -n "$previous" ]; then
 	for f in tables.ndf fingerprints.ndf; do
@@ -201,7 +344,7 @@ clean_leftovers() {
 # run's files or all of the new run's, and a crash before it leaves the old
 # run published.  A name the new run did not write (previous.csv without
 # --previous) loses its link.  Add new outputs to publish_names.
-publish_names="clusters.csv stats.json fingerprints.ndf tables.ndf templates.ndf previous.csv report.html"
+publish_names="clusters.csv documents.csv stats.json fingerprints.ndf tables.ndf templates.ndf previous.csv report.html"
 
 # publish FILE...: move FILEs (in the work directory) into a new run
 # directory and make it current.
@@ -239,7 +382,7 @@ stage_path() { if [ -n "$bindir" ]; then echo "$bindir/ndd-$1"; else command -v 
 # commands) and each stage's status is known.  setpriv gives each a
 # parent-death signal: when this script dies, even by kill -9, the kernel
 # sends its stages SIGTERM, and they remove their partial outputs and exit.
-# They do not inherit the lock descriptors (8, 9).
+# They do not inherit the lock descriptors (7, 8, 9).
 deathsig=()
 command -v setpriv >/dev/null && deathsig=(setpriv --pdeathsig TERM)
 stage_pids=()
@@ -251,9 +394,9 @@ spawn() {
 	bin=$(stage_path "$3")
 	shift 3
 	if [ "$to" = - ]; then
-		"${deathsig[@]}" "$bin" "$@" < "$in" 8>&- 9>&- &
+		"${deathsig[@]}" "$bin" "$@" < "$in" 7>&- 8>&- 9>&- &
 	else
-		"${deathsig[@]}" "$bin" "$@" < "$in" > "$to" 8>&- 9>&- &
+		"${deathsig[@]}" "$bin" "$@" < "$in" > "$to" 7>&- 8>&- 9>&- &
 	fi
 	spawned=$!
 	stage_pids+=("$spawned")
@@ -291,6 +434,14 @@ on_signal() {
 mkdir -p "$out" || die "cannot create output directory '$out'"
 lock_dir "$out" 9
 clean_leftovers
+earlier=() latest_tpl=""
+if [ -n "$index" ]; then
+	index_open
+	index_earlier
+elif [ -n "$previous" ]; then
+	earlier=(--earlier "previous=$previous/fingerprints.ndf")
+	[ -f "$previous/templates.ndf" ] && latest_tpl=$previous/templates.ndf
+fi
 work=$(mktemp -d "$out/.work.XXXXXX") || die "cannot create a work directory in '$out'"
 cleanup() { stop_stages; [ "$keep" = 1 ] || rm -rf "$work"; }
 trap cleanup EXIT
@@ -339,7 +490,7 @@ mpi_run() {
 	rm -f "$work/mpi.status"
 	# mpirun as a stage (spawn()): dies with this script, and takes its ranks along
 	"${deathsig[@]}" "${cmd[@]}" "$(stage_path mpi)" --status "$work/mpi.status" "$@" \
-		< /dev/null 2> >(tee -a "$work/mpirun.log" >&2) 8>&- 9>&- &
+		< /dev/null 2> >(tee -a "$work/mpirun.log" >&2) 7>&- 8>&- 9>&- &
 	spawned=$!
 	stage_pids+=("$spawned")
 	reap "$spawned"
@@ -372,7 +523,7 @@ PY
 }
 mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] && echo "$work/$1.$r.$2"; done; }
 
-say "${#files[@]} input files, k = $k"
+say "${#files[@]} input files, k = $k, method $method${index:+, index $index, night $night}"
 docs=("$work/documents.ndf")
 # The names go through a file: 40,000 of them pass the argument limit.
 printf '%s\0' "${files[@]}" > "$work/inputs.list" || die "cannot write the input list"
@@ -390,11 +541,12 @@ fi
 fpopt=()
 if [ "$templates" = 1 ]; then
 	popt=()
-	[ -n "$previous" ] && [ -f "$previous/templates.ndf" ] && popt=(--previous "$previous/templates.ndf")
+	[ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl")
 	step template run_stage template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
 		--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
 	fpopt=(--templates "$work/templates.ndf")
 fi
+fpopt+=(--method "$method")
 if [ "$mpi" -gt 0 ]; then
 	step fingerprint mpi_run fingerprint "$work" "$work/fingerprints.ndf" "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
 	mapfile -t parts < <(mpi_parts fingerprint json)
@@ -457,7 +609,12 @@ jopt=()
 step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" "${jopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
 	-o "$work/clusters.csv" "$work/tables.ndf"
-published="fingerprints.ndf tables.ndf"
+# documents.csv: each page of tonight kept or dropped, against tonight's
+# clusters and the earlier nights (--index, --previous).
+step documents run_stage documents "${topt[@]}" "${qopt[@]}" -k "$k" --keep "$keep_rule" \
+	-c "$work/fingerprints.ndf" --tables "$work/tables.ndf" --clusters "$work/clusters.csv" \
+	"${earlier[@]}" --stats "$work/documents.json" -o "$work/documents.csv"
+published="fingerprints.ndf tables.ndf documents.csv"
 [ "$templates" = 1 ] && published="$published templates.ndf"
 if [ -n "$previous" ]; then
 	step query run_stage query "${topt[@]}" "${qopt[@]}" --tables "$previous/tables.ndf" \
@@ -468,21 +625,26 @@ fi
 
 # stats.json, written by ndd-stats (names are bytes: it escapes them).
 write_stats() {
-	local a=() st
-	for st in extract template fingerprint join query mpi; do
+	local a=() st idxset=()
+	[ -z "$index" ] || idxset=(--setting "index=$index" --setting "night=$night")
+	for st in extract template fingerprint join documents query mpi; do
 		[ -f "$work/$st.json" ] || continue
 		[ "$st" = query ] && a+=(--stage "previous=$work/$st.json") ||
 			a+=(--stage "$st=$work/$st.json")
 	done
 	for st in $timed; do a+=(--seconds "$st=${secs[$st]}"); done
 	run_stage stats -o "$work/stats.json" --started "$started" --ended "$(now)" \
-		--exit-status "$status" --setting "k=$k" --setting "templates=$([ "$templates" = 1 ] && echo true || echo false)" \
-		--setting "threads=${threads:-all}" --setting "mpi_ranks=$mpi" \
+		--exit-status "$status" --setting "k=$k" --setting "method=$method" --setting "templates=$([ "$templates" = 1 ] && echo true || echo false)" \
+		--setting "threads=${threads:-all}" "${idxset[@]}" --setting "mpi_ranks=$mpi" \
 		--inputs0 "$work/inputs.list" "${a[@]}" -- "${cmdline[@]}"
 }
 write_stats || die "cannot write statistics"
 
 publish $published stats.json clusters.csv
+if [ -n "$index" ]; then
+	index_add "$(sed -n 's/^  "documents": \([0-9]*\),*$/\1/p' "$work/documents.json" | head -n 1)"
+	say "night '$night' added to the index $index ($(index_nights "$index" | wc -l) nights)"
+fi
 [ "$keep" = 1 ] && say "intermediate files kept in $work"
 say "done: $(grep -o '"clusters": [0-9]*' "$out/stats.json" | head -1 | tr -d '"'), exit status $status"
 echo "clusters: $(cd "$out" && pwd)/clusters.csv"

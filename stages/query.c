@@ -15,15 +15,12 @@
 #include "util/cli.h"
 #include "output/csv.h"
 #include "tables/design.h"
-#include "tables/join.h"
-#include "tables/keysort.h"
 #include "util/log.h"
 #include "format/ndf.h"
 #include "util/outfile.h"
 #include "output/previous_csv.h"
 #include "output/provenance.h"
 #include "tables/query.h"
-#include "tables/tablefile.h"
 
 struct opts {
 	struct cli_common cc;
@@ -106,77 +103,6 @@ struct run {
 	uint32_t tables;
 };
 
-/* The queries permuted for table @t, sorted; then looked up in @sec. */
-static int one_table(struct run *r, struct ndf_section *sec, uint32_t t)
-{
-	const size_t n = r->q.n;
-	struct table_rec *rec = xmalloc((n + 1) * sizeof *rec), *tmp = xmalloc((n + 1) * sizeof *tmp);
-	uint64_t *keys = xmalloc((n + 1) * sizeof *keys);
-	uint32_t *idx = xmalloc((n + 1) * sizeof *idx);
-	for (size_t i = 0; i < n; i++) {
-		rec[i].key = design_permute(&r->design.tables[t], r->q.v[i]);
-		rec[i].idx = i;
-	}
-	keysort(rec, tmp, n);
-	for (size_t i = 0; i < n; i++) {
-		keys[i] = rec[i].key;
-		idx[i] = (uint32_t)rec[i].idx;
-	}
-	int rc = query_table(sec, &r->design, t, keys, idx, n, &r->pairs, &r->st);
-	free(rec);
-	free(tmp);
-	free(keys);
-	free(idx);
-	return rc;
-}
-
-static int check_section(struct run *r, const struct ndf_header *h, uint32_t t)
-{
-	const char *name = r->o->tables;
-	if (h->kind != NDF_KIND_CTABLE) {
-		log_error("'%s': holds %s, expected compressed tables", name, ndf_kind_name(h->kind));
-		return -1;
-	}
-	if (t == 0) {
-		r->first = *h;
-		if (tablefile_design(h, name, &r->design))
-			return -1;
-		if (h->feature_config != r->qinfo.feature_config) {
-			log_error("'%s': tables of fingerprints made with another configuration "
-				  "(%016llx) than the queries (%016llx); they cannot be compared",
-				  name, (unsigned long long)h->feature_config,
-				  (unsigned long long)r->qinfo.feature_config);
-			return -1;
-		}
-	}
-	return tablefile_check(h, name, &r->first, t) ? -1 : 0;
-}
-
-static int all_tables(struct run *r)
-{
-	FILE *fp = fopen(r->o->tables, "rb");
-	uint64_t off = 0;
-	int rc = 0;
-	if (!fp) {
-		log_error("cannot open '%s': %m", r->o->tables);
-		return -1;
-	}
-	for (uint32_t t = 0; !rc && (t == 0 || t < r->first.n_tables); t++) {
-		struct ndf_section *sec;
-		rc = ndf_section_open(fp, r->o->tables, off, &sec) ? -1 : 0;
-		if (!rc)
-			rc = check_section(r, ndf_section_header(sec), t);
-		if (!rc)
-			rc = one_table(r, sec, t) ? -1 : 0;
-		if (!rc)
-			off = ndf_section_end(sec);
-		ndf_section_close(sec);
-		r->tables++;
-	}
-	fclose(fp);
-	return rc;
-}
-
 /* @return the number of rows, or -1 if writing failed. */
 static long long write_csv(struct outfile *out, const struct pair_vec *pv,
 			   const struct provenance *qp, const struct provenance *sp)
@@ -254,7 +180,10 @@ int main(int argc, char **argv)
 		rc = -1;
 	}
 	if (!rc)
-		rc = all_tables(&r);
+		rc = query_file(o.tables, r.q.v, r.q.n, r.qinfo.feature_config, &r.pairs, &r.st,
+				&r.first, &r.design);
+	if (!rc)
+		r.tables = r.first.n_tables;
 	if (!rc && o.k > (int)r.first.k) {
 		log_error("tables were built for k = %u; they cannot find pairs within %d",
 			  r.first.k, o.k);

@@ -16,7 +16,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 mkdir -p "$tmp/bin" "$tmp/pids"
-for s in extract template fingerprint permute-sort compress self-join query stats; do
+for s in extract template fingerprint permute-sort compress self-join documents query stats; do
 	ln -s "$TOP/tests/data/hang-stage.sh" "$tmp/bin/ndd-$s"
 done
 export NDD_TEST_BIN="$BIN" NDD_TEST_PIDS="$tmp/pids"

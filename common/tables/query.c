@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "tables/codec.h"
+#include "tables/keysort.h"
+#include "tables/tablefile.h"
 #include "util/log.h"
 
 size_t query_find_block(const struct ndf_index_entry *ix, size_t lo, size_t hi, uint64_t key)
@@ -160,4 +162,88 @@ int query_table(struct ndf_section *sec, const struct design *d, uint32_t t,
 	free(c.keys);
 	free(c.idx);
 	return err;
+}
+
+/* The queries @q permuted for table @t and sorted, then looked up in @sec. */
+static int query_one(struct ndf_section *sec, const struct design *d, uint32_t t,
+		     const uint64_t *q, size_t n, struct pair_vec *out, struct query_stats *st)
+{
+	struct table_rec *rec = malloc((n + 1) * sizeof *rec), *tmp = malloc((n + 1) * sizeof *tmp);
+	uint64_t *keys = malloc((n + 1) * sizeof *keys);
+	uint32_t *idx = malloc((n + 1) * sizeof *idx);
+	int rc = -1;
+	if (!rec || !tmp || !keys || !idx) {
+		log_error("out of memory for %zu queries", n);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rec[i].key = design_permute(&d->tables[t], q[i]);
+		rec[i].idx = i;
+	}
+	keysort(rec, tmp, n);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = rec[i].key;
+		idx[i] = (uint32_t)rec[i].idx;
+	}
+	rc = query_table(sec, d, t, keys, idx, n, out, st) ? -1 : 0;
+done:
+	free(rec);
+	free(tmp);
+	free(keys);
+	free(idx);
+	return rc;
+}
+
+static int query_check(const struct ndf_header *h, const char *name, uint32_t t,
+		       uint64_t feature_config, struct ndf_header *first, struct design *d)
+{
+	if (h->kind != NDF_KIND_CTABLE) {
+		log_error("'%s': holds %s, expected compressed tables", name, ndf_kind_name(h->kind));
+		return -1;
+	}
+	if (t == 0) {
+		*first = *h;
+		if (tablefile_design(h, name, d))
+			return -1;
+		if (h->feature_config != feature_config) {
+			log_error("'%s': tables of fingerprints made with another configuration "
+				  "(%016llx) than the queries (%016llx); they cannot be compared",
+				  name, (unsigned long long)h->feature_config,
+				  (unsigned long long)feature_config);
+			return -1;
+		}
+	}
+	return tablefile_check(h, name, first, t) ? -1 : 0;
+}
+
+int query_file(const char *path, const uint64_t *q, size_t n, uint64_t feature_config,
+	       struct pair_vec *out, struct query_stats *st, struct ndf_header *first,
+	       struct design *d)
+{
+	FILE *fp = fopen(path, "rb");
+	uint64_t off = 0;
+	int rc = 0;
+	if (!fp) {
+		log_error("cannot open '%s': %m", path);
+		return -1;
+	}
+	if (n >= UINT32_MAX) {
+		log_error("too many queries for one run (%zu)", n);
+		fclose(fp);
+		return -1;
+	}
+	memset(first, 0, sizeof *first);
+	for (uint32_t t = 0; !rc && (t == 0 || t < first->n_tables); t++) {
+		struct ndf_section *sec;
+		rc = ndf_section_open(fp, path, off, &sec) ? -1 : 0;
+		if (!rc)
+			rc = query_check(ndf_section_header(sec), path, t, feature_config, first, d);
+		if (!rc)
+			rc = query_one(sec, d, t, q, n, out, st);
+		if (!rc)
+			off = ndf_section_end(sec);
+		ndf_section_close(sec);
+	}
+	fclose(fp);
+	return rc;
 }

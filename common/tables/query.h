@@ -36,6 +36,19 @@ int query_table(struct ndf_section *sec, const struct design *d, uint32_t t,
 		struct query_stats *st) __attribute__((warn_unused_result));
 
 /**
+ * Look up the fingerprints @q[0..n) (as made, not permuted) in every
+ * table of the compressed tables file @path: per table the queries are
+ * permuted and sorted, then query_table().  Appends (a = index in @q,
+ * b = stored document index, d) to @out.  The tables' fingerprints must
+ * have been made with @feature_config.  *@first gets the header of the
+ * first table and *@d its design (the caller frees it with design_free()).
+ * @return 0, or -1 (logged).
+ */
+int query_file(const char *path, const uint64_t *q, size_t n, uint64_t feature_config,
+	       struct pair_vec *out, struct query_stats *st, struct ndf_header *first,
+	       struct design *d) __attribute__((warn_unused_result));
+
+/**
  * Index of the last entry of @ix[lo..hi) whose first key is below @key,
  * or lo - 1 if there is none (interpolation search; exposed for tests).
  */
