@@ -495,7 +495,12 @@ mpi_run() {
 	stage_pids+=("$spawned")
 	reap "$spawned"
 	rc=$?
-	[ $rc = 0 ] && { read -r rc < "$work/mpi.status" || rc=2; }
+	# with --status, ndd-mpi exits 0 or 2: any other exit is a rank's crash
+	if [ $rc = 0 ]; then
+		read -r rc < "$work/mpi.status" || rc=2
+	elif [ $rc = 1 ]; then
+		rc=2
+	fi
 	if [ $rc -gt 1 ]; then
 		local why
 		why=$(grep -Eio '(process )?rank [0-9]+[^.]*' "$work/mpirun.log" | head -3 | paste -sd ';' -)

@@ -174,7 +174,7 @@ static int join_parts(const char *work, const char *out_path)
 	struct outfile of;
 	struct ndf_header h;
 	struct ndf_batch b;
-	struct ndf_header first;
+	struct ndf_header first = {0};
 	uint64_t config = 0;
 	int have = 0, rc = 0;
 	/* the header wants the configuration before the first record: take
