@@ -4,13 +4,16 @@
 #   run_pipeline.sh [options] CORPUS_DIR_OR_FILE...
 #
 # Finds *.warc and *.warc.gz under the given directories (recursively),
-# runs extract -> template -> fingerprint -> permute-and-sort -> compress ->
-# self-join, and publishes into the output directory:
+# runs extract -> template -> fingerprint -> self-join (the tables built
+# and joined in memory; with --tables, or when earlier nights are looked
+# up, through permute-and-sort -> compress -> tables.ndf instead), and
+# publishes into the output directory:
 #   clusters.csv      the duplicate clusters (the CSV contract of the README)
 #   stats.json        inputs, records read/skipped by reason, documents,
 #                     pairs, clusters, largest cluster, seconds per stage
 #   fingerprints.ndf  tonight's fingerprint catalog  } the index later nights
 #   tables.ndf        tonight's compressed tables    } can be queried against
+#                     (only when built: --tables, --index, --previous)
 #   templates.ndf     each host's template, learnt from tonight's pages (a
 #                     later night's --previous reuses it for small hosts)
 #   previous.csv      with --previous DIR: tonight's pages that duplicate a
@@ -67,6 +70,9 @@ recursively in directories), and write the duplicate-cluster CSV.
       --bin DIR      where the ndd-* stage programs are (default: build/bin
                      beside this script, else \$PATH)
       --keep-work    keep the intermediate files (documents, raw tables)
+      --tables       also build tonight's compressed tables (tables.ndf) and
+                     find the pairs through them, not in memory (built anyway
+                     when earlier nights are looked up: --index, --previous)
       --mpi N        run extract, fingerprint and the tables on N MPI ranks
                      (build with 'make MPI=1'; docs/MPI.md): the same outputs.
                      \$NDD_MPIRUN is the launcher (default mpirun; srun works)
@@ -74,7 +80,7 @@ recursively in directories), and write the duplicate-cluster CSV.
   -h, --help         this help
 
 Writes DIR/clusters.csv, DIR/documents.csv, DIR/stats.json,
-DIR/fingerprints.ndf, DIR/tables.ndf, DIR/templates.ndf.
+DIR/fingerprints.ndf, DIR/templates.ndf, and DIR/tables.ndf when built.
 Outputs are links through DIR/current, switched in one step at the end.
 Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed,
 interrupted, or DIR locked by another run (nothing published).
@@ -83,7 +89,7 @@ USAGE
 
 started=$(date +%s.%N)
 cmdline=("$0" "$@")
-out=./ndd-out k="" threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0
+out=./ndd-out k="" threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0 want_tables=0
 method=minhash index="" night="" replace_night=0 keep_nights="" keep_rule=earliest list_index=""
 inputs=() lists=()
 while [ $# -gt 0 ]; do
@@ -95,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--previous) previous=${2:?}; shift 2 ;;
 	--files-from) lists+=("${2:?}"); shift 2 ;;
 	--keep-work) keep=1; shift ;;
+	--tables) want_tables=1; shift ;;
 	--mpi) mpi=${2:?}; shift 2 ;;
 	--no-templates) templates=0; shift ;;
 	--method) method=${2:?}; shift 2 ;;
@@ -249,9 +256,7 @@ if [ "$templates" = 1 ]; then
 	timed="extract template fingerprint permute-sort+compress self-join documents"
 fi
 if [ -n "$previous" ]; then
-	for f in tables.ndf fingerprints.ndf; do
-		[ -f "$previous/$f" ] || die "--previous: '$previous/$f' not found (an output directory of run_pipeline.sh?)"
-	done
+	[ -f "$previous/fingerprints.ndf" ] || die "--previous: '$previous/fingerprints.ndf' not found (an output directory of run_pipeline.sh?)"
 	stages="$stages query"
 	timed="$timed query"
 fi
@@ -528,6 +533,68 @@ PY
 }
 mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] && echo "$work/$1.$r.$2"; done; }
 
+# extract_and_template: ndd-extract's documents go through tee into
+# documents.ndf (for fingerprint) and at once into ndd-template, which
+# learns the hosts' templates while the crawl is still being read: the
+# shell pipe 'ndd-extract | tee documents.ndf | ndd-template -'.  Its
+# seconds: extract's until it ends, template's only what it takes after.
+extract_and_template() {
+	local t0 pe pt pg rce rct rcg
+	mkfifo "$work/docs.fifo" "$work/tpl.fifo" || die "cannot create FIFOs in $work"
+	t0=$(now)
+	spawn /dev/null "$work/docs.fifo" extract "${topt[@]}" "${qopt[@]}" \
+		--stats "$work/extract.json" --files0-from "$work/inputs.list"
+	pe=$spawned
+	"${deathsig[@]}" tee "$work/documents.ndf" < "$work/docs.fifo" > "$work/tpl.fifo" 7>&- 8>&- 9>&- &
+	pt=$!
+	stage_pids+=("$pt")
+	spawn "$work/tpl.fifo" - template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
+		--stats "$work/template.json" -o "$work/templates.ndf" -
+	pg=$spawned
+	reap "$pe"; rce=$?
+	secs[extract]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+	t0=$(now)
+	reap "$pt"; rct=$?
+	reap "$pg"; rcg=$?
+	secs[template]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+	rm -f "$work/docs.fifo" "$work/tpl.fifo"
+	# the first to fail is named: a template that stopped reading makes
+	# tee and extract fail after it
+	[ $rcg -gt 1 ] && [ $rce -le 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
+	[ $rce -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
+	[ $rcg -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
+	[ $rct -ne 0 ] && die "cannot copy the documents into $work/documents.ndf (tee exit $rct); nothing was published in $out"
+	[ $rce -eq 1 ] || [ $rcg -eq 1 ] && status=1
+	return 0
+}
+
+# extract_and_fingerprint: without templates a page's fingerprint depends
+# on that page alone, so fingerprint reads extract's documents as they
+# come (the plain shell pipe 'ndd-extract | ndd-fingerprint'); no
+# documents file is written.  Seconds as in extract_and_template.
+extract_and_fingerprint() {
+	local t0 pe pf rce rcf
+	mkfifo "$work/docs.fifo" || die "cannot create a FIFO in $work"
+	t0=$(now)
+	spawn /dev/null "$work/docs.fifo" extract "${topt[@]}" "${qopt[@]}" \
+		--stats "$work/extract.json" --files0-from "$work/inputs.list"
+	pe=$spawned
+	spawn "$work/docs.fifo" - fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
+		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" -
+	pf=$spawned
+	reap "$pe"; rce=$?
+	secs[extract]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+	t0=$(now)
+	reap "$pf"; rcf=$?
+	secs[fingerprint]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+	rm -f "$work/docs.fifo"
+	[ $rcf -gt 1 ] && [ $rce -le 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	[ $rce -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
+	[ $rcf -gt 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	[ $rce -eq 1 ] || [ $rcf -eq 1 ] && status=1
+	return 0
+}
+
 say "${#files[@]} input files, k = $k, method $method${index:+, index $index, night $night}"
 docs=("$work/documents.ndf")
 # The names go through a file: 40,000 of them pass the argument limit.
@@ -537,7 +604,7 @@ if [ "$mpi" -gt 0 ]; then
 	mapfile -t docs < <(mpi_parts docs ndf)
 	mapfile -t parts < <(mpi_parts extract json)
 	mpi_stats "$work/extract.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
-else
+elif [ "$templates" = 0 ] && [ "$keep" = 1 ]; then
 	step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
 		-o "$work/documents.ndf" --files0-from "$work/inputs.list"
 fi
@@ -547,8 +614,12 @@ fpopt=()
 if [ "$templates" = 1 ]; then
 	popt=()
 	[ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl")
-	step template run_stage template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
-		--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
+	if [ "$mpi" -gt 0 ]; then
+		step template run_stage template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
+			--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
+	else
+		extract_and_template
+	fi
 	fpopt=(--templates "$work/templates.ndf")
 fi
 fpopt+=(--method "$method")
@@ -557,6 +628,8 @@ if [ "$mpi" -gt 0 ]; then
 	mapfile -t parts < <(mpi_parts fingerprint json)
 	mpi_stats "$work/fingerprint.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
 	[ "$keep" = 1 ] || rm -f "$work"/fps.*.ndf
+elif [ "$templates" = 0 ] && [ "$keep" = 0 ]; then
+	extract_and_fingerprint
 else
 	step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
 		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
@@ -608,23 +681,57 @@ sort_and_compress() {
 	[ $rc1 -gt 1 ] && return $rc1
 	return $rc2
 }
-step permute-sort+compress sort_and_compress
-jopt=()
-[ "$mpi" -gt 0 ] && jopt=(--found-pairs "$work/pairs.bin")
-step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" "${jopt[@]}" -k "$k" \
+# The pairs: by default the tables are built and joined in memory, one at
+# a time (self-join --from-fingerprints): the same clusters, no tables on
+# disk, and at 10M fingerprints, k = 6, 15 s of CPU and 0.47 GB against
+# 38 s and 0.77 GB for the three table stages (docs/SCALE.md).  The
+# compressed tables are built when asked (--tables), when ndd-documents
+# looks earlier nights up in them, and by the MPI ranks.
+use_tables=$want_tables
+[ ${#earlier[@]} -gt 0 ] || [ "$mpi" -gt 0 ] && use_tables=1
+jopt=() dopt=()
+if [ "$use_tables" = 1 ]; then
+	step permute-sort+compress sort_and_compress
+	[ "$mpi" -gt 0 ] && jopt=(--found-pairs "$work/pairs.bin")
+	jopt+=("$work/tables.ndf")
+	dopt=(--tables "$work/tables.ndf")
+	published="fingerprints.ndf tables.ndf documents.csv"
+else
+	timed=${timed/permute-sort+compress /}
+	jopt=(--from-fingerprints)
+	published="fingerprints.ndf documents.csv"
+fi
+step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
-	-o "$work/clusters.csv" "$work/tables.ndf"
+	-o "$work/clusters.csv" "${jopt[@]}"
 # documents.csv: each page of tonight kept or dropped, against tonight's
 # clusters and the earlier nights (--index, --previous).
 step documents run_stage documents "${topt[@]}" "${qopt[@]}" -k "$k" --keep "$keep_rule" \
-	-c "$work/fingerprints.ndf" --tables "$work/tables.ndf" --clusters "$work/clusters.csv" \
+	-c "$work/fingerprints.ndf" "${dopt[@]}" --clusters "$work/clusters.csv" \
 	"${earlier[@]}" --stats "$work/documents.json" -o "$work/documents.csv"
-published="fingerprints.ndf tables.ndf documents.csv"
 [ "$templates" = 1 ] && published="$published templates.ndf"
-if [ -n "$previous" ]; then
-	step query run_stage query "${topt[@]}" "${qopt[@]}" --tables "$previous/tables.ndf" \
+# --previous DIR of a run that joined in memory has no tables.ndf: its
+# tables are built here from its fingerprints, for tonight's k.
+query_previous() {
+	local ptab=$previous/tables.ndf
+	if [ ! -f "$ptab" ]; then
+		ptab=$work/previous-tables.ndf
+		mkfifo "$work/previous-raw.fifo" || return 2
+		spawn /dev/null "$work/previous-raw.fifo" permute-sort "${topt[@]}" "${qopt[@]}" \
+			-k "$k" "$previous/fingerprints.ndf"
+		local p1=$spawned rc1 rc2
+		spawn "$work/previous-raw.fifo" - compress "${topt[@]}" "${qopt[@]}" -o "$ptab" -
+		reap "$p1"; rc1=$?
+		reap "$spawned"; rc2=$?
+		[ $rc1 -gt 1 ] && return $rc1
+		[ $rc2 -gt 1 ] && return $rc2
+	fi
+	run_stage query "${topt[@]}" "${qopt[@]}" --tables "$ptab" \
 		-c "$previous/fingerprints.ndf" --stats "$work/query.json" \
 		-o "$work/previous.csv" "$work/fingerprints.ndf"
+}
+if [ -n "$previous" ]; then
+	step query query_previous
 	published="$published previous.csv"
 fi
 

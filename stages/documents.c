@@ -49,12 +49,12 @@ struct opts {
 static void usage(FILE *fp, int status)
 {
 	fprintf(fp,
-		"Usage: ndd-documents -c FPS --tables TABLES --clusters CSV [options]\n"
+		"Usage: ndd-documents -c FPS [--tables TABLES] --clusters CSV [options]\n"
 		"Write documents.csv: every document of tonight's catalog FPS, in order, kept\n"
 		"or dropped as a copy of a page of tonight (clusters.csv of ndd-self-join) or\n"
 		"of an earlier night (whose catalog is looked up in tonight's TABLES).\n\n"
 		"  -c, --catalog FILE  tonight's fingerprints (the catalog of TABLES)\n"
-		"      --tables FILE   tonight's compressed tables\n"
+		"      --tables FILE   tonight's compressed tables (needed with --earlier)\n"
 		"      --clusters FILE tonight's clusters.csv (ndd-self-join -o)\n"
 		"      --earlier NAME=FPS  an earlier night's catalog, named NAME in the\n"
 		"                      output; repeat, the oldest night first\n"
@@ -121,8 +121,12 @@ static void parse(struct opts *o, int argc, char **argv)
 		default: usage(stderr, EXIT_FAILED);
 		}
 	}
-	if (!o->catalog || !o->tables || !o->clusters || optind < argc) {
-		log_error("--catalog, --tables and --clusters are required, and nothing else");
+	if (!o->catalog || !o->clusters || optind < argc) {
+		log_error("--catalog and --clusters are required, and nothing else");
+		usage(stderr, EXIT_FAILED);
+	}
+	if (o->n_nights && !o->tables) {
+		log_error("--earlier looks nights up in tonight's tables: give --tables");
 		usage(stderr, EXIT_FAILED);
 	}
 	cli_common_finish(&o->cc);
@@ -547,7 +551,8 @@ static int write_documents(struct run *r, struct outfile *out)
 
 /* ---- main ---- */
 
-static int read_tables_header(const char *path, struct ndf_header *h)
+/* The header of the first section of @path, which must hold @kind. */
+static int read_header(const char *path, uint32_t kind, struct ndf_header *h)
 {
 	FILE *fp = fopen(path, "rb");
 	struct ndf_section *sec = NULL;
@@ -558,8 +563,9 @@ static int read_tables_header(const char *path, struct ndf_header *h)
 	int rc = ndf_section_open(fp, path, 0, &sec) ? -1 : 0;
 	if (!rc)
 		*h = *ndf_section_header(sec);
-	if (!rc && h->kind != NDF_KIND_CTABLE) {
-		log_error("'%s': holds %s, expected compressed tables", path, ndf_kind_name(h->kind));
+	if (!rc && h->kind != kind) {
+		log_error("'%s': holds %s, expected %s", path, ndf_kind_name(h->kind),
+			  ndf_kind_name(kind));
 		rc = -1;
 	}
 	ndf_section_close(sec);
@@ -611,8 +617,12 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	memset(&r, 0, sizeof r);
 	r.o = &o;
-	int rc = read_tables_header(o.tables, &r.tables);
-	if (!rc && o.k > (int)r.tables.k) {
+	/* Without earlier nights the tables are not read: the catalog's
+	 * header gives tonight's count (a run that joined in memory wrote
+	 * no tables). */
+	int rc = o.tables ? read_header(o.tables, NDF_KIND_CTABLE, &r.tables)
+			  : read_header(o.catalog, NDF_KIND_FPS, &r.tables);
+	if (!rc && o.tables && o.k > (int)r.tables.k) {
 		log_error("tables were built for k = %u; they cannot find pairs within %d",
 			  r.tables.k, o.k);
 		rc = -1;
@@ -634,7 +644,14 @@ int main(int argc, char **argv)
 	if (!rc) {
 		struct catalog_info info;
 		rc = prov_load(&r.tonight, &o.catalog, 1, &info);
-		if (!rc && info.dataset_id != r.tables.dataset_id) {
+		if (!rc && !o.tables && info.n_records != r.tables.record_count) {
+			log_error("'%s': %llu records, its first section %llu: one catalog "
+				  "section only without --tables",
+				  o.catalog, (unsigned long long)info.n_records,
+				  (unsigned long long)r.tables.record_count);
+			rc = -1;
+		}
+		if (!rc && o.tables && info.dataset_id != r.tables.dataset_id) {
 			log_error("'%s' is not the catalog the tables '%s' were built from",
 				  o.catalog, o.tables);
 			rc = -1;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # run_pipeline.sh as a whole: the shell pipe of the stages gives the same
-# clusters; -t1 and -t2 give the same bytes; a failing stage leaves no
-# clusters.csv; a missing stage program is named; usage errors exit 2.
+# clusters; -t1 and -t2 give the same bytes; the pairs joined in memory
+# (the default) and through tables.ndf (--tables) give the same outputs;
+# a failing stage leaves no clusters.csv; a missing stage program is
+# named; usage errors exit 2.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -13,12 +15,23 @@ files="corpus-samples/cn.warc.gz corpus-samples/mixed.warc.gz corpus-samples/new
 rc=$?
 [ $rc -le 1 ] || bad "run_pipeline.sh exit $rc"
 grep -q "^clusters: .*/clusters.csv$" "$tmp/a.out" || bad "no 'clusters: PATH' line"
-for f in clusters.csv stats.json fingerprints.ndf tables.ndf; do
+for f in clusters.csv stats.json fingerprints.ndf documents.csv templates.ndf; do
 	[ -s "$tmp/a/$f" ] || bad "$f missing"
 done
+[ -e "$tmp/a/tables.ndf" ] && bad "tables.ndf written without --tables"
+grep -q '"permute-sort+compress"' "$tmp/a/stats.json" && bad "table stages timed without --tables"
 ls -a "$tmp/a" | grep -q '^\.work' && bad "work directory left behind"
 ./run_pipeline.sh --bin "$BIN" -q -t 2 -o "$tmp/b" corpus-samples/ > /dev/null
 cmp -s "$tmp/a/clusters.csv" "$tmp/b/clusters.csv" || bad "-t1 and -t2 clusters differ"
+# The table path: the same outputs, and tables.ndf
+for t in 1 2; do
+	./run_pipeline.sh --bin "$BIN" -q -t $t --tables -o "$tmp/tab$t" corpus-samples/ > /dev/null
+	[ -s "$tmp/tab$t/tables.ndf" ] || bad "--tables -t $t: no tables.ndf"
+	for f in clusters.csv documents.csv fingerprints.ndf templates.ndf; do
+		cmp -s "$tmp/a/$f" "$tmp/tab$t/$f" || bad "--tables -t $t: $f differs from the join in memory"
+	done
+done
+cmp -s "$tmp/tab1/tables.ndf" "$tmp/tab2/tables.ndf" || bad "--tables: -t1 and -t2 tables differ"
 grep -q '"documents"' "$tmp/a/stats.json" && grep -q '"seconds"' "$tmp/a/stats.json" ||
 	bad "stats.json lacks documents or seconds"
 
@@ -41,6 +54,9 @@ cmp -s "$tmp/a/templates.ndf" "$tmp/templates.ndf" || bad "templates differ betw
 	"$BIN/ndd-self-join" -q -c "$tmp/fps1.ndf" -o "$tmp/pipe1.csv"
 ./run_pipeline.sh --bin "$BIN" -q --no-templates -o "$tmp/c" corpus-samples/ > /dev/null
 cmp -s "$tmp/c/clusters.csv" "$tmp/pipe1.csv" || bad "shell pipe and run_pipeline.sh --no-templates differ"
+cmp -s "$tmp/c/fingerprints.ndf" "$tmp/fps1.ndf" || bad "--no-templates: fingerprints differ from the shell pipe's"
+./run_pipeline.sh --bin "$BIN" -q --no-templates --keep-work -t 1 -o "$tmp/c1" corpus-samples/ > /dev/null
+cmp -s "$tmp/c1/fingerprints.ndf" "$tmp/fps1.ndf" || bad "--no-templates --keep-work -t 1: fingerprints differ"
 [ -f "$tmp/c/templates.ndf" ] && bad "--no-templates wrote templates"
 
 # A fingerprint file with one byte flipped: the table stage refuses it.
@@ -78,6 +94,15 @@ cmp -s "$tmp/mix.cl" "$tmp/a.cl" || bad "a garbage file changed the clusters of 
 	corpus-samples/news-b.warc > /dev/null || bad "--previous run failed"
 grep -q '^http://mirror.daily-planet.example/2026/11/article-1.html,.*,http://daily-planet.example/2026/11/article-1.html,.*,0,exact' \
 	"$tmp/night2/previous.csv" || bad "--previous: the mirrored page of last night not found"
+# last night joined in memory (no tables.ndf) or through tables: the same
+[ -e "$tmp/night1/tables.ndf" ] && bad "night 1 wrote tables.ndf without --tables"
+[ -s "$tmp/night2/tables.ndf" ] || bad "--previous: tonight's tables.ndf (for the lookup) missing"
+./run_pipeline.sh --bin "$BIN" -q --tables -o "$tmp/night1t" corpus-samples/news-a.warc.gz > /dev/null
+./run_pipeline.sh --bin "$BIN" -q --previous "$tmp/night1t" -o "$tmp/night2t" \
+	corpus-samples/news-b.warc > /dev/null || bad "--previous of a --tables run failed"
+for f in previous.csv documents.csv clusters.csv; do
+	cmp -s "$tmp/night2/$f" "$tmp/night2t/$f" || bad "--previous: $f differs with and without last night's tables.ndf"
+done
 ./run_pipeline.sh --bin "$BIN" -q --previous "$tmp/nothing" -o "$tmp/night3" corpus-samples/ 2>/dev/null
 [ $? -eq 2 ] || bad "--previous with no index accepted"
 
