@@ -162,6 +162,10 @@ fuzz-build: $(FUZZ_BIN)
 bench: $(STAGE_BIN) $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) sh bench/run.sh
 
+## bench-long: the table benchmark with 100M fingerprints too (k = 3 and 6; ~8 GB in BENCH_DIR, minutes of CPU)
+bench-long: $(STAGE_BIN) $(BENCH_BIN)
+	$(Q)BUILD=$(BUILD) BENCH_ONLY=tables BENCH_LONG=1 sh bench/run.sh
+
 ## conformance: the HTML tokenizer against html5lib on 20,000 generated pages and the realpages kit (RP=/tmp/rp)
 RP ?= /tmp/rp
 conformance: $(BUILD)/tests/test_html_visible
@@ -194,7 +198,7 @@ help:
 	@sed -n 's/^## //p' Makefile
 
 FORCE:
-.PHONY: all test check check-asan fuzz fuzz-build bench conformance demo deps install clean help FORCE
+.PHONY: all test check check-asan fuzz fuzz-build bench bench-long conformance demo deps install clean help FORCE
 .SECONDARY:
 
 -include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \

@@ -21,6 +21,12 @@
 #   BENCH_STAGED_MAX=20000000   above this N no run through files (staging 100M
 #                               fingerprints' raw tables writes 12 GB at k = 3)
 #   BENCH_DIR=/tmp/ndd-bench    scratch space
+#   BENCH_CRAWL_HOSTS=200       the end-to-end row: run_pipeline.sh on a
+#                               bench/gen_crawl.py crawl of this many hosts
+#                               (150-450 pages each: ~70,000 pages, 210 MB
+#                               of .warc.gz; cached in BENCH_DIR; 0: no row)
+#                               against the zlib inflate floor of the same
+#                               files (bench/inflate_floor), in the same run
 set -u
 BUILD=${BUILD:-build}
 BIN=$BUILD/bin
@@ -121,11 +127,52 @@ for n in $N_LIST; do
 done
 done
 rm -f "$DIR/fps.ndf" "$DIR/want" "$DIR/sample.txt" "$DIR"/m[123] "$DIR/time"
+
+# The end-to-end row: run_pipeline.sh -t $THREADS on a generated crawl
+# (median wall of 3 runs; CPU and peak of that run; tmpMB the largest the
+# work directory grew, polled), its "check" the wall time over the
+# single-thread zlib floor of the same files measured here.
+HOSTS=${BENCH_CRAWL_HOSTS:-200}
+if [ "$HOSTS" -gt 0 ]; then
+	CR=$DIR/crawl-h$HOSTS
+	if [ ! -s "$CR/all.warc.gz" ]; then
+		rm -rf "$CR"
+		python3 bench/gen_crawl.py -s 11 -o "$CR" --hosts "$HOSTS" --pages 150 450 --parts 8 \
+			> /dev/null 2>&1 || { echo "gen_crawl.py failed"; exit 1; }
+		cat "$CR"/crawl/*.warc.gz > "$CR/all.warc.gz"
+	fi
+	floor=$("$BUILD/bench/inflate_floor" "$CR/all.warc.gz" 2>/dev/null | awk '$1 == "zlib" { print $2 }')
+	for r in 1 2 3; do
+		rm -rf "$DIR/e2e"
+		mkdir -p "$DIR/e2e"
+		( while :; do du -sm "$DIR/e2e" 2>/dev/null | cut -f1; sleep 0.1; done ) > "$DIR/e2e.du" &
+		poll=$!
+		timed "$TM $DIR/m1 ./run_pipeline.sh -q -t $THREADS --bin $BIN -o $DIR/e2e/out $CR/crawl > /dev/null" ||
+			{ kill $poll; echo "run_pipeline.sh failed"; exit 1; }
+		kill $poll
+		wait $poll 2>/dev/null
+		echo "$w $c $(peaks "$DIR/m1") $(sort -n "$DIR/e2e.du" | tail -1)"
+	done | sort -n > "$DIR/e2e.runs"
+	# shellcheck disable=SC2046
+	set -- $(sed -n 2p "$DIR/e2e.runs")
+	w=$1 c=$2 peak=$3 tmp=$4
+	pages=$(sed -n 's/^ *"documents": \([0-9]*\).*/\1/p' "$DIR/e2e/out/stats.json" | head -1)
+	pairs=$(sed -n 's/^ *"pairs": \([0-9]*\).*/\1/p' "$DIR/e2e/out/stats.json" | head -1)
+	ratio=$(awk -v w="$w" -v f="$floor" 'BEGIN { printf "%.2fxZ", w / f }')
+	row "$pages" 6 "$THREADS" e2e "$w" "$c" "$peak" "$tmp" "$pairs" - - "$ratio"
+	echo "summary: end to end, $(du -m "$CR/all.warc.gz" | cut -f1) MB .warc.gz, $pages pages," \
+		"$THREADS threads: $w s wall (median of 3), $c s CPU, $ratio the zlib floor ($floor s)" \
+		>> "$DIR/summary.txt.$$"
+	rm -rf "$DIR/e2e" "$DIR/e2e.du" "$DIR/e2e.runs" "$DIR/m1"
+fi
 echo "(seconds, all processes' CPU; files: permute-sort, compress and self-join one"
 echo " after another through files, peakMB the largest of them, tmpMB the raw and"
 echo " compressed tables; pipe: the three at once, peakMB their peaks added up;"
 echo " memory: ndd-self-join --from-fingerprints; check: the pairs of a sample of"
-echo " fingerprints equal brute force's)"
+echo " fingerprints equal brute force's; e2e: run_pipeline.sh on the crawl of"
+echo " BENCH_CRAWL_HOSTS hosts, N its pages, median of 3 runs, tmpMB the work"
+echo " directory's largest, check its wall over the one-thread zlib inflate"
+echo " floor of the same files (xZ))"
 cat "$DIR/summary.txt.$$"
 rm -f "$DIR/summary.txt.$$"
 
