@@ -28,7 +28,7 @@
 # fixed links through current (see "Publishing" below).  A signal stops
 # the stages and removes the work; a run killed outright (kill -9) takes
 # its stages with it (parent-death signal) and the next run removes what
-# it left behind.
+# it left behind, or, given --resume, continues it (see "Resume" below).
 #
 # Exit status: 0 success; 1 finished, but some input records were skipped
 # (counted in stats.json); 2 failed, interrupted or locked: nothing
@@ -73,6 +73,11 @@ recursively in directories), and write the duplicate-cluster CSV.
       --tables       also build tonight's compressed tables (tables.ndf) and
                      find the pairs through them, not in memory (built anyway
                      when earlier nights are looked up: --index, --previous)
+      --resume       continue the newest interrupted run in DIR: its steps
+                     whose programs, options and inputs are unchanged and
+                     whose outputs check out are reused, the rest run again;
+                     a run with --resume that fails or is stopped keeps its
+                     work for the next --resume
       --mpi N        run extract, fingerprint and the tables on N MPI ranks
                      (build with 'make MPI=1'; docs/MPI.md): the same outputs.
                      \$NDD_MPIRUN is the launcher (default mpirun; srun works)
@@ -91,6 +96,7 @@ started=$(date +%s.%N)
 cmdline=("$0" "$@")
 out=./ndd-out k="" threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0 want_tables=0
 method=minhash index="" night="" replace_night=0 keep_nights="" keep_rule=earliest list_index=""
+resume=0
 inputs=() lists=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -102,6 +108,7 @@ while [ $# -gt 0 ]; do
 	--files-from) lists+=("${2:?}"); shift 2 ;;
 	--keep-work) keep=1; shift ;;
 	--tables) want_tables=1; shift ;;
+	--resume) resume=1; shift ;;
 	--mpi) mpi=${2:?}; shift 2 ;;
 	--no-templates) templates=0; shift ;;
 	--method) method=${2:?}; shift 2 ;;
@@ -154,13 +161,26 @@ index_list() {
 	printf 'total: %d nights, %d bytes\n' "$count" "$total"
 }
 
-# index_open: lock the index, remove what a killed run left in it, and
-# refuse settings other than the index's or a night it already holds.
+# Adding a night and publishing the outputs are two steps that cannot be
+# one: the night is staged in DIR/.new-NAME (its night.conf names the
+# output directory and the run directory it is published as), then the
+# outputs are published, then the night is committed (renamed into
+# nights/, appended to nights.txt).  A run that stops before publishing
+# leaves a staged night whose run is not the output's current one: the
+# next run on the index removes it.  A run that stops after publishing
+# leaves a staged (or renamed but unlisted) night whose run is current:
+# the next run on the index commits it and says so.
+
+# index_open: lock the index, repair or remove what a stopped run left in
+# it, and refuse settings other than the index's or a night it holds.
 index_open() {
 	local ik im it
 	mkdir -p "$index/nights" || die "cannot create the index directory '$index'"
 	lock_dir "$index" 7
-	rm -rf "$index"/.new-* "$index"/.old-* "$index"/.nights.tmp "$index"/.conf.tmp
+	rm -rf "$index"/.old-* "$index"/.nights.tmp "$index"/.conf.tmp
+	index_repair
+	# settings staged by a run that never added a night bind nothing
+	[ -n "$(index_nights "$index")" ] || rm -f "$index/index.conf"
 	if [ -f "$index/index.conf" ]; then
 		ik=$(index_conf_get "$index" k) im=$(index_conf_get "$index" method)
 		it=$(index_conf_get "$index" templates)
@@ -171,6 +191,30 @@ index_open() {
 	if index_nights "$index" | grep -qxF -- "$night" && [ "$replace_night" = 0 ]; then
 		die "night '$night' is already in the index '$index': give another --night NAME, or --replace-night"
 	fi
+}
+
+# index_repair: each staged night (.new-NAME) and each night directory
+# nights.txt does not list is committed if its run was published, else
+# removed (see above).
+index_repair() {
+	local d n o r
+	for d in "$index"/.new-* "$index"/nights/*; do
+		[ -d "$d" ] || continue
+		n=${d##*/}
+		n=${n#.new-}
+		if [ "$d" = "$index/nights/$n" ] && index_nights "$index" | grep -qxF -- "$n"; then
+			continue
+		fi
+		o=$(sed -n 's/^output=//p' "$d/night.conf" 2> /dev/null)
+		r=$(sed -n 's/^run=//p' "$d/night.conf" 2> /dev/null)
+		if [ -n "$r" ] && [ -n "$o" ] && [ "$(readlink "$o/current" 2> /dev/null)" = "$r" ]; then
+			index_commit "$n" || die "cannot add night '$n' to the index '$index'"
+			echo "run_pipeline.sh: warning: night '$n' was published in $o but a run stopped before adding it to the index '$index': added now" >&2
+		else
+			rm -rf "$d"
+			say "removed night '$n' from the index '$index': the run that staged it did not publish it"
+		fi
+	done
 }
 
 # index_earlier: the --earlier options of ndd-documents, oldest first
@@ -185,34 +229,49 @@ index_earlier() {
 	done < <(index_nights "$index")
 }
 
-# index_add PAGES: add tonight's published catalog and templates to the
-# index as night $night (hard links where the file system allows), then
-# expire the oldest nights past --keep-nights.
-index_add() {
-	local pages=$1 new=$index/.new-$night dst=$index/nights/$night f old n
+# index_stage PAGES: stage tonight's catalog and templates (from the work
+# directory, before publish moves them; hard links where the file system
+# allows) as DIR/.new-NIGHT, and the index's settings if it has none.
+index_stage() {
+	local new=$index/.new-$night f
+	rm -rf "$new"
 	mkdir "$new" || die "cannot create '$new'"
 	for f in fingerprints.ndf templates.ndf; do
-		[ -f "$out/current/$f" ] || continue
-		ln "$out/current/$f" "$new/$f" 2>/dev/null || cp "$out/current/$f" "$new/$f" ||
+		[ -f "$work/$f" ] || continue
+		ln "$work/$f" "$new/$f" 2> /dev/null || cp "$work/$f" "$new/$f" ||
 			die "cannot copy $f into the index '$index'"
 	done
-	printf 'pages=%s\nadded=%s\ninputs=%s\n' "$pages" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-		"${#files[@]}" > "$new/night.conf" || die "cannot write '$new/night.conf'"
-	[ ! -d "$dst" ] || mv -T "$dst" "$index/.old-$night" || die "cannot replace night '$night'"
-	mv -T "$new" "$dst" || die "cannot add night '$night' to the index '$index'"
-	rm -rf "$index/.old-$night"
-	{ index_nights "$index" | grep -vxF -- "$night"; echo "$night"; } > "$index/.nights.tmp" &&
-		mv "$index/.nights.tmp" "$index/nights.txt" || die "cannot update '$index/nights.txt'"
+	printf 'pages=%s\nadded=%s\ninputs=%s\noutput=%s\nrun=%s\n' "$1" \
+		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "${#files[@]}" "$(cd "$out" && pwd)" "$run_name" \
+		> "$new/night.conf" || die "cannot write '$new/night.conf'"
 	if [ ! -f "$index/index.conf" ]; then
-		printf 'k=%s\nmethod=%s\ntemplates=%s\n' "$k" "$method" "$templates" > "$index/.conf.tmp" &&
-			mv "$index/.conf.tmp" "$index/index.conf" || die "cannot write '$index/index.conf'"
+		{ printf 'k=%s\nmethod=%s\ntemplates=%s\n' "$k" "$method" "$templates" > "$index/.conf.tmp" &&
+			mv "$index/.conf.tmp" "$index/index.conf"; } || die "cannot write '$index/index.conf'"
 	fi
+}
+
+# index_commit NAME: the staged night NAME (DIR/.new-NAME, or DIR/nights/NAME
+# not yet listed) becomes the newest night of the index.
+index_commit() {
+	local n=$1 new=$index/.new-$1 dst=$index/nights/$1
+	if [ -d "$new" ]; then
+		if [ -d "$dst" ]; then mv -T "$dst" "$index/.old-$n" || return 1; fi
+		mv -T "$new" "$dst" || return 1
+		rm -rf "$index/.old-$n"
+	fi
+	{ index_nights "$index" | grep -vxF -- "$n"; echo "$n"; } > "$index/.nights.tmp" &&
+		mv "$index/.nights.tmp" "$index/nights.txt"
+}
+
+# index_expire: remove the oldest nights past --keep-nights.
+index_expire() {
+	local n old
 	[ -n "$keep_nights" ] || return 0
 	n=$(index_nights "$index" | wc -l)
 	while [ "$n" -gt "$keep_nights" ]; do
 		old=$(head -n 1 "$index/nights.txt")
-		tail -n +2 "$index/nights.txt" > "$index/.nights.tmp" &&
-			mv "$index/.nights.tmp" "$index/nights.txt" || die "cannot update '$index/nights.txt'"
+		{ tail -n +2 "$index/nights.txt" > "$index/.nights.tmp" &&
+			mv "$index/.nights.tmp" "$index/nights.txt"; } || die "cannot update '$index/nights.txt'"
 		rm -rf "${index:?}/nights/$old"
 		say "night '$old' expired from the index (--keep-nights $keep_nights)"
 		n=$((n - 1))
@@ -349,14 +408,14 @@ clean_leftovers() {
 # run's files or all of the new run's, and a crash before it leaves the old
 # run published.  A name the new run did not write (previous.csv without
 # --previous) loses its link.  Add new outputs to publish_names.
+run_name=.run-$(date -u +%Y%m%dT%H%M%SZ)-$$
 publish_names="clusters.csv documents.csv stats.json fingerprints.ndf tables.ndf templates.ndf previous.csv report.html"
 
 # publish FILE...: move FILEs (in the work directory) into a new run
 # directory and make it current.
 publish() {
-	local run old name
+	local run=$out/$run_name old name
 	old=$(readlink "$out/current" 2>/dev/null)
-	run=$out/.run-$(date -u +%Y%m%dT%H%M%SZ)-$$
 	mkdir "$run" || die "cannot create a run directory in '$out'"
 	for name in "$@"; do
 		mv "$work/$name" "$run/$name" || die "cannot move $name into $run; nothing was published"
@@ -420,6 +479,7 @@ reap() {
 # run_stage NAME ARGS...: run stage NAME to its end.
 run_stage() { spawn /dev/null - "$@"; reap "$spawned"; }
 
+# shellcheck disable=SC2317 # called from the traps
 stop_stages() {
 	[ ${#stage_pids[@]} -eq 0 ] && return
 	kill -TERM "${stage_pids[@]}" 2>/dev/null
@@ -429,16 +489,158 @@ stop_stages() {
 
 # SIGINT, SIGTERM, SIGHUP: stop the stages, remove the work (EXIT trap),
 # say so, exit 2.
+# shellcheck disable=SC2317 # called from the traps
 on_signal() {
 	trap '' INT TERM HUP
 	stop_stages
-	echo "run_pipeline.sh: interrupted by SIG$1: stages stopped, work removed; $out keeps its previous outputs" >&2
+	if keeps_work; then
+		echo "run_pipeline.sh: interrupted by SIG$1: stages stopped, work kept in $work for --resume; $out keeps its previous outputs" >&2
+	else
+		echo "run_pipeline.sh: interrupted by SIG$1: stages stopped, work removed; $out keeps its previous outputs" >&2
+	fi
 	exit 2
+}
+
+# ---- Resume: completion markers, one per step ----
+# A step (one entry of the timings: extract, template, fingerprint,
+# permute-sort+compress, self-join, documents, query) that ends well
+# leaves WORK/.done-STEP: its key, its seconds and exit status, and a
+# BLAKE2 checksum of each output file.  The key hashes what decides the
+# outputs: the step's name, its programs (their bytes), its arguments but
+# -q, the size and modification time of every input from outside the work
+# directory (WARCs, earlier nights, --previous), and the previous step's
+# marker, so a change anywhere upstream changes every later key.
+# --resume adopts the newest work directory left in DIR and walks the
+# steps in order: a step is reused while its marker's key is this run's
+# and its outputs still match their checksums; from the first step that
+# is not, that step and all later ones run.  A step that streams into
+# another (permute-sort | compress) is one step and resumes as one.
+# Documents files are removed once fingerprint has read them; a step
+# that needs one that is gone sends the run back to extract (re-exec).
+
+hash_file() { b2sum < "$1" | cut -c1-128; }
+
+# temp_consumer FILE: the last step that reads intermediate FILE, which is
+# removed after it (fails for files kept to the end).
+temp_consumer() { case $1 in documents.ndf | docs.*.ndf) echo fingerprint ;; *) return 1 ;; esac; }
+
+# resume_pick: the newest work directory in $out with a completion marker.
+resume_pick() {
+	local d best=""
+	for d in "$out"/.work.*; do
+		if [ -d "$d" ] && [ ! -L "$d" ] && compgen -G "$d/.done-*" > /dev/null &&
+			{ [ -z "$best" ] || [ "$d" -nt "$best" ]; }; then
+			best=$d
+		fi
+	done
+	echo "$best"
+}
+
+# resume_adopt: keep, in the adopted work directory, only the files its
+# markers name (a killed stage's temporary files and FIFOs go).
+resume_adopt() {
+	local f keepers
+	keepers=$(sed -n 's/^file [0-9a-f]* //p' "$work"/.done-* 2> /dev/null)
+	for f in "$work"/* "$work"/.[!.]*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		case ${f##*/} in .done-*) continue ;; esac
+		grep -qxF -- "${f##*/}" <<< "$keepers" || rm -rf "$f"
+	done
+	say "resuming the interrupted run in $work"
+}
+
+# step_key NAME PROGRAMS CMD...: the key of step NAME (see above).
+step_key() {
+	local name=$1 progs=$2 a p list="" ext=()
+	shift 2
+	{
+		printf 'ndd-resume 1\nstep %s\nmpi %s\n' "$name" "$mpi"
+		for p in $progs; do printf 'program %s %s\n' "$p" "$(hash_file "$(stage_path "$p")")"; done
+		for a in "$@"; do
+			[ "$a" = -q ] && continue
+			printf 'arg %s\0' "$a"
+			[ "$a" = --files0-from ] && list=next && continue
+			[ "$list" = next ] && list=$a
+			case $a in "$work"/*) continue ;; esac
+			if [ -f "$a" ]; then ext+=("$a"); elif [ -f "${a#*=}" ]; then ext+=("${a#*=}"); fi
+		done
+		[ ${#ext[@]} -eq 0 ] || printf '%s\0' "${ext[@]}" | xargs -0 stat -L -c 'input %s %.9Y' --
+		if [ -n "$list" ] && [ -f "$list" ]; then
+			cat "$list"
+			xargs -0 -r stat -L -c 'input %s %.9Y' -- < "$list"
+		fi
+		[ -z "$prev_mark" ] || cat "$prev_mark"
+	} | b2sum | cut -c1-128
+}
+
+# step_reusable NAME KEY: the marker of step NAME has KEY and its outputs
+# check out.  A removed intermediate is noted in missing_temps: fine as
+# long as the step that reads it is reused too (resume_stop checks).
+step_reusable() {
+	local m=$work/.done-$1 tag sum f c
+	[ -f "$m" ] || { say "step $1: not finished by the interrupted run"; return 1; }
+	[ "$(sed -n 's/^key //p' "$m")" = "$2" ] ||
+		{ say "step $1: its program, options or inputs changed"; return 1; }
+	while read -r tag sum f; do
+		[ "$tag" = file ] || continue
+		if [ -f "$work/$f" ]; then
+			[ "$(hash_file "$work/$f")" = "$sum" ] ||
+				{ say "step $1: $f does not match its checksum"; return 1; }
+		elif c=$(temp_consumer "$f"); then
+			missing_temps+=("$1:$f:$c")
+		else
+			say "step $1: its output $f is missing"
+			return 1
+		fi
+	done < "$m"
+}
+
+# resume_stop NAME: step NAME is the first to run: stop reusing, drop the
+# markers of this and later steps, and if a reused step's intermediate
+# this or a later step reads is gone, start again with that step redone.
+resume_stop() {
+	local e producer f consumer r
+	reusing=0
+	for e in "${missing_temps[@]}"; do
+		IFS=: read -r producer f consumer <<< "$e"
+		for r in "${reused[@]}"; do [ "$r" = "$consumer" ] && continue 2; done
+		rm -f "$work/.done-$producer"
+		say "step $1 needs $f, removed after step $consumer: running again from step $producer"
+		restart
+	done
+	for f in "$work"/.done-*; do
+		for r in "${reused[@]}"; do [ "${f##*/.done-}" = "$r" ] && continue 2; done
+		rm -f "$f"
+	done
+}
+
+# restart: this script again, with the same arguments (it adopts the same
+# work directory); the locks are taken again.
+restart() { exec "$BASH" "${cmdline[@]}"; }
+
+# mark NAME KEY 'GLOBS' STATUS SECONDS: write step NAME's marker (SECONDS:
+# its 'seconds NAME S' lines), listing the files of $work matching GLOBS.
+mark() {
+	local m=$work/.done-$1 g f
+	{
+		printf 'key %s\n%sstatus %s\n' "$2" "$5" "$4"
+		for g in $3; do
+			for f in "$work"/$g; do
+				if [ -f "$f" ]; then printf 'file %s %s\n' "$(hash_file "$f")" "${f##*/}"; fi
+			done
+		done
+	} > "$m.tmp" || die "cannot write the completion marker of step $1"
+	mv "$m.tmp" "$m" || die "cannot write the completion marker of step $1"
 }
 
 mkdir -p "$out" || die "cannot create output directory '$out'"
 lock_dir "$out" 9
-clean_leftovers
+if [ -e "$out/current" ] && [ ! -L "$out/current" ]; then
+	die "'$out/current' is not the link this script publishes through (a file or directory of that name is in the way): move it, or choose another output directory"
+fi
+work=""
+[ "$resume" = 1 ] && work=$(resume_pick)
+clean_leftovers "$work"
 earlier=() latest_tpl=""
 if [ -n "$index" ]; then
 	index_open
@@ -447,10 +649,25 @@ elif [ -n "$previous" ]; then
 	earlier=(--earlier "previous=$previous/fingerprints.ndf")
 	[ -f "$previous/templates.ndf" ] && latest_tpl=$previous/templates.ndf
 fi
-work=$(mktemp -d "$out/.work.XXXXXX") || die "cannot create a work directory in '$out'"
-cleanup() { stop_stages; [ "$keep" = 1 ] || rm -rf "$work"; }
+reusing=0
+if [ -n "$work" ]; then
+	resume_adopt
+	reusing=1
+else
+	work=$(mktemp -d "$out/.work.XXXXXX") || die "cannot create a work directory in '$out'"
+fi
+published_ok=0
+# keeps_work: the work survives this run: --keep-work, or --resume until
+# the outputs are published (the next --resume continues from it).
+# shellcheck disable=SC2317 # called from the traps
+keeps_work() { [ "$keep" = 1 ] || { [ "$resume" = 1 ] && [ "$published_ok" = 0 ]; }; }
+# shellcheck disable=SC2317 # called from the EXIT trap
+cleanup() { stop_stages; keeps_work || rm -rf "$work"; }
 trap cleanup EXIT
-for sig in INT TERM HUP; do trap "on_signal $sig" "$sig"; done
+for sig in INT TERM HUP; do
+	# shellcheck disable=SC2064 # $sig is meant to expand now, once per signal
+	trap "on_signal $sig" "$sig"
+done
 
 # Stages run side by side on the same cores (and the user's other work
 # does too): OpenMP threads that spin while waiting steal those cores.
@@ -464,10 +681,30 @@ now() { date +%s.%N; }
 declare -A secs
 status=0
 
-# run NAME CMD...: times a stage; exit 1 is "finished with skipped input".
+prev_mark="" reused=() missing_temps=()
+declare -A ran
+
+# step NAME PROGRAMS 'OUTPUT GLOBS' CMD...: one step of the run: reused
+# (--resume) or run and timed, then marked done; exit 1 of CMD is
+# "finished with skipped input".
 step() {
-	local name=$1 t0 rc
-	shift
+	local name=$1 progs=$2 outs=$3 t0 rc key s0=$status sn sv
+	local -A before=()
+	shift 3
+	ran[$name]=1
+	key=$(step_key "$name" "$progs" "$@")
+	if [ "$reusing" = 1 ]; then
+		if step_reusable "$name" "$key"; then
+			while read -r sn sv; do secs[$sn]=$sv; done < <(sed -n 's/^seconds //p' "$work/.done-$name")
+			[ "$(sed -n 's/^status //p' "$work/.done-$name")" = 1 ] && status=1
+			reused+=("$name")
+			prev_mark=$work/.done-$name
+			say "step $name: reused (done by the interrupted run)"
+			return 0
+		fi
+		resume_stop "$name"
+	fi
+	for sn in "${!secs[@]}"; do before[$sn]=${secs[$sn]}; done
 	t0=$(now)
 	"$@"
 	rc=$?
@@ -477,12 +714,22 @@ step() {
 	elif [ $rc -ne 0 ]; then
 		die "stage $name failed (exit $rc); nothing was published in $out"
 	fi
+	# the seconds the step set (a step of two piped stages times each),
+	# and whether it skipped input (such a step sets status itself)
+	sv=""
+	for sn in "${!secs[@]}"; do
+		[ "${before[$sn]:-}" = "${secs[$sn]}" ] || sv+="seconds $sn ${secs[$sn]}"$'\n'
+	done
+	[ "$status" = 1 ] && [ "$s0" = 0 ] && rc=1
+	mark "$name" "$key" "$outs" "$rc" "$sv"
+	prev_mark=$work/.done-$name
 }
 
 # --mpi N: extract, fingerprint and the tables run as MPI jobs of N ranks
 # (ndd-mpi, docs/MPI.md); each step's parts come together in the same
 # files as on one machine.  A job that fails or loses a rank exits
 # non-zero: the run stops there, having published nothing.
+# shellcheck disable=SC2317 # run through step()
 mpi_run() {
 	local launcher=${NDD_MPIRUN:-mpirun} rc
 	local -a cmd=("$launcher" -np "$mpi")
@@ -501,17 +748,17 @@ mpi_run() {
 	reap "$spawned"
 	rc=$?
 	# with --status, ndd-mpi exits 0 or 2: any other exit is a rank's crash
-	if [ $rc = 0 ]; then
+	if [ "$rc" = 0 ]; then
 		read -r rc < "$work/mpi.status" || rc=2
-	elif [ $rc = 1 ]; then
+	elif [ "$rc" = 1 ]; then
 		rc=2
 	fi
-	if [ $rc -gt 1 ]; then
+	if [ "$rc" -gt 1 ]; then
 		local why
 		why=$(grep -Eio '(process )?rank [0-9]+[^.]*' "$work/mpirun.log" | head -3 | paste -sd ';' -)
 		echo "run_pipeline.sh: error: MPI job '$1' on $mpi ranks failed (exit $rc)${why:+: $why}" >&2
 	fi
-	return $rc
+	return "$rc"
 }
 # The ranks' statistics of a stage, summed into one file like the stage's.
 mpi_stats() {
@@ -538,6 +785,7 @@ mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] &
 # learns the hosts' templates while the crawl is still being read: the
 # shell pipe 'ndd-extract | tee documents.ndf | ndd-template -'.  Its
 # seconds: extract's until it ends, template's only what it takes after.
+# shellcheck disable=SC2317 # run through step()
 extract_and_template() {
 	local t0 pe pt pg rce rct rcg
 	mkfifo "$work/docs.fifo" "$work/tpl.fifo" || die "cannot create FIFOs in $work"
@@ -560,11 +808,11 @@ extract_and_template() {
 	rm -f "$work/docs.fifo" "$work/tpl.fifo"
 	# the first to fail is named: a template that stopped reading makes
 	# tee and extract fail after it
-	[ $rcg -gt 1 ] && [ $rce -le 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
-	[ $rce -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
-	[ $rcg -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
-	[ $rct -ne 0 ] && die "cannot copy the documents into $work/documents.ndf (tee exit $rct); nothing was published in $out"
-	[ $rce -eq 1 ] || [ $rcg -eq 1 ] && status=1
+	[ "$rcg" -gt 1 ] && [ "$rce" -le 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
+	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
+	[ "$rcg" -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
+	[ "$rct" -ne 0 ] && die "cannot copy the documents into $work/documents.ndf (tee exit $rct); nothing was published in $out"
+	[ "$rce" -eq 1 ] || [ "$rcg" -eq 1 ] && status=1
 	return 0
 }
 
@@ -572,6 +820,7 @@ extract_and_template() {
 # on that page alone, so fingerprint reads extract's documents as they
 # come (the plain shell pipe 'ndd-extract | ndd-fingerprint'); no
 # documents file is written.  Seconds as in extract_and_template.
+# shellcheck disable=SC2317 # run through step()
 extract_and_fingerprint() {
 	local t0 pe pf rce rcf
 	mkfifo "$work/docs.fifo" || die "cannot create a FIFO in $work"
@@ -588,10 +837,10 @@ extract_and_fingerprint() {
 	reap "$pf"; rcf=$?
 	secs[fingerprint]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	rm -f "$work/docs.fifo"
-	[ $rcf -gt 1 ] && [ $rce -le 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
-	[ $rce -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
-	[ $rcf -gt 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
-	[ $rce -eq 1 ] || [ $rcf -eq 1 ] && status=1
+	[ "$rcf" -gt 1 ] && [ "$rce" -le 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
+	[ "$rcf" -gt 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	[ "$rce" -eq 1 ] || [ "$rcf" -eq 1 ] && status=1
 	return 0
 }
 
@@ -599,40 +848,45 @@ say "${#files[@]} input files, k = $k, method $method${index:+, index $index, ni
 docs=("$work/documents.ndf")
 # The names go through a file: 40,000 of them pass the argument limit.
 printf '%s\0' "${files[@]}" > "$work/inputs.list" || die "cannot write the input list"
+popt=()
+[ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl")
+fpopt=()
+[ "$templates" = 1 ] && fpopt=(--templates "$work/templates.ndf")
+fpopt+=(--method "$method")
+# The steps' arguments after the program names are their keys' (see
+# "Resume"): the functions that pipe stages together read the same
+# settings from the script's variables.
 if [ "$mpi" -gt 0 ]; then
-	step extract mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" -- "${files[@]}"
-	mapfile -t docs < <(mpi_parts docs ndf)
+	step extract mpi "docs.*.ndf extract.*.json" mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" -- "${files[@]}"
+	# the parts extract wrote, as its marker names them: the same list
+	# for template's key when a resumed run finds them already removed
+	mapfile -t docs < <(sed -n 's/^file [0-9a-f]* \(docs\.[0-9]*\.ndf\)$/\1/p' "$work/.done-extract" | sort -t. -k2,2n)
+	docs=("${docs[@]/#/$work/}")
 	mapfile -t parts < <(mpi_parts extract json)
 	mpi_stats "$work/extract.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
-elif [ "$templates" = 0 ] && [ "$keep" = 1 ]; then
-	step extract run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
-		-o "$work/documents.ndf" --files0-from "$work/inputs.list"
-fi
-# Templates: what repeats over a host's pages is its template, not content
-# (docs/TEMPLATES.md); fingerprint then decides each page's text without it.
-fpopt=()
-if [ "$templates" = 1 ]; then
-	popt=()
-	[ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl")
-	if [ "$mpi" -gt 0 ]; then
-		step template run_stage template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
-			--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
-	else
-		extract_and_template
-	fi
-	fpopt=(--templates "$work/templates.ndf")
-fi
-fpopt+=(--method "$method")
-if [ "$mpi" -gt 0 ]; then
-	step fingerprint mpi_run fingerprint "$work" "$work/fingerprints.ndf" "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
+	# Templates: what repeats over a host's pages is its template, not
+	# content (docs/TEMPLATES.md); fingerprint then decides each page's
+	# text without it.
+	[ "$templates" = 0 ] || step template template "templates.ndf template.json" run_stage template \
+		"${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
+		--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
+	step fingerprint mpi "fingerprints.ndf fingerprint.*.json" mpi_run fingerprint "$work" "$work/fingerprints.ndf" "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
 	mapfile -t parts < <(mpi_parts fingerprint json)
 	mpi_stats "$work/fingerprint.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
 	[ "$keep" = 1 ] || rm -f "$work"/fps.*.ndf
-elif [ "$templates" = 0 ] && [ "$keep" = 0 ]; then
-	extract_and_fingerprint
-else
-	step fingerprint run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
+elif [ "$templates" = 1 ]; then
+	step extract+template "extract template" "documents.ndf extract.json templates.ndf template.json" \
+		extract_and_template "${topt[@]}" "${popt[@]}" --files0-from "$work/inputs.list"
+	step fingerprint fingerprint "fingerprints.ndf fingerprint.json" run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
 		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
+elif [ "$keep" = 1 ]; then
+	step extract extract "documents.ndf extract.json" run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
+		-o "$work/documents.ndf" --files0-from "$work/inputs.list"
+	step fingerprint fingerprint "fingerprints.ndf fingerprint.json" run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
+		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
+else
+	step extract+fingerprint "extract fingerprint" "fingerprints.ndf extract.json fingerprint.json" \
+		extract_and_fingerprint "${topt[@]}" "${fpopt[@]}" --files0-from "$work/inputs.list"
 fi
 [ "$keep" = 1 ] || rm -f "${docs[@]}"
 # The raw tables (12 bytes per fingerprint and table: 1.2 GB for 10M
@@ -642,6 +896,7 @@ fi
 # With --mpi the ranks sort and join the tables (ndd-mpi tables); rank 0
 # streams the sorted tables through a FIFO into ndd-compress, and writes
 # the pairs for self-join --found-pairs.
+# shellcheck disable=SC2317 # run through step()
 mpi_tables() {
 	local raw=$work/tables-raw.ndf pid rc
 	[ "$keep" = 1 ] || { mkfifo "$raw" || return 2; }
@@ -655,13 +910,17 @@ mpi_tables() {
 	if [ "$keep" != 1 ]; then
 		# a job that failed before rank 0 opened the FIFO leaves compress
 		# waiting to open it: open and close it once
-		[ $rc -gt 1 ] && { kill "$pid" 2>/dev/null; exec 3<> "$raw"; exec 3>&-; }
-		reap "$pid" || { [ $rc -gt 1 ] || rc=2; }
-		return $rc
+		[ "$rc" -gt 1 ] && { kill "$pid" 2>/dev/null; exec 3<> "$raw"; exec 3>&-; }
+		reap "$pid" || { [ "$rc" -gt 1 ] || rc=2; }
+		return "$rc"
 	fi
-	[ $rc -gt 1 ] && return $rc
+	[ "$rc" -gt 1 ] && return "$rc"
 	run_stage compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" "$raw"
 }
+# (its arguments are only for the step's key)
+tprogs="permute-sort compress"
+[ "$mpi" -gt 0 ] && tprogs="mpi compress"
+# shellcheck disable=SC2317 # run through step()
 sort_and_compress() {
 	[ "$mpi" -gt 0 ] && { mpi_tables; return $?; }
 	local p1 rc1 rc2
@@ -678,8 +937,8 @@ sort_and_compress() {
 	spawn "$work/tables-raw.fifo" - compress "${topt[@]}" "${qopt[@]}" -o "$work/tables.ndf" -
 	reap "$p1"; rc1=$?
 	reap "$spawned"; rc2=$?
-	[ $rc1 -gt 1 ] && return $rc1
-	return $rc2
+	[ "$rc1" -gt 1 ] && return "$rc1"
+	return "$rc2"
 }
 # The pairs: by default the tables are built and joined in memory, one at
 # a time (self-join --from-fingerprints): the same clusters, no tables on
@@ -688,30 +947,32 @@ sort_and_compress() {
 # compressed tables are built when asked (--tables), when ndd-documents
 # looks earlier nights up in them, and by the MPI ranks.
 use_tables=$want_tables
-[ ${#earlier[@]} -gt 0 ] || [ "$mpi" -gt 0 ] && use_tables=1
+if [ ${#earlier[@]} -gt 0 ] || [ "$mpi" -gt 0 ]; then use_tables=1; fi
 jopt=() dopt=()
 if [ "$use_tables" = 1 ]; then
-	step permute-sort+compress sort_and_compress
+	step permute-sort+compress "$tprogs" "tables.ndf pairs.bin mpi.json" sort_and_compress \
+		"${topt[@]}" -k "$k" "$work/fingerprints.ndf"
 	[ "$mpi" -gt 0 ] && jopt=(--found-pairs "$work/pairs.bin")
 	jopt+=("$work/tables.ndf")
 	dopt=(--tables "$work/tables.ndf")
-	published="fingerprints.ndf tables.ndf documents.csv"
+	published=(fingerprints.ndf tables.ndf documents.csv)
 else
 	timed=${timed/permute-sort+compress /}
 	jopt=(--from-fingerprints)
-	published="fingerprints.ndf documents.csv"
+	published=(fingerprints.ndf documents.csv)
 fi
-step self-join run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
+step self-join self-join "clusters.csv join.json" run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
 	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
 	-o "$work/clusters.csv" "${jopt[@]}"
 # documents.csv: each page of tonight kept or dropped, against tonight's
 # clusters and the earlier nights (--index, --previous).
-step documents run_stage documents "${topt[@]}" "${qopt[@]}" -k "$k" --keep "$keep_rule" \
+step documents documents "documents.csv documents.json" run_stage documents "${topt[@]}" "${qopt[@]}" -k "$k" --keep "$keep_rule" \
 	-c "$work/fingerprints.ndf" "${dopt[@]}" --clusters "$work/clusters.csv" \
 	"${earlier[@]}" --stats "$work/documents.json" -o "$work/documents.csv"
-[ "$templates" = 1 ] && published="$published templates.ndf"
+[ "$templates" = 1 ] && published+=(templates.ndf)
 # --previous DIR of a run that joined in memory has no tables.ndf: its
 # tables are built here from its fingerprints, for tonight's k.
+# shellcheck disable=SC2317 # run through step()
 query_previous() {
 	local ptab=$previous/tables.ndf
 	if [ ! -f "$ptab" ]; then
@@ -723,27 +984,46 @@ query_previous() {
 		spawn "$work/previous-raw.fifo" - compress "${topt[@]}" "${qopt[@]}" -o "$ptab" -
 		reap "$p1"; rc1=$?
 		reap "$spawned"; rc2=$?
-		[ $rc1 -gt 1 ] && return $rc1
-		[ $rc2 -gt 1 ] && return $rc2
+		[ "$rc1" -gt 1 ] && return "$rc1"
+		[ "$rc2" -gt 1 ] && return "$rc2"
 	fi
 	run_stage query "${topt[@]}" "${qopt[@]}" --tables "$ptab" \
 		-c "$previous/fingerprints.ndf" --stats "$work/query.json" \
 		-o "$work/previous.csv" "$work/fingerprints.ndf"
 }
 if [ -n "$previous" ]; then
-	step query query_previous
-	published="$published previous.csv"
+	pkey=("$previous/fingerprints.ndf")
+	[ -f "$previous/tables.ndf" ] && pkey+=("$previous/tables.ndf")
+	step query "query permute-sort compress" "previous.csv query.json" query_previous \
+		"${topt[@]}" -k "$k" "${pkey[@]}"
+	published+=(previous.csv)
 fi
 
 # stats.json, written by ndd-stats (names are bytes: it escapes them).
+# ran_stage NAME: a step of this run ran or reused stage NAME (a step of
+# piped stages is named by them: extract+template).
+ran_stage() {
+	local r
+	for r in "${!ran[@]}"; do
+		case "+$r+" in *"+$1+"*) return 0 ;; esac
+	done
+	return 1
+}
 write_stats() {
 	local a=() st idxset=()
 	[ -z "$index" ] || idxset=(--setting "index=$index" --setting "night=$night")
-	for st in extract template fingerprint join documents query mpi; do
-		[ -f "$work/$st.json" ] || continue
-		[ "$st" = query ] && a+=(--stage "previous=$work/$st.json") ||
-			a+=(--stage "$st=$work/$st.json")
+	# the statistics of this run's steps only (an adopted work directory
+	# may hold a step this run does not have)
+	local member file from
+	for st in extract:extract:extract template:template:template fingerprint:fingerprint:fingerprint \
+		join:join:self-join documents:documents:documents previous:query:query \
+		mpi:mpi:permute-sort+compress; do
+		IFS=: read -r member file from <<< "$st"
+		if ran_stage "$from" && [ -f "$work/$file.json" ]; then
+			a+=(--stage "$member=$work/$file.json")
+		fi
 	done
+	[ ${#reused[@]} -eq 0 ] || idxset+=(--setting "resumed_steps=${reused[*]}")
 	for st in $timed; do a+=(--seconds "$st=${secs[$st]}"); done
 	run_stage stats -o "$work/stats.json" --started "$started" --ended "$(now)" \
 		--exit-status "$status" --setting "k=$k" --setting "method=$method" --setting "templates=$([ "$templates" = 1 ] && echo true || echo false)" \
@@ -752,9 +1032,15 @@ write_stats() {
 }
 write_stats || die "cannot write statistics"
 
-publish $published stats.json clusters.csv
+# The index and the outputs: stage the night, publish, commit the night
+# (see "Adding a night and publishing" above).
+[ -z "$index" ] ||
+	index_stage "$(sed -n 's/^  "documents": \([0-9]*\),*$/\1/p' "$work/documents.json" | head -n 1)"
+publish "${published[@]}" stats.json clusters.csv
+published_ok=1
 if [ -n "$index" ]; then
-	index_add "$(sed -n 's/^  "documents": \([0-9]*\),*$/\1/p' "$work/documents.json" | head -n 1)"
+	index_commit "$night" || die "published in $out, but cannot add night '$night' to the index '$index' (the next run on the index retries)"
+	index_expire
 	say "night '$night' added to the index $index ($(index_nights "$index" | wc -l) nights)"
 fi
 [ "$keep" = 1 ] && say "intermediate files kept in $work"

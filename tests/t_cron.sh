@@ -36,7 +36,13 @@ gone() {
 	while alive "$1" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	! alive "$1"
 }
-leftovers() { ls -a "$1" | grep -c -e '^\.work' -e '^\.link' -e '^\.run'; }
+leftovers() {
+	n=0
+	for f in "$1"/.work* "$1"/.link* "$1"/.run*; do
+		if [ -e "$f" ] || [ -L "$f" ]; then n=$((n + 1)); fi
+	done
+	echo $n
+}
 
 out=$tmp/out
 $rp -o "$out" corpus-samples/ > /dev/null 2>&1
@@ -109,4 +115,17 @@ echo old > "$tmp/old/previous.csv"
 $rp -o "$tmp/old" corpus-samples/ > /dev/null 2>&1
 cmp -s "$tmp/old/clusters.csv" "$tmp/clusters.ref" || bad "old layout: clusters.csv not replaced"
 [ -e "$tmp/old/previous.csv" ] && bad "old layout: stale previous.csv stays"
+
+# A file or directory named current, not the script's link: refused at
+# start (exit 2, the name in the message), left as it was.
+for kind in file dir; do
+	rm -rf "$tmp/cur"
+	mkdir -p "$tmp/cur"
+	if [ $kind = file ]; then echo mine > "$tmp/cur/current"; else mkdir "$tmp/cur/current"; fi
+	$rp -o "$tmp/cur" corpus-samples/news-b.warc > /dev/null 2> "$tmp/err"
+	[ $? = 2 ] || bad "a $kind named current: exit not 2"
+	grep -q "current' is not the link" "$tmp/err" || bad "a $kind named current: $(cat "$tmp/err")"
+	[ ! -L "$tmp/cur/current" ] || bad "a $kind named current was replaced"
+	[ $kind = dir ] || [ "$(cat "$tmp/cur/current")" = mine ] || bad "the file named current changed"
+done
 exit $fail

@@ -79,4 +79,20 @@ for fault in tables:2:kill extract:1:fail; do
 	ls -a "$tmp/out" | grep -q '^\.work' && bad "$fault: a work directory was left"
 	echo "$fault: exit $rc, $(grep -c "rank $rank" "$tmp/err") lines name rank $rank"
 done
+
+# --resume after a rank was killed in the tables: extract, template and
+# fingerprint are reused (the documents parts are gone by then: their
+# names come from extract's marker), the tables run again, and the
+# outputs are the one-machine run's.
+"$RUN" -q -t 1 --bin "$BIN" --tables -o "$tmp/one" "$TOP/corpus-samples" >/dev/null
+sums "$tmp/one" > "$tmp/want"
+NDD_MPI_FAULT=tables:2:kill "$RUN" -q -t 1 --bin "$BIN" --mpi 4 --resume -o "$tmp/res" \
+	"$TOP/corpus-samples" >/dev/null 2>&1
+[ $? -eq 2 ] || bad "--resume: the run with a killed rank did not exit 2"
+"$RUN" -q -t 1 --bin "$BIN" --mpi 4 --resume -o "$tmp/res" "$TOP/corpus-samples" >/dev/null 2>"$tmp/err"
+[ $? -le 1 ] || { bad "--resume --mpi 4 failed"; cat "$tmp/err"; }
+grep -q '"resumed_steps": "extract template fingerprint"' "$tmp/res/stats.json" ||
+	bad "--resume --mpi 4: $(grep resumed_steps "$tmp/res/stats.json") (want extract template fingerprint)"
+sums "$tmp/res" | cmp -s - "$tmp/want" || bad "--resume --mpi 4: outputs differ from one machine's"
+echo "--resume --mpi 4 after a rank killed in the tables: $(grep resumed_steps "$tmp/res/stats.json")"
 exit $fail
