@@ -807,8 +807,9 @@ extract_and_template() {
 	secs[template]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	rm -f "$work/docs.fifo" "$work/tpl.fifo"
 	# the first to fail is named: a template that stopped reading makes
-	# tee and extract fail after it
-	[ "$rcg" -gt 1 ] && [ "$rce" -le 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
+	# tee die of SIGPIPE and extract fail after it
+	[ "$rcg" -gt 1 ] && { [ "$rce" -le 1 ] || [ "$rct" -gt 128 ]; } &&
+		die "stage template failed (exit $rcg); nothing was published in $out"
 	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
 	[ "$rcg" -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
 	[ "$rct" -ne 0 ] && die "cannot copy the documents into $work/documents.ndf (tee exit $rct); nothing was published in $out"
@@ -837,7 +838,9 @@ extract_and_fingerprint() {
 	reap "$pf"; rcf=$?
 	secs[fingerprint]=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 	rm -f "$work/docs.fifo"
-	[ "$rcf" -gt 1 ] && [ "$rce" -le 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	# a fingerprint that stopped reading kills extract by SIGPIPE
+	[ "$rcf" -gt 1 ] && { [ "$rce" -le 1 ] || [ "$rce" -gt 128 ]; } &&
+		die "stage fingerprint failed (exit $rcf); nothing was published in $out"
 	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
 	[ "$rcf" -gt 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
 	[ "$rce" -eq 1 ] || [ "$rcf" -eq 1 ] && status=1

@@ -106,6 +106,24 @@ done
 ./run_pipeline.sh --bin "$BIN" -q --previous "$tmp/nothing" -o "$tmp/night3" corpus-samples/ 2>/dev/null
 [ $? -eq 2 ] || bad "--previous with no index accepted"
 
+# A stage failing inside a pipe (fingerprint after extract with
+# --no-templates, template beside extract): exit 2, that stage named,
+# nothing published.
+for s in fingerprint template; do
+	rm -rf "$tmp/fbin"
+	mkdir -p "$tmp/fbin"
+	for p in "$BIN"/ndd-*; do ln -s "$p" "$tmp/fbin/${p##*/}"; done
+	rm "$tmp/fbin/ndd-$s"
+	printf '#!/bin/sh\necho "ndd-%s: error: made to fail" >&2\nexit 2\n' "$s" > "$tmp/fbin/ndd-$s"
+	chmod +x "$tmp/fbin/ndd-$s"
+	opt=; [ $s = fingerprint ] && opt=--no-templates
+	./run_pipeline.sh --bin "$tmp/fbin" -q $opt -o "$tmp/fail-$s" corpus-samples/ > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || bad "$s failing in a pipe: exit $rc, expected 2"
+	grep -q "stage $s failed" "$tmp/err" || bad "$s failing in a pipe: not named: $(cat "$tmp/err")"
+	[ ! -e "$tmp/fail-$s/clusters.csv" ] || bad "$s failing in a pipe: clusters.csv published"
+done
+
 # Missing stage program, usage errors.
 mkdir -p "$tmp/bin"
 for s in extract template fingerprint permute-sort compress; do ln -s "$BIN/ndd-$s" "$tmp/bin/ndd-$s"; done
