@@ -66,7 +66,7 @@ printf 'x' | dd of="$tmp/pairs.bin" bs=1 seek=70 conv=notrunc 2>/dev/null
 
 # Faults: a rank killed in the middle of the tables, a rank whose extract
 # fails.  Exit 2, the rank named, the previous outputs untouched.
-"$RUN" -q -t 1 --bin "$BIN" -o "$tmp/out" "$TOP/corpus-samples" >/dev/null
+"$RUN" -q -t 1 --bin "$BIN" --tables -o "$tmp/out" "$TOP/corpus-samples" >/dev/null
 sums "$tmp/out" > "$tmp/before"
 for fault in tables:2:kill extract:1:fail; do
 	NDD_MPI_FAULT=$fault "$RUN" -q -t 1 --bin "$BIN" --mpi 4 -o "$tmp/out" "$TOP/corpus-samples" \
