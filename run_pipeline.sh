@@ -21,6 +21,7 @@
 #   documents.csv     every page of tonight, keep or drop (ndd-documents);
 #                     with --index DIR, looked up against every night kept
 #                     in DIR too (see "The index of nights" below)
+#   report.html       the night for a person to read (ndd-report)
 # Safe under cron: one run at a time per output directory (DIR/.lock);
 # every stage writes into a work directory, the outputs are gathered in a
 # run directory DIR/.run-ID and published in one step by swapping the
@@ -84,7 +85,7 @@ recursively in directories), and write the duplicate-cluster CSV.
   -q, --quiet        only errors and the final line
   -h, --help         this help
 
-Writes DIR/clusters.csv, DIR/documents.csv, DIR/stats.json,
+Writes DIR/clusters.csv, DIR/documents.csv, DIR/stats.json, DIR/report.html,
 DIR/fingerprints.ndf, DIR/templates.ndf, and DIR/tables.ndf when built.
 Outputs are links through DIR/current, switched in one step at the end.
 Exit status: 0 success, 1 some input skipped (see stats.json), 2 failed,
@@ -229,6 +230,10 @@ index_earlier() {
 	done < <(index_nights "$index")
 }
 
+# stat_of FILE NAME: the number NAME of the work directory's FILE (a
+# stage's --stats JSON, one member a line).
+stat_of() { sed -n "s/^  \"$2\": \([0-9]*\),*\$/\1/p" "$work/$1" 2>/dev/null | head -n 1; }
+
 # index_stage PAGES: stage tonight's catalog and templates (from the work
 # directory, before publish moves them; hard links where the file system
 # allows) as DIR/.new-NIGHT, and the index's settings if it has none.
@@ -241,8 +246,9 @@ index_stage() {
 		ln "$work/$f" "$new/$f" 2> /dev/null || cp "$work/$f" "$new/$f" ||
 			die "cannot copy $f into the index '$index'"
 	done
-	printf 'pages=%s\nadded=%s\ninputs=%s\noutput=%s\nrun=%s\n' "$1" \
+	printf 'pages=%s\nadded=%s\ninputs=%s\noutput=%s\nrun=%s\nclusters=%s\ndropped=%s\n' "$1" \
 		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "${#files[@]}" "$(cd "$out" && pwd)" "$run_name" \
+		"$(stat_of join.json clusters)" "$(stat_of documents.json dropped)" \
 		> "$new/night.conf" || die "cannot write '$new/night.conf'"
 	if [ ! -f "$index/index.conf" ]; then
 		{ printf 'k=%s\nmethod=%s\ntemplates=%s\n' "$k" "$method" "$templates" > "$index/.conf.tmp" &&
@@ -308,10 +314,10 @@ case $mpi in '' | *[!0-9]*) die "--mpi must be a number of ranks, got '$mpi'" ;;
 
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
-stages="extract fingerprint permute-sort compress self-join documents stats"
+stages="extract fingerprint permute-sort compress self-join documents stats report"
 timed="extract fingerprint permute-sort+compress self-join documents"
 if [ "$templates" = 1 ]; then
-	stages="extract template fingerprint permute-sort compress self-join documents stats"
+	stages="extract template fingerprint permute-sort compress self-join documents stats report"
 	timed="extract template fingerprint permute-sort+compress self-join documents"
 fi
 if [ -n "$previous" ]; then
@@ -891,7 +897,8 @@ else
 	step extract+fingerprint "extract fingerprint" "fingerprints.ndf extract.json fingerprint.json" \
 		extract_and_fingerprint "${topt[@]}" "${fpopt[@]}" --files0-from "$work/inputs.list"
 fi
-[ "$keep" = 1 ] || rm -f "${docs[@]}"
+# The documents stay until report.html has read the titles of the largest
+# clusters' members from them (ndd-report decodes only their blocks).
 # The raw tables (12 bytes per fingerprint and table: 1.2 GB for 10M
 # fingerprints) go straight through a pipe into compress: written to disk
 # and read back they cost more than sorting them.  --keep-work stages
@@ -1034,6 +1041,21 @@ write_stats() {
 		--inputs0 "$work/inputs.list" "${a[@]}" -- "${cmdline[@]}"
 }
 write_stats || die "cannot write statistics"
+
+# report.html, for a person to read.  A report that fails does not stop
+# the night's data: the run publishes without one (and the last run's
+# report goes with the rest of its outputs).  Titles come from the
+# documents file, which extract piped into fingerprint (--no-templates)
+# does not write.
+ropt=(--clusters "$work/clusters.csv" --documents "$work/documents.csv" --stats "$work/stats.json")
+for d in "${docs[@]}"; do [ ! -f "$d" ] || ropt+=(--docs "$d"); done
+[ -z "$index" ] || ropt+=(--index "$index" --night "$night")
+if run_stage report "${qopt[@]}" "${ropt[@]}" -o "$work/report.html"; then
+	published+=(report.html)
+else
+	echo "run_pipeline.sh: warning: ndd-report failed: no report.html for this run" >&2
+fi
+[ "$keep" = 1 ] || rm -f "${docs[@]}"
 
 # The index and the outputs: stage the night, publish, commit the night
 # (see "Adding a night and publishing" above).

@@ -1,0 +1,45 @@
+/*
+ * json_read.h - a small JSON reader, for the statistics files the stages
+ * write (stats.json): parse a document into a tree and look members up.
+ *
+ * RFC 8259 strictly (what json_check() accepts), nesting at most 64 deep.
+ * Strings are decoded (escapes, \u surrogate pairs) to UTF-8 and
+ * NUL-terminated; a \u0000 ends up inside the string's @len bytes.
+ */
+#ifndef NDD_OUTPUT_JSON_READ_H
+#define NDD_OUTPUT_JSON_READ_H
+
+#include <stddef.h>
+
+enum json_type { JSON_NULL, JSON_FALSE, JSON_TRUE, JSON_NUMBER, JSON_STRING, JSON_ARRAY,
+		 JSON_OBJECT };
+
+struct json_value {
+	enum json_type type;
+	double num;               /* JSON_NUMBER */
+	char *str;                /* JSON_STRING: @len bytes (+ NUL) */
+	size_t len;               /* string bytes, or array/object members */
+	struct json_value *items; /* array and object members, @len of them */
+	char **keys;              /* object member names (NUL-terminated), @len */
+};
+
+/**
+ * Parse @p (@n bytes), exactly one JSON value with white space around.
+ * @return the tree (free with json_free()), or NULL if the bytes are not
+ * JSON or memory ran out (not logged: the caller names the file).
+ */
+struct json_value *json_parse(const char *p, size_t n);
+
+/** Free a tree of json_parse() (NULL is a no-op). */
+void json_free(struct json_value *v);
+
+/** Member @key of object @v, or NULL (also when @v is NULL or no object). */
+const struct json_value *json_get(const struct json_value *v, const char *key);
+
+/** The number @v holds, or @dflt when it is NULL or not a number. */
+double json_number(const struct json_value *v, double dflt);
+
+/** The string @v holds, or @dflt when it is NULL or not a string. */
+const char *json_string(const struct json_value *v, const char *dflt);
+
+#endif
