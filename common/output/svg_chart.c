@@ -1,5 +1,5 @@
 /*
- * svg_chart.c - the geometry of svg_chart.h: a fixed 640 x 260 viewBox,
+ * svg_chart.c - the geometry of svg_chart.h: a fixed 560 x 260 viewBox,
  * scaled by the browser to the page's width, so the text stays legible
  * whatever the number of bars (labels thin out past 24 bars).
  */
@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#define W 640.0
+#define W 560.0
 #define H 260.0
 #define LEFT 64.0
 #define RIGHT 12.0
@@ -17,8 +17,8 @@
 
 double svg_nice_max(double v)
 {
-	if (!(v > 1))
-		return 1;
+	if (!(v > 4)) /* whole ticks (0..4) for small counts */
+		return 4;
 	double p = pow(10, floor(log10(v)));
 	for (;;) {
 		if (p >= v)
@@ -34,12 +34,15 @@ double svg_nice_max(double v)
 static void axis(struct html_buf *h, double ymax, const char *x_title, const char *y_title)
 {
 	const double ph = H - TOP - BOTTOM;
-	for (int t = 0; t <= 4; t++) {
-		const double y = TOP + ph - ph * t / 4;
+	/* whole steps: 1 and 5 times 10^e in fifths, 2 and 4 in quarters */
+	const double lead = ymax / pow(10, floor(log10(ymax)));
+	const int nt = lead > 1.5 && lead < 4.5 ? 4 : 5;
+	for (int t = 0; t <= nt; t++) {
+		const double y = TOP + ph - ph * t / nt;
 		html_rawf(h, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>",
 			  LEFT, y, W - RIGHT, y);
 		html_rawf(h, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.10g</text>",
-			  LEFT - 6, y + 4, ymax * t / 4);
+			  LEFT - 6, y + 4, ymax * t / nt);
 	}
 	html_rawf(h, "<text x=\"%.1f\" y=\"%.1f\" class=\"axis\" text-anchor=\"middle\">", (LEFT + W - RIGHT) / 2,
 		  H - 6);
@@ -79,7 +82,7 @@ void svg_bar_chart(struct html_buf *h, const char *title, const struct chart_bar
 			  x + slot * 0.1, y, slot * 0.8, bh);
 		html_ctext(h, bars[i].label);
 		html_rawf(h, ": %.10g</title></rect>", v);
-		if (n <= 24)
+		if (n <= 24 && v > 0)
 			html_rawf(h, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%.10g</text>",
 				  x + slot / 2, y - 4, v);
 		if (i % every == 0) {

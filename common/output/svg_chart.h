@@ -24,7 +24,8 @@ struct chart_bar {
 void svg_bar_chart(struct html_buf *h, const char *title, const struct chart_bar *bars,
 		   size_t n, const char *x_title, const char *y_title);
 
-/** The smallest 1, 2 or 5 times a power of ten that is >= @v (>= 1). */
+/** The top of a chart's axis for values up to @v: 4 up to 4 (whole ticks),
+ * past it the smallest 1, 2 or 5 times a power of ten >= @v. */
 double svg_nice_max(double v);
 
 #endif

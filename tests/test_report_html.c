@@ -1,0 +1,293 @@
+/*
+ * test_report_html - the writers of report.html: escaping of hostile
+ * bytes (html.h), the page's structure with hostile data in every string
+ * of the model (report_html.h), the bar charts (svg_chart.h), and the
+ * readers ndd-report uses (json_read.h, csv_read.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/csv_read.h"
+#include "output/html.h"
+#include "output/json_read.h"
+#include "output/report_html.h"
+#include "output/svg_chart.h"
+#include "testutil.h"
+
+static char *escaped(const char *s, size_t n)
+{
+	static struct html_buf h;
+	html_buf_free(&h);
+	html_text(&h, s, n);
+	return h.p ? h.p : (char *)"";
+}
+
+static void test_escape_vectors(void)
+{
+	CHECK(!strcmp(escaped("<script>alert(\"x\")</script>&'", 29),
+		      "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"));
+	/* invalid UTF-8: each byte of a bad sequence is one U+FFFD */
+	CHECK(!strcmp(escaped("a\xff\xfe" "b", 4), "a\xEF\xBF\xBD\xEF\xBF\xBD" "b"));
+	CHECK(!strcmp(escaped("\xc0\xaf", 2), "\xEF\xBF\xBD\xEF\xBF\xBD"));          /* overlong */
+	CHECK(!strcmp(escaped("\xed\xa0\x80", 3), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD")); /* surrogate */
+	CHECK(!strcmp(escaped("\xf4\x90\x80\x80", 4),
+		      "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD")); /* past U+10FFFF */
+	CHECK(!strcmp(escaped("x\xe2\x82", 3), "x\xEF\xBF\xBD\xEF\xBF\xBD"));        /* cut short */
+	/* controls (NUL included), DEL and C1 controls; tab and newline stay */
+	CHECK(!strcmp(escaped("a\0b\x01\x7f\xc2\x85\t\n", 9),
+		      "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\t\n"));
+	/* valid text passes as it is */
+	const char *ok = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xe4\xb8\xad\xe6\x96\x87";
+	CHECK(!strcmp(escaped(ok, strlen(ok)), ok));
+	/* cut after 3 characters, an ellipsis added; none when it all fits */
+	struct html_buf h = {0};
+	html_text_cut(&h, "\xc3\xa9<cd", 5, 3);
+	CHECK(h.p && !strcmp(h.p, "\xc3\xa9&lt;c\xE2\x80\xA6"));
+	html_buf_free(&h);
+	html_text_cut(&h, "abc", 3, 3);
+	CHECK(h.p && !strcmp(h.p, "abc"));
+	html_buf_free(&h);
+}
+
+/* @s is valid UTF-8 with no markup character, control or bad reference. */
+static int safe_text(const char *s, size_t n)
+{
+	static const char *const refs[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+	for (size_t i = 0; i < n;) {
+		unsigned cp;
+		const size_t len = html_utf8_next((const unsigned char *)s + i, n - i, &cp);
+		if (!len || cp == '<' || cp == '>' || cp == '"' || cp == '\'' ||
+		    (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7F && cp <= 0x9F))
+			return 0;
+		if (cp == '&') {
+			int known = 0;
+			for (size_t r = 0; r < 5; r++)
+				known |= !strncmp(s + i, refs[r], strlen(refs[r]));
+			if (!known)
+				return 0;
+		}
+		i += len;
+	}
+	return 1;
+}
+
+static void test_escape_random(void)
+{
+	uint64_t st = test_seed(16);
+	char in[64];
+	int bad = 0;
+	for (int t = 0; t < 20000; t++) {
+		const size_t n = (size_t)(test_rand(&st) % sizeof in);
+		for (size_t i = 0; i < n; i++) {
+			const uint64_t r = test_rand(&st);
+			/* markup characters and UTF-8 lead/continuation bytes often */
+			static const char pick[] = "<>&\"' \xc3\xa9\xe2\x82\xac\xf0\x9f\x80\xed\xa0";
+			in[i] = (char)(r & 1 ? pick[(r >> 8) % (sizeof pick - 1)] : (char)(r >> 16));
+		}
+		const char *out = escaped(in, n);
+		bad += !safe_text(out, strlen(out));
+	}
+	CHECK(bad == 0);
+}
+
+/* ---- the page: hostile data in every string, structure checked ---- */
+
+static const char *const allowed[] = {
+	"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "div", "b", "span",
+	"table", "tr", "th", "td", "details", "summary", "figure", "figcaption", "svg", "line",
+	"text", "rect", "i", "em", NULL};
+
+/* Tags of @s are all allowed, closed in order (void and self-closed aside);
+ * no attribute holds a quote of the data.  @return 0 if well-formed. */
+static int check_structure(const char *s)
+{
+	const char *stack[64];
+	int depth = 0;
+	for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
+		if (!strncmp(p, "<!DOCTYPE html>", 15))
+			continue;
+		const int close = p[1] == '/';
+		const char *name = p + 1 + close;
+		const size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789");
+		int ok = 0;
+		for (int i = 0; allowed[i]; i++)
+			ok |= strlen(allowed[i]) == n && !strncmp(allowed[i], name, n);
+		if (!ok) {
+			fprintf(stderr, "unexpected tag at: %.40s\n", p);
+			return -1;
+		}
+		const char *gt = strchr(p, '>');
+		if (!gt)
+			return -1;
+		if (close) {
+			if (!depth || strlen(stack[depth - 1]) != n || strncmp(stack[depth - 1], name, n)) {
+				fprintf(stderr, "unbalanced at: %.40s\n", p);
+				return -1;
+			}
+			depth--;
+		} else if (gt[-1] != '/' && strncmp(name, "meta", 4)) {
+			if (depth == 64)
+				return -1;
+			for (int i = 0; allowed[i]; i++)
+				if (strlen(allowed[i]) == n && !strncmp(allowed[i], name, n))
+					stack[depth++] = allowed[i];
+		}
+		/* inside a tag, quotes come in pairs (attribute values) */
+		int q = 0;
+		for (const char *c = p; c < gt; c++)
+			q += *c == '"';
+		if (q % 2) {
+			fprintf(stderr, "odd quotes in: %.60s\n", p);
+			return -1;
+		}
+	}
+	return depth ? -1 : 0;
+}
+
+#define EVIL "\"'><script>alert(1)</script><img src=x onerror=alert(2)>\xff\xfe]]></svg>&amp"
+
+static void test_page(void)
+{
+	struct report_member m[41];
+	char titles[41][32], opens[41][48];
+	for (int i = 0; i < 41; i++) {
+		snprintf(titles[i], sizeof titles[i], "Page %d <i>", i);
+		snprintf(opens[i], sizeof opens[i], "Opening %d of a page", i);
+		m[i] = (struct report_member){i ? "http://x.example/" EVIL : EVIL, i ? titles[i] : EVIL,
+					      i ? opens[i] : EVIL, (unsigned)(i % 7), i == 0};
+	}
+	struct report_cluster cl[2] = {
+		{41, 41, 41, 41, 1, 6, m, 41},
+		{7, 2, 1, 1, 2, 0, m, 2},
+	};
+	cl[1].distinct_titles = 2; /* two members: too few to judge */
+	struct chart_bar sizes[2] = {{EVIL, 5}, {"3", 1}};
+	struct report_count reasons[1] = {{EVIL, 3}};
+	struct report_host hosts[1] = {{EVIL, 10, 4, 1}};
+	struct report_night nights[2] = {{EVIL, 100, 3, 9, 0}, {"2026-11-27", 120, -1, 12, 1}};
+	struct report r = {
+		.night = EVIL, .started = EVIL, .method = EVIL, .k = 6, .exit_status = 1,
+		.pages = 120, .skipped = 3, .clusters = 2, .clustered = 43, .dropped = 12,
+		.dropped_earlier = 1, .size_hist = sizes, .n_size_hist = 2, .dist_hist = sizes,
+		.n_dist_hist = 2, .matches = reasons, .n_matches = 1, .skipped_by = reasons,
+		.n_skipped_by = 1, .filtered_by = reasons, .n_filtered_by = 1, .top = cl, .n_top = 2,
+		.hosts = hosts, .n_hosts = 1, .hosts_total = 1, .nights = nights, .n_nights = 2,
+	};
+	struct html_buf h = {0};
+	report_html_write(&h, &r);
+	CHECK(html_buf_ok(&h) && h.p);
+	if (!h.p)
+		return;
+	CHECK(check_structure(h.p) == 0);
+	CHECK(!strstr(h.p, "<script") && !strstr(h.p, "<img") && !strstr(h.p, "]]>"));
+	CHECK(!strstr(h.p, "\xff") && safe_text("", 0));
+	CHECK(strstr(h.p, "&lt;script&gt;alert(1)&lt;/script&gt;") != NULL);
+	CHECK(strstr(h.p, "Page 40 &lt;i&gt;") != NULL);
+	/* three charts (sizes, distances, nights), and the suspect cluster marked once */
+	int svgs = 0, marks = 0;
+	for (const char *p = h.p; (p = strstr(p, "<svg")); p++)
+		svgs++;
+	for (const char *p = h.p; (p = strstr(p, "class=\"badge\"")); p++)
+		marks++;
+	CHECK(svgs == 3);
+	CHECK(marks == 1);
+	CHECK(report_cluster_suspect(&cl[0]) && !report_cluster_suspect(&cl[1]));
+	struct report_cluster copies = {9, 41, 1, 2, 30, 3, m, 41};
+	CHECK(!report_cluster_suspect(&copies));
+	/* no external resource: nothing is fetched from a URL */
+	CHECK(!strstr(h.p, "src=\"") && !strstr(h.p, "href=\"") && !strstr(h.p, "url(") &&
+	      !strstr(h.p, "@import"));
+	html_buf_free(&h);
+
+	/* an empty night: no cluster, nothing else known */
+	struct report e = {.k = -1, .exit_status = -1, .pages = -1, .skipped = -1, .clusters = 0,
+			   .clustered = 0, .dropped = -1, .dropped_earlier = -1};
+	report_html_write(&h, &e);
+	CHECK(h.p && check_structure(h.p) == 0 && strstr(h.p, "no data") && strstr(h.p, "No cluster"));
+	html_buf_free(&h);
+}
+
+static void test_chart(void)
+{
+	CHECK(svg_nice_max(0) == 4 && svg_nice_max(1) == 4 && svg_nice_max(4) == 4);
+	CHECK( svg_nice_max(4.5) == 5 && svg_nice_max(41) == 50 && svg_nice_max(100) == 100 && svg_nice_max(101) == 200);
+	struct chart_bar b[40];
+	for (int i = 0; i < 40; i++)
+		b[i] = (struct chart_bar){"x", i};
+	struct html_buf h = {0};
+	svg_bar_chart(&h, "t", b, 40, "x", "y");
+	int rects = 0;
+	for (const char *p = h.p; (p = strstr(p, "<rect")); p++)
+		rects++;
+	CHECK(rects == 40 && check_structure(h.p) == 0);
+	html_buf_free(&h);
+}
+
+/* ---- readers ---- */
+
+static void test_json(void)
+{
+	const char *doc = "{\"k\": 6, \"night\": \"a\\\"b\\u00e9\\ud83d\\ude00\", \"extract\": "
+			  "{\"skipped\": {\"total\": 3, \"truncated\": 2}}, \"l\": [1, -2.5e1, true, null]}";
+	struct json_value *v = json_parse(doc, strlen(doc));
+	CHECK(v != NULL);
+	CHECK(json_number(json_get(v, "k"), -1) == 6);
+	CHECK(!strcmp(json_string(json_get(v, "night"), ""), "a\"b\xc3\xa9\xf0\x9f\x98\x80"));
+	CHECK(json_number(json_get(json_get(json_get(v, "extract"), "skipped"), "truncated"), 0) == 2);
+	const struct json_value *l = json_get(v, "l");
+	CHECK(l && l->type == JSON_ARRAY && l->len == 4 && l->items[1].num == -25 &&
+	      l->items[2].type == JSON_TRUE && l->items[3].type == JSON_NULL);
+	CHECK(json_get(v, "nothing") == NULL && json_get(NULL, "k") == NULL);
+	json_free(v);
+	static const char *const bad[] = {"", "{", "[1,]", "{\"a\" 1}", "\"\\ud800\"", "01",
+					  "1 2", "\"a\nb\"", "[1e]", "tru", "{\"a\":1,}", "\"\\x\""};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		v = json_parse(bad[i], strlen(bad[i]));
+		CHECK(v == NULL);
+		json_free(v);
+	}
+	char deep[200];
+	memset(deep, '[', 65);
+	memset(deep + 65, ']', 65);
+	CHECK(json_parse(deep, 130) == NULL);
+	v = json_parse(deep + 1, 128);
+	CHECK(v != NULL);
+	json_free(v);
+}
+
+static void test_csv(void)
+{
+	static const char text[] = "a,b,c\r\n1,\"x,y\",\"he said \"\"hi\"\"\"\r\n"
+				   "2,\"two\nlines\",\r\n3,,last";
+	FILE *fp = fmemopen((void *)text, sizeof text - 1, "rb");
+	struct csv_record r = {0};
+	CHECK(csv_read_record(fp, &r) == 1 && r.n_fields == 3 && csv_column(&r, "c") == 2);
+	CHECK(csv_column(&r, "d") == -1);
+	CHECK(csv_read_record(fp, &r) == 1 && !strcmp(csv_field_at(&r, 1), "x,y") &&
+	      !strcmp(csv_field_at(&r, 2), "he said \"hi\""));
+	CHECK(csv_read_record(fp, &r) == 1 && !strcmp(csv_field_at(&r, 1), "two\nlines") &&
+	      r.n_fields == 3 && csv_field_len(&r, 2) == 0);
+	CHECK(csv_read_record(fp, &r) == 1 && !strcmp(csv_field_at(&r, 2), "last") &&
+	      !strcmp(csv_field_at(&r, 9), ""));
+	CHECK(csv_read_record(fp, &r) == 0);
+	fclose(fp);
+	static const char *const bad[] = {"a\"b\n", "\"ab\n", "\"a\"b\n", "a\rb\n"};
+	for (size_t i = 0; i < 4; i++) {
+		fp = fmemopen((void *)bad[i], strlen(bad[i]), "rb");
+		CHECK(csv_read_record(fp, &r) == -1);
+		fclose(fp);
+	}
+	csv_record_free(&r);
+}
+
+int main(void)
+{
+	test_escape_vectors();
+	test_escape_random();
+	test_page();
+	test_chart();
+	test_json();
+	test_csv();
+	return test_finish("test_report_html");
+}
