@@ -16,7 +16,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 mkdir -p "$tmp/bin" "$tmp/pids"
-for s in extract template fingerprint permute-sort compress self-join documents query stats; do
+for s in extract template fingerprint permute-sort compress self-join documents query stats report; do
 	ln -s "$TOP/tests/data/hang-stage.sh" "$tmp/bin/ndd-$s"
 done
 export NDD_TEST_BIN="$BIN" NDD_TEST_PIDS="$tmp/pids"
@@ -73,7 +73,7 @@ cmp -s "$out/clusters.csv" "$tmp/clusters.ref" || bad "SIGTERM changed clusters.
 
 # kill -9 of the script in each stage: no orphan, outputs intact, the
 # next run removes the leftovers.
-for s in extract template fingerprint permute-sort compress self-join; do
+for s in extract template fingerprint permute-sort compress self-join report; do
 	rm -f "$tmp/pids/"*
 	# the table stages run only with --tables
 	case $s in permute-sort | compress) tab=--tables ;; *) tab= ;; esac

@@ -99,6 +99,21 @@ assert m and m.groups() == ("45", "2", "43"), m and m.groups()
 assert "copies of earlier nights" in r2
 PY
 
+cp "$tmp/o1/current/report.html" "$tmp/r.html" # for the browser, below
+
+# a report that fails: the night is published without one, the last
+# run's report.html goes, a warning says so
+mkdir "$tmp/bin"
+for f in "$BIN"/ndd-*; do ln -s "$f" "$tmp/bin/"; done
+rm "$tmp/bin/ndd-report"
+printf '#!/bin/sh\nexit 2\n' > "$tmp/bin/ndd-report"
+chmod +x "$tmp/bin/ndd-report"
+./run_pipeline.sh --bin "$tmp/bin" -q -o "$tmp/o1" "$tmp/c1" > /dev/null 2> "$tmp/err3"
+[ $? -eq 0 ] || bad "a failed report failed the night: $(cat "$tmp/err3")"
+grep -q "warning: ndd-report failed" "$tmp/err3" || bad "no warning of the failed report"
+[ -e "$tmp/o1/report.html" ] && bad "the last run's report.html stays beside the new outputs"
+[ -s "$tmp/o1/clusters.csv" ] || bad "a failed report: no clusters.csv"
+
 # the stage alone: usage errors, a file that is not clusters.csv, stdin
 $BIN/ndd-report > /dev/null 2>&1; [ $? -eq 2 ] || bad "no --clusters: exit not 2"
 $BIN/ndd-report --clusters x --top 0 > /dev/null 2>&1; [ $? -eq 2 ] || bad "--top 0: exit not 2"
@@ -121,7 +136,6 @@ if [ -z "$browser" ]; then
 	fi
 	exit $fail
 fi
-cp "$tmp/o1/current/report.html" "$tmp/r.html"
 chrome() { timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	--no-first-run --user-data-dir="$tmp/profile" "$@" "file://$tmp/r.html" 2>> "$tmp/chromium.log"; }
 chrome --dump-dom > "$tmp/dom.html" || bad "chromium --dump-dom failed: $(tail -3 "$tmp/chromium.log")"

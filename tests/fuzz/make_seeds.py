@@ -168,6 +168,14 @@ def ndf_seeds():
             put("fuzz_ndf", os.path.basename(path), b"\x00" + data[:1 << 20])
 
 
+def report_seeds():
+    put("fuzz_report", "stats", b"\x00" + b'{"k": 6, "night": "a\\u00e9\\ud83d\\ude00", "extract": '
+        b'{"skipped": {"total": 1, "truncated": 1}}, "l": [1.5e3, -0, true, false, null, "x"]}')
+    put("fuzz_report", "clusters", b"\x01cluster_id,url,distance,is_representative\r\n"
+        b'1,"http://a/""q"",b",0,1\r\n1,"two\nlines",3,0\r\n')
+    put("fuzz_report", "title", b"\x02<script>alert('x')</script> & \xff\xfe \xc3\xa9 \xed\xa0\x80")
+
+
 def main():
     hs = http_seeds()
     recs = warc_seeds(hs)
@@ -175,6 +183,7 @@ def main():
     html_seeds()
     charset_seeds()
     ndf_seeds()
+    report_seeds()
     put("fuzz_ndf", "wrapped-fps", b"\x01\x01\x01\x00" + b"\x00" * 64)
 
 
