@@ -594,6 +594,7 @@ static size_t hosts_sorted(struct host_map *m)
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slot[i].host)
 			m->slot[n++] = m->slot[i];
+	memset(m->slot + n, 0, (m->cap - n) * sizeof *m->slot);
 	qsort(m->slot, n, sizeof *m->slot, by_dropped);
 	return n;
 }
@@ -871,6 +872,35 @@ static size_t dist_hist(const struct clusters_in *ci, struct chart_bar *bars, ch
 	return used;
 }
 
+/* Free what main() gathered (the sanitizers' leak check runs the stage). */
+static void free_all(struct clusters_in *ci, struct report_cluster *top, struct host_map *hm,
+		     struct report_night *nights, size_t n_nights, struct report *r,
+		     struct doc_scan *ds)
+{
+	for (size_t i = 0; i < ci->n_rows_top; i++) {
+		free(ci->rows_top[i].url);
+		free(ci->rows_top[i].title);
+		free(ci->rows_top[i].opening);
+	}
+	for (size_t i = 0; i < ci->n_matches; i++)
+		free((char *)ci->matches[i].name);
+	for (size_t i = 0; i < ci->n_top; i++)
+		free((void *)top[i].members);
+	for (size_t i = 0; i < hm->cap; i++)
+		free((char *)hm->slot[i].host);
+	for (size_t i = 0; i + 1 < n_nights; i++) /* the last is tonight's, not allocated */
+		free((char *)nights[i].name);
+	free(ci->rows_top);
+	free(ci->size);
+	free(ci->top_ids);
+	free(top);
+	free(hm->slot);
+	free(nights);
+	free((void *)r->skipped_by);
+	free((void *)r->filtered_by);
+	free(ds->want);
+}
+
 int main(int argc, char **argv)
 {
 	static struct opts o;
@@ -958,5 +988,7 @@ int main(int argc, char **argv)
 		    (unsigned long long)ds.blocks_read, h.len);
 	html_buf_free(&h);
 	json_free(st);
+	free_all(&ci, top, &hm, nights, nn, &r, &ds);
+	free(o.docs);
 	return EXIT_OK;
 }
