@@ -636,7 +636,7 @@ static size_t reasons(const struct json_value *obj, struct report_count **out)
 		return 0;
 	*out = xcalloc(obj->len + 1, sizeof **out);
 	for (size_t i = 0; i < obj->len; i++) {
-		const double v = json_number(&obj->items[i], 0);
+		const long long v = json_int(&obj->items[i], 0);
 		if (v >= 1 && strcmp(obj->keys[i], "total")) {
 			(*out)[n].name = obj->keys[i];
 			(*out)[n++].value = (uint64_t)v;
@@ -657,17 +657,18 @@ static void from_stats(const struct json_value *st, struct report *r)
 	struct report_count *c;
 	r->started = json_string(json_get(st, "started"), NULL);
 	r->method = json_string(json_get(st, "method"), NULL);
-	r->k = (int)json_number(json_get(st, "k"), -1);
-	r->exit_status = (int)json_number(json_get(st, "exit_status"), -1);
+	const long long k = json_int(json_get(st, "k"), -1), es = json_int(json_get(st, "exit_status"), -1);
+	r->k = k >= 0 && k <= 64 ? (int)k : -1;
+	r->exit_status = es >= 0 && es <= 255 ? (int)es : -1;
 	if (!r->night)
 		r->night = json_string(json_get(st, "night"), NULL);
-	r->skipped = (int64_t)json_number(json_get(json_get(ex, "skipped"), "total"), -1);
+	r->skipped = json_int(json_get(json_get(ex, "skipped"), "total"), -1);
 	r->n_skipped_by = reasons(json_get(ex, "skipped"), &c);
 	r->skipped_by = c;
 	r->n_filtered_by = reasons(json_get(ex, "filtered"), &c);
 	r->filtered_by = c;
 	if (r->pages < 0)
-		r->pages = (int64_t)json_number(json_get(json_get(st, "join"), "documents"), -1);
+		r->pages = json_int(json_get(json_get(st, "join"), "documents"), -1);
 }
 
 /* ---- the index of nights ---- */

@@ -239,6 +239,11 @@ static void test_json(void)
 	CHECK(l && l->type == JSON_ARRAY && l->len == 4 && l->items[1].num == -25 &&
 	      l->items[2].type == JSON_TRUE && l->items[3].type == JSON_NULL);
 	CHECK(json_get(v, "nothing") == NULL && json_get(NULL, "k") == NULL);
+	CHECK(json_int(json_get(v, "k"), -1) == 6 && json_int(json_get(v, "night"), -1) == -1);
+	json_free(v);
+	v = json_parse("[1e300, -1e300, 9007199254740992, 2.9]", 38);
+	CHECK(v && json_int(&v->items[0], -1) == -1 && json_int(&v->items[1], -1) == -1 &&
+	      json_int(&v->items[2], -1) == 9007199254740992LL && json_int(&v->items[3], -1) == 2);
 	json_free(v);
 	static const char *const bad[] = {"", "{", "[1,]", "{\"a\" 1}", "\"\\ud800\"", "01",
 					  "1 2", "\"a\nb\"", "[1e]", "tru", "{\"a\":1,}", "\"\\x\""};

@@ -301,3 +301,11 @@ const char *json_string(const struct json_value *v, const char *dflt)
 {
 	return v && v->type == JSON_STRING ? v->str : dflt;
 }
+
+long long json_int(const struct json_value *v, long long dflt)
+{
+	const double lim = 9007199254740992.0; /* 2^53 */
+	if (!v || v->type != JSON_NUMBER || !(v->num >= -lim && v->num <= lim))
+		return dflt;
+	return (long long)v->num;
+}

@@ -39,6 +39,13 @@ const struct json_value *json_get(const struct json_value *v, const char *key);
 /** The number @v holds, or @dflt when it is NULL or not a number. */
 double json_number(const struct json_value *v, double dflt);
 
+/**
+ * The number @v holds as an integer (its fraction dropped), or @dflt when
+ * @v is NULL, not a number, or outside [-2^53, 2^53] (where a double is
+ * no longer exact, and a cast would be undefined further out).
+ */
+long long json_int(const struct json_value *v, long long dflt);
+
 /** The string @v holds, or @dflt when it is NULL or not a string. */
 const char *json_string(const struct json_value *v, const char *dflt);
 

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct json_value *v = json_parse(p, n);
 		if (v) {
 			walk(v, 0);
-			fuzz_sink((uint64_t)json_number(json_get(v, "k"), 0));
+			fuzz_sink((uint64_t)json_int(json_get(v, "k"), 0));
 			fuzz_sink((uint64_t)(uintptr_t)json_string(json_get(v, "night"), NULL));
 		}
 		json_free(v);
