@@ -521,13 +521,15 @@ on_signal() {
 # and its outputs still match their checksums; from the first step that
 # is not, that step and all later ones run.  A step that streams into
 # another (permute-sort | compress) is one step and resumes as one.
-# Documents files are removed once fingerprint has read them; a step
-# that needs one that is gone sends the run back to extract (re-exec).
+# Documents files are removed at the end of the run (report.html reads
+# titles in them); a step that needs one that is gone sends the run back
+# to extract (re-exec).
 
 hash_file() { b2sum < "$1" | cut -c1-128; }
 
-# temp_consumer FILE: the last step that reads intermediate FILE, which is
-# removed after it (fails for files kept to the end).
+# temp_consumer FILE: the last step that reads intermediate FILE, which
+# may be gone after it (the documents file goes once report.html, which
+# is no step, has read it); fails for files kept to the end.
 temp_consumer() { case $1 in documents.ndf | docs.*.ndf) echo fingerprint ;; *) return 1 ;; esac; }
 
 # resume_pick: the newest work directory in $out with a completion marker.

@@ -18,7 +18,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 mkdir -p "$tmp/bin" "$tmp/pids"
-for s in extract template fingerprint permute-sort compress self-join documents query stats; do
+for s in extract template fingerprint permute-sort compress self-join documents query stats report; do
 	ln -s "$TOP/tests/data/hang-stage.sh" "$tmp/bin/ndd-$s"
 done
 export NDD_TEST_BIN="$BIN" NDD_TEST_PIDS="$tmp/pids"
@@ -60,13 +60,20 @@ PY
 }
 
 # same_outputs DIR REF WHAT: every published file of DIR is REF's, byte
-# for byte (stats.json normalised), and no other file is published.
+# for byte (stats.json normalised, report.html but for its start time),
+# and no other file is published.
 same_outputs() {
 	(cd "$1/current" && ls) > "$tmp/names.out"
 	(cd "$2" && ls) > "$tmp/names.ref"
 	cmp -s "$tmp/names.out" "$tmp/names.ref" || bad "$3: published $(tr '\n' ' ' < "$tmp/names.out"), expected $(tr '\n' ' ' < "$tmp/names.ref")"
 	while IFS= read -r f; do
 		[ "$f" = stats.json ] && continue
+		if [ "$f" = report.html ]; then
+			sed 's/started [0-9T:Z-]*//' "$1/current/$f" > "$tmp/report.out"
+			sed 's/started [0-9T:Z-]*//' "$2/$f" > "$tmp/report.ref"
+			cmp -s "$tmp/report.out" "$tmp/report.ref" || bad "$3: report.html differs from an uninterrupted run's (but for the start time)"
+			continue
+		fi
 		cmp -s "$1/current/$f" "$2/$f" || bad "$3: $f differs from an uninterrupted run"
 	done < "$tmp/names.ref"
 	[ "$(norm_stats "$1/stats.json")" = "$(norm_stats "$2/stats.json")" ] ||
@@ -157,8 +164,8 @@ started extract || bad "changed input: extract was reused"
 same_outputs "$tmp/i" "$tmp/ref.k6" "resume after an input changed"
 
 # A damaged output (one byte of the tables) runs its step again; damaged
-# fingerprints need the documents file again, removed by then: the run
-# goes back to extract.
+# fingerprints are made again from the documents file, which stays until
+# report.html is written.
 kill_in documents "$tmp/c" --tables "$in"
 w=$(ls -d "$tmp/c"/.work.*)
 printf 'X' | dd of="$w/tables.ndf" bs=1 seek=100 conv=notrunc 2> /dev/null
@@ -170,8 +177,11 @@ rm -rf "$tmp/c"
 kill_in self-join "$tmp/c" "$in"
 w=$(ls -d "$tmp/c"/.work.*)
 printf 'X' | dd of="$w/fingerprints.ndf" bs=1 seek=100 conv=notrunc 2> /dev/null
+# the documents file stays until report.html is written: extract is reused
+[ -f "$w/documents.ndf" ] || bad "damaged fingerprints: the documents file is gone before the report"
 $rp --resume -o "$tmp/c" "$in" > /dev/null 2>&1
-started extract || bad "damaged fingerprints: extract not run again for the removed documents file"
+started extract && bad "damaged fingerprints: extract ran again though its documents file is there"
+started fingerprint || bad "damaged fingerprints: fingerprint not run again"
 same_outputs "$tmp/c" "$tmp/ref.k6" "resume after damaged fingerprints"
 
 # A changed program runs its step and the later ones again.
@@ -184,10 +194,12 @@ started fingerprint && bad "changed self-join program: fingerprint ran again"
 started self-join || bad "changed self-join program: self-join reused"
 same_outputs "$tmp/p" "$tmp/ref.k6" "resume with a new program"
 
-# Another fingerprint method after the documents file was removed (a kill
-# in the join): fingerprint must run, so extract runs again first.
+# Another fingerprint method after the documents file was removed (by a
+# run killed after the report): fingerprint must run, so extract runs
+# again first.
 ref sim --method simhash "$in"
 kill_in self-join "$tmp/m" "$in"
+rm "$(ls -d "$tmp/m"/.work.*)/documents.ndf" # as a run past the report leaves it
 $rp --resume --method simhash -o "$tmp/m" "$in" > /dev/null 2>&1
 started extract || bad "another method: extract not run again for the removed documents file"
 same_outputs "$tmp/m" "$tmp/ref.sim" "resume with another method"
