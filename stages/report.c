@@ -22,7 +22,9 @@
 #include "format/docrec.h"
 #include "format/ndf.h"
 #include "output/csv_read.h"
+#include "output/hostshare.h"
 #include "output/json_read.h"
+#include "output/lookalike.h"
 #include "output/report_html.h"
 #include "util/cli.h"
 #include "util/log.h"
@@ -30,7 +32,6 @@
 
 #define OPENING_WORDS 40
 #define TITLE_BYTES 400
-#define OPENING_KEY_WORDS 12
 
 struct opts {
 	struct cli_common cc;
@@ -349,26 +350,6 @@ static char *dup_cut(const char *s, size_t n, size_t max)
 	return d;
 }
 
-/* The first OPENING_WORDS words of @t, one space between them. */
-static char *opening(const struct str *t)
-{
-	char *o = xmalloc(t->n + 1), *w = o;
-	size_t words = 0;
-	for (uint32_t i = 0; i < t->n && words < OPENING_WORDS;) {
-		while (i < t->n && (t->p[i] == ' ' || t->p[i] == '\n' || t->p[i] == '\t'))
-			i++;
-		if (i == t->n)
-			break;
-		if (w > o)
-			*w++ = ' ';
-		while (i < t->n && t->p[i] != ' ' && t->p[i] != '\n' && t->p[i] != '\t')
-			*w++ = t->p[i++];
-		words++;
-	}
-	*w = '\0';
-	return o;
-}
-
 static int by_doc(const void *a, const void *b)
 {
 	const struct row *x = *(struct row *const *)a, *y = *(struct row *const *)b;
@@ -412,7 +393,9 @@ static int take_block(struct doc_scan *s, const struct ndf_block *b, const char 
 			if (docrec_text(&rec, &s->tbuf, &s->tcap, &text))
 				return -1;
 			r->title = dup_cut(rec.title.p, rec.title.n, TITLE_BYTES);
-			r->opening = opening(&text);
+			r->opening = lookalike_opening(text.p, text.n, OPENING_WORDS);
+			if (!r->title || !r->opening)
+				return -1;
 			s->titles++;
 		}
 	}
@@ -469,76 +452,10 @@ static int read_titles(const struct opts *o, struct clusters_in *ci, struct doc_
 
 /* ---- hosts, from documents.csv ---- */
 
-struct host_map {
-	struct report_host *slot; /* open addressing; host NULL = empty */
-	size_t cap, n;
-	uint64_t pages, dropped, dropped_earlier;
-};
-
-/* The host of @url, lower-cased, into @out (@max bytes): after the
- * scheme, before the path, without user and port. */
-static void url_host(const char *url, char *out, size_t max)
-{
-	const char *p = strstr(url, "://"), *e;
-	p = p ? p + 3 : url;
-	e = p + strcspn(p, "/?#");
-	for (const char *at = p; at < e; at++)
-		if (*at == '@')
-			p = at + 1;
-	const char *colon = e;
-	if (*p != '[')
-		for (const char *c = p; c < e; c++)
-			if (*c == ':') {
-				colon = c;
-				break;
-			}
-	size_t n = 0;
-	for (const char *c = p; c < colon && n + 1 < max; c++)
-		out[n++] = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-	out[n] = '\0';
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static struct report_host *host_slot(struct host_map *m, const char *host)
-{
-	size_t i = (size_t)hash_str(host) & (m->cap - 1);
-	while (m->slot[i].host && strcmp(m->slot[i].host, host))
-		i = (i + 1) & (m->cap - 1);
-	return &m->slot[i];
-}
-
-static struct report_host *host_get(struct host_map *m, const char *host)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		struct report_host *old = m->slot;
-		const size_t old_cap = m->cap;
-		m->cap = m->cap ? 2 * m->cap : 1024;
-		m->slot = xcalloc(m->cap, sizeof *m->slot);
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].host)
-				*host_slot(m, old[i].host) = old[i];
-		free(old);
-	}
-	struct report_host *h = host_slot(m, host);
-	if (!h->host) {
-		h->host = xstrdup(host);
-		m->n++;
-	}
-	return h;
-}
-
-static int read_documents(const char *path, struct host_map *m)
+static int read_documents(const char *path, struct host_table *t)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	struct csv_record rec = {0};
-	char host[256];
 	int rc = -1, got;
 	if (!fp) {
 		log_error("cannot open '%s': %m", path);
@@ -555,19 +472,13 @@ static int read_documents(const char *path, struct host_map *m)
 		goto done;
 	}
 	while ((got = csv_read_record(fp, &rec)) == 1) {
-		url_host(csv_field_at(&rec, (size_t)cu), host, sizeof host);
-		struct report_host *h = host_get(m, host);
 		const int drop = !strcmp(csv_field_at(&rec, (size_t)cd), "drop");
 		const int earlier = drop && cn >= 0 && csv_field_len(&rec, (size_t)cn) > 0;
-		h->pages++;
-		h->dropped += (uint64_t)drop;
-		h->dropped_earlier += (uint64_t)earlier;
-		m->pages++;
-		m->dropped += (uint64_t)drop;
-		m->dropped_earlier += (uint64_t)earlier;
+		if (hostshare_add(t, csv_field_at(&rec, (size_t)cu), drop, earlier))
+			goto done;
 	}
 	if (got < 0)
-		log_error("'%s', row %llu: not well-formed CSV", path, (unsigned long long)m->pages + 2);
+		log_error("'%s', row %llu: not well-formed CSV", path, (unsigned long long)t->pages + 2);
 	else
 		rc = 0;
 done:
@@ -575,28 +486,6 @@ done:
 	if (fp != stdin)
 		fclose(fp);
 	return rc;
-}
-
-static int by_dropped(const void *a, const void *b)
-{
-	const struct report_host *x = a, *y = b;
-	if (x->dropped != y->dropped)
-		return x->dropped < y->dropped ? 1 : -1;
-	if (x->pages != y->pages)
-		return x->pages < y->pages ? 1 : -1;
-	return strcmp(x->host, y->host);
-}
-
-/* Pack the map's hosts at its start, most dropped first. */
-static size_t hosts_sorted(struct host_map *m)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slot[i].host)
-			m->slot[n++] = m->slot[i];
-	memset(m->slot + n, 0, (m->cap - n) * sizeof *m->slot);
-	qsort(m->slot, n, sizeof *m->slot, by_dropped);
-	return n;
 }
 
 /* ---- stats.json ---- */
@@ -729,59 +618,6 @@ static size_t read_nights(const char *dir, const char *night, struct report_nigh
 
 /* ---- the model ---- */
 
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* How many different strings among @s[0..@n) (sorted in place). */
-static uint64_t distinct(const char **s, size_t n)
-{
-	uint64_t d = 0;
-	qsort(s, n, sizeof *s, by_str);
-	for (size_t i = 0; i < n; i++)
-		d += i == 0 || strcmp(s[i], s[i - 1]);
-	return d;
-}
-
-/*
- * The part of a title that names the page, not the site: a last segment
- * after a separator (" | Site", " - Site", "_Site"), shorter than what is
- * before it, is cut off, and ASCII is lower-cased.  Copies of a story on
- * two sites then count as one title.
- */
-static char *title_key(const char *t)
-{
-	static const char *const seps[] = {" | ", " - ", " -- ", " \xE2\x80\x94 ", " \xE2\x80\x93 ",
-					   " :: ", " \xC2\xB7 ", "_", " : "};
-	size_t n = strlen(t), cut = n;
-	for (size_t i = 0; i < sizeof seps / sizeof seps[0]; i++) {
-		const char *last = NULL;
-		for (const char *p = strstr(t, seps[i]); p; p = strstr(p + 1, seps[i]))
-			last = p;
-		if (last && (size_t)(last - t) * 2 >= n && (size_t)(last - t) < cut)
-			cut = (size_t)(last - t);
-	}
-	char *k = xmalloc(cut + 1);
-	for (size_t i = 0; i < cut; i++)
-		k[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
-	k[cut] = '\0';
-	return k;
-}
-
-/* The first OPENING_KEY_WORDS words of an opening: near-duplicates may
- * differ further in. */
-static char *opening_key(const char *o)
-{
-	const char *p = o, *end = o;
-	for (int w = 0; *p && w < OPENING_KEY_WORDS; w++) {
-		p += strcspn(p, " ");
-		end = p;
-		p += *p == ' ';
-	}
-	return dup_cut(o, (size_t)(end - o), (size_t)(end - o));
-}
-
 /* Cluster @i of the largest: its members (the representative first) and
  * how many titles, openings and hosts they have. */
 static void build_cluster(const struct clusters_in *ci, size_t i, struct report_cluster *c)
@@ -805,17 +641,21 @@ static void build_cluster(const struct clusters_in *ci, size_t i, struct report_
 			m[n] = x;
 		if (r->distance > c->max_distance)
 			c->max_distance = r->distance;
-		t[n] = title_key(r->title ? r->title : "");
-		op[n] = opening_key(r->opening ? r->opening : "");
+		t[n] = lookalike_title_key(r->title ? r->title : "");
+		op[n] = lookalike_opening_key(r->opening ? r->opening : "");
+		if (!t[n] || !op[n]) {
+			log_error("out of memory");
+			exit(EXIT_FAILED);
+		}
 		hs[n] = xmalloc(256);
-		url_host(r->url, hs[n], 256);
+		hostshare_url_host(r->url, hs[n], 256);
 		n++;
 	}
 	c->members = m;
 	c->n_members = n;
-	c->distinct_titles = distinct(t, n);
-	c->distinct_openings = distinct(op, n);
-	c->distinct_hosts = distinct((const char **)hs, n);
+	c->distinct_titles = lookalike_distinct(t, n);
+	c->distinct_openings = lookalike_distinct(op, n);
+	c->distinct_hosts = lookalike_distinct((const char **)hs, n);
 	for (size_t j = 0; j < n; j++) {
 		free(hs[j]);
 		free((char *)t[j]);
@@ -874,7 +714,7 @@ static size_t dist_hist(const struct clusters_in *ci, struct chart_bar *bars, ch
 }
 
 /* Free what main() gathered (the sanitizers' leak check runs the stage). */
-static void free_all(struct clusters_in *ci, struct report_cluster *top, struct host_map *hm,
+static void free_all(struct clusters_in *ci, struct report_cluster *top, struct host_table *hm,
 		     struct report_night *nights, size_t n_nights, struct report *r,
 		     struct doc_scan *ds)
 {
@@ -887,15 +727,13 @@ static void free_all(struct clusters_in *ci, struct report_cluster *top, struct 
 		free((char *)ci->matches[i].name);
 	for (size_t i = 0; i < ci->n_top; i++)
 		free((void *)top[i].members);
-	for (size_t i = 0; i < hm->cap; i++)
-		free((char *)hm->slot[i].host);
 	for (size_t i = 0; i + 1 < n_nights; i++) /* the last is tonight's, not allocated */
 		free((char *)nights[i].name);
 	free(ci->rows_top);
 	free(ci->size);
 	free(ci->top_ids);
 	free(top);
-	free(hm->slot);
+	hostshare_free(hm);
 	free(nights);
 	free((void *)r->skipped_by);
 	free((void *)r->filtered_by);
@@ -910,7 +748,7 @@ int main(int argc, char **argv)
 	static char slabels[32][32], dlabels[65][32];
 	struct report r = {.night = NULL, .k = -1, .exit_status = -1, .pages = -1, .skipped = -1,
 			   .clusters = -1, .clustered = -1, .dropped = -1, .dropped_earlier = -1};
-	struct host_map hm = {0};
+	struct host_table hm = {0};
 	struct doc_scan ds = {0};
 	struct json_value *st = NULL;
 	struct html_buf h = {0};
@@ -940,7 +778,7 @@ int main(int argc, char **argv)
 		r.dropped = (int64_t)hm.dropped;
 		r.dropped_earlier = (int64_t)hm.dropped_earlier;
 		r.hosts_total = hm.n;
-		const size_t nh = hosts_sorted(&hm);
+		const size_t nh = hostshare_sort(&hm);
 		r.hosts = hm.slot;
 		r.n_hosts = nh < (size_t)o.hosts ? nh : (size_t)o.hosts;
 	}

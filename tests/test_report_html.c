@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "output/csv_read.h"
+#include "output/hostshare.h"
 #include "output/html.h"
 #include "output/json_read.h"
+#include "output/lookalike.h"
 #include "output/report_html.h"
 #include "output/svg_chart.h"
 #include "testutil.h"
@@ -286,8 +288,73 @@ static void test_csv(void)
 	csv_record_free(&r);
 }
 
+static int key_is(char *k, const char *want)
+{
+	const int ok = k && !strcmp(k, want);
+	if (!ok)
+		fprintf(stderr, "key '%s', want '%s'\n", k ? k : "(null)", want);
+	free(k);
+	return ok;
+}
+
+static void test_lookalike(void)
+{
+	/* a site's name after the last separator goes; a title that is mostly
+	 * its last segment keeps it */
+	CHECK(key_is(lookalike_title_key("Bakers Bet on Grain | The Daily Planet"), "bakers bet on grain"));
+	CHECK(key_is(lookalike_title_key("Bakers Bet on Grain -- Metro Wire"), "bakers bet on grain"));
+	CHECK(key_is(lookalike_title_key("\xe5\x9e\x83\xe5\x9c\xbe\xe5\x88\x86\xe7\xb1\xbb_\xe5\x8d\x8e"),
+		     "\xe5\x9e\x83\xe5\x9c\xbe\xe5\x88\x86\xe7\xb1\xbb"));
+	CHECK(key_is(lookalike_title_key("Culture 1 - Rare Factory"), "culture 1 - rare factory"));
+	CHECK(key_is(lookalike_title_key("A - B - C Long Story Here"), "a - b - c long story here"));
+	CHECK(key_is(lookalike_title_key(""), ""));
+	CHECK(key_is(lookalike_opening_key("a b c d e f g h i j k l m n"), "a b c d e f g h i j k l"));
+	CHECK(key_is(lookalike_opening_key("one two"), "one two"));
+	CHECK(key_is(lookalike_opening(" one\ntwo\t three  four ", 24, 3), "one two three"));
+	const char *s[] = {"b", "a", "b", "", "a"};
+	CHECK(lookalike_distinct(s, 5) == 3 && lookalike_distinct(s, 0) == 0);
+}
+
+static void test_hosts(void)
+{
+	static const char *const cases[][2] = {
+		{"http://Example.COM/a/b", "example.com"},
+		{"https://user:pw@www.x.org:8080/?q", "www.x.org"},
+		{"http://[::1]:80/x", "[::1]:80"},
+		{"http://h.example?q=1", "h.example"},
+		{"h.example/path", "h.example"},
+		{"http://a/\"><script>", "a"},
+	};
+	char host[64];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		hostshare_url_host(cases[i][0], host, sizeof host);
+		CHECK(!strcmp(host, cases[i][1]));
+	}
+	hostshare_url_host("http://abcdefgh/", host, 4);
+	CHECK(!strcmp(host, "abc"));
+	struct host_table t = {0};
+	int fails = 0;
+	for (int i = 0; i < 3000; i++) { /* grows past its first 1024 slots */
+		char url[64];
+		snprintf(url, sizeof url, "http://h%d.example/p%d", i % 1500, i);
+		fails += hostshare_add(&t, url, i % 3 == 0, i % 9 == 0);
+	}
+	fails += hostshare_add(&t, "http://H7.EXAMPLE:81/x", 1, 0);
+	CHECK(fails == 0 && t.n == 1500 && t.pages == 3001 && t.dropped == 1001 && t.dropped_earlier == 334);
+	const size_t n = hostshare_sort(&t);
+	CHECK(n == 1500);
+	/* h0: pages 0 and 1500, both dropped (i % 3 == 0); h7 dropped in 1 of 3 */
+	CHECK(!strcmp(t.slot[0].host, "h0.example") && t.slot[0].pages == 2 && t.slot[0].dropped == 2);
+	for (size_t i = 1; i < n; i++)
+		CHECK(t.slot[i - 1].dropped >= t.slot[i].dropped);
+	hostshare_free(&t);
+	CHECK(t.slot == NULL && t.n == 0);
+}
+
 int main(void)
 {
+	test_lookalike();
+	test_hosts();
 	test_escape_vectors();
 	test_escape_random();
 	test_page();
