@@ -508,11 +508,11 @@ on_signal() {
 }
 
 # ---- Resume: completion markers, one per step ----
-# A step (one entry of the timings: extract, template, fingerprint,
-# permute-sort+compress, self-join, documents, query) that ends well
-# leaves WORK/.done-STEP: its key, its seconds and exit status, and a
-# BLAKE2 checksum of each output file.  The key hashes what decides the
-# outputs: the step's name, its programs (their bytes), its arguments but
+# A step (a stage, or stages piped together: extract+template,
+# permute-sort+compress) that ends well leaves WORK/.done-STEP: its key,
+# its seconds and exit status, and a checksum (CRC-32 and size) of each
+# output file.  The key hashes what decides the outputs: the step's
+# name, its programs (their bytes), its arguments but
 # -q, the size and modification time of every input from outside the work
 # directory (WARCs, earlier nights, --previous), and the previous step's
 # marker, so a change anywhere upstream changes every later key.
@@ -526,6 +526,10 @@ on_signal() {
 # to extract (re-exec).
 
 hash_file() { b2sum < "$1" | cut -c1-128; }
+# sum_file FILE: CRC-32 and size (cksum), the outputs' check: it is there
+# to catch damage, as the stages' own block CRCs are, and every run pays
+# for it (docs/DESIGN-NOTES.md, "Resuming a run").
+sum_file() { cksum < "$1" | tr ' ' :; }
 
 # temp_consumer FILE: the last step that reads intermediate FILE, which
 # may be gone after it (the documents file goes once report.html, which
@@ -548,7 +552,7 @@ resume_pick() {
 # markers name (a killed stage's temporary files and FIFOs go).
 resume_adopt() {
 	local f keepers
-	keepers=$(sed -n 's/^file [0-9a-f]* //p' "$work"/.done-* 2> /dev/null)
+	keepers=$(sed -n 's/^file [^ ]* //p' "$work"/.done-* 2> /dev/null)
 	for f in "$work"/* "$work"/.[!.]*; do
 		[ -e "$f" ] || [ -L "$f" ] || continue
 		case ${f##*/} in .done-*) continue ;; esac
@@ -592,7 +596,7 @@ step_reusable() {
 	while read -r tag sum f; do
 		[ "$tag" = file ] || continue
 		if [ -f "$work/$f" ]; then
-			[ "$(hash_file "$work/$f")" = "$sum" ] ||
+			[ "$(sum_file "$work/$f")" = "$sum" ] ||
 				{ say "step $1: $f does not match its checksum"; return 1; }
 		elif c=$(temp_consumer "$f"); then
 			missing_temps+=("$1:$f:$c")
@@ -634,7 +638,7 @@ mark() {
 		printf 'key %s\n%sstatus %s\n' "$2" "$5" "$4"
 		for g in $3; do
 			for f in "$work"/$g; do
-				if [ -f "$f" ]; then printf 'file %s %s\n' "$(hash_file "$f")" "${f##*/}"; fi
+				if [ -f "$f" ]; then printf 'file %s %s\n' "$(sum_file "$f")" "${f##*/}"; fi
 			done
 		done
 	} > "$m.tmp" || die "cannot write the completion marker of step $1"
@@ -871,7 +875,7 @@ if [ "$mpi" -gt 0 ]; then
 	step extract mpi "docs.*.ndf extract.*.json" mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" -- "${files[@]}"
 	# the parts extract wrote, as its marker names them: the same list
 	# for template's key when a resumed run finds them already removed
-	mapfile -t docs < <(sed -n 's/^file [0-9a-f]* \(docs\.[0-9]*\.ndf\)$/\1/p' "$work/.done-extract" | sort -t. -k2,2n)
+	mapfile -t docs < <(sed -n 's/^file [^ ]* \(docs\.[0-9]*\.ndf\)$/\1/p' "$work/.done-extract" | sort -t. -k2,2n)
 	docs=("${docs[@]/#/$work/}")
 	mapfile -t parts < <(mpi_parts extract json)
 	mpi_stats "$work/extract.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
