@@ -224,6 +224,13 @@ static void test_chart(void)
 		rects++;
 	CHECK(rects == 40 && check_structure(h.p) == 0);
 	html_buf_free(&h);
+	b[3].value = -1; /* not known: no bar, "n/a" */
+	svg_bar_chart(&h, "t", b, 5, "x", "y");
+	rects = 0;
+	for (const char *p = h.p; (p = strstr(p, "<rect")); p++)
+		rects++;
+	CHECK(rects == 4 && strstr(h.p, ">n/a</text>") && check_structure(h.p) == 0);
+	html_buf_free(&h);
 }
 
 /* ---- readers ---- */

@@ -260,7 +260,7 @@ static void trend(struct html_buf *h, const struct report *r)
 		const struct report_night *n = &r->nights[i];
 		bars[i - first].label = n->name;
 		bars[i - first].value = n->pages > 0 && n->dropped >= 0 ?
-			(double)(int64_t)(1000.0 * (double)n->dropped / (double)n->pages) / 10 : 0;
+			(double)(int64_t)(1000.0 * (double)n->dropped / (double)n->pages) / 10 : -1;
 	}
 	html_raw(h, "<figure style=\"margin:0\"><figcaption>Share of pages dropped per night (%)"
 		    "</figcaption>");

@@ -78,10 +78,15 @@ void svg_bar_chart(struct html_buf *h, const char *title, const struct chart_bar
 		if (v > 0 && bh < 1.5)
 			bh = 1.5; /* a non-zero bar stays visible beside a tall one */
 		const double x = LEFT + slot * (double)i, y = TOP + ph - bh;
-		html_rawf(h, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"bar\"><title>",
-			  x + slot * 0.1, y, slot * 0.8, bh);
-		html_ctext(h, bars[i].label);
-		html_rawf(h, ": %.10g</title></rect>", v);
+		if (bars[i].value < 0) { /* not known: no bar, and say so */
+			html_rawf(h, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">n/a</text>",
+				  x + slot / 2, y - 4);
+		} else {
+			html_rawf(h, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"bar\">"
+				     "<title>", x + slot * 0.1, y, slot * 0.8, bh);
+			html_ctext(h, bars[i].label);
+			html_rawf(h, ": %.10g</title></rect>", v);
+		}
 		if (n <= 24 && v > 0)
 			html_rawf(h, "<text x=\"%.1f\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%.10g</text>",
 				  x + slot / 2, y - 4, v);

@@ -9,7 +9,8 @@
 
 #include "output/html.h"
 
-/* One bar: its label under the axis (data: escaped) and its value. */
+/* One bar: its label under the axis (data: escaped) and its value; a
+ * negative value is not known: no bar, "n/a" in its place. */
 struct chart_bar {
 	const char *label;
 	double value;
