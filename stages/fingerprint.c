@@ -29,6 +29,7 @@
 
 #include "util/cli.h"
 #include "format/docrec.h"
+#include "format/fptext.h"
 #include "util/infile.h"
 #include "util/log.h"
 #include "format/ndf.h"
@@ -557,72 +558,33 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 	return rc;
 }
 
-/* ---- --import-text ---- */
-
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* "<16 hex>[,key]" (a trailing CR is tolerated).  @return 0, or -1. */
-static int parse_line(char *line, size_t len, uint64_t *fp, struct str *key)
-{
-	if (len && line[len - 1] == '\r')
-		line[--len] = '\0';
-	if (len < 16 || (len > 16 && line[16] != ','))
-		return -1;
-	uint64_t v = 0;
-	for (int i = 0; i < 16; i++) {
-		const int h = hex_value((unsigned char)line[i]);
-		if (h < 0)
-			return -1;
-		v = v << 4 | (uint64_t)h;
-	}
-	*fp = v;
-	key->p = len > 16 ? line + 17 : "";
-	key->n = len > 16 ? (uint32_t)(len - 17) : 0;
-	return 0;
-}
+/* ---- --import-text (the line format: fptext.h) ---- */
 
 /* @return lines skipped as bad (warned), or -1 on failure. */
 static long run_import(const char *path, struct out *o, struct stats *st)
 {
 	FILE *fp = infile_open(path);
-	if (!fp || out_start(o, 0))
+	if (!fp)
 		return -1;
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t n;
-	long bad = 0;
-	int rc = 0;
-	while (!rc && (n = getline(&line, &cap, fp)) >= 0) {
-		lineno++;
-		if (n && line[n - 1] == '\n')
-			line[--n] = '\0';
-		if (n == 0 || (n == 1 && line[0] == '\r'))
-			continue;
+	struct fptext_reader *tr = fptext_open(fp, path);
+	int rc = !tr || out_start(o, 0) ? -1 : 0;
+	uint64_t v;
+	struct str key;
+	int got = 0;
+	while (!rc && (got = fptext_next(tr, &v, &key)) == 1) {
 		/* No text: its length is unknown, not 0 (self-join never pairs
 		 * empty texts), and no two imports claim the same payload. */
 		const uint64_t id = DOC_ID(0, st->docs);
-		struct fp_record r = {.doc_id = id, .payload_hash = ~id, .text_hash = ~id,
-				      .text_len = UINT32_MAX, .warc_file = {"", 0}};
-		if (parse_line(line, (size_t)n, &r.simhash, &r.url)) {
-			log_warn("%s:%zu: not a fingerprint line (16 hex digits [,key]); skipped",
-				 path, lineno);
-			bad++;
-			continue;
-		}
+		const struct fp_record r = {.doc_id = id, .simhash = v, .url = key,
+					    .payload_hash = ~id, .text_hash = ~id,
+					    .text_len = UINT32_MAX, .warc_file = {"", 0}};
 		rc = out_record(o, &r);
 		st->docs++;
 	}
-	if (!rc && ferror(fp)) {
-		log_error("cannot read '%s': %s", path, strerror(errno));
+	if (!rc && got < 0)
 		rc = -1;
-	}
-	free(line);
+	const long bad = tr ? (long)fptext_bad(tr) : 0;
+	fptext_close(tr);
 	infile_close(fp);
 	return rc ? -1 : bad;
 }

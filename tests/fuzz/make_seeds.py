@@ -138,6 +138,15 @@ def charset_seeds():
     put("fuzz_charset", "lie", b"text/html; charset=utf-8\x00" + text.encode("cp1251"))
 
 
+def fptext_seeds():
+    put("fuzz_fptext", "keys", b"0123456789abcdef,http://a.example/1\n"
+        b"0123456789ABCDEF,http://a.example/2\r\n\nffffffffffffffff\n")
+    put("fuzz_fptext", "bad", b"zz\n0123456789abcde\n0123456789abcdef key\n"
+        b"\r\n0000000000000001,k\x00ey\xff\n0000000000000002,")
+    put("fuzz_fptext", "many", b"".join(b"%016x,u%d\n" % (i * 0x9e3779b97f4a7c15 % (1 << 64), i)
+                                       for i in range(200)))
+
+
 def ndf_seeds():
     if not BIN:
         return
@@ -182,6 +191,7 @@ def main():
     archive_seeds(recs)
     html_seeds()
     charset_seeds()
+    fptext_seeds()
     ndf_seeds()
     report_seeds()
     put("fuzz_ndf", "wrapped-fps", b"\x01\x01\x01\x00" + b"\x00" * 64)
