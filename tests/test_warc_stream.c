@@ -2,7 +2,8 @@
  * test_warc_stream.c - the byte stream under the WARC reader on its own:
  * plain bytes arriving a few at a time, gzip members and their offsets,
  * member boundaries crossed only when asked, and damage between and
- * inside members (test_warc.c tests the records on top).
+ * inside members, the input buffer of a source of unknown size (test_warc.c
+ * tests the records on top).
  */
 #include <libdeflate.h>
 #include <stdio.h>
@@ -191,6 +192,41 @@ static void test_damage(void)
 	warc_stream_free(&s);
 }
 
+/* A source of unknown size: its buffer starts small and grows while the
+ * reads fill it, up to 4 MiB; reads that never fill it keep it small.  In
+ * both cases every byte comes out in order. */
+static void test_unknown_size(void)
+{
+	const size_t n = 5u << 20;
+	uint8_t *big = malloc(n);
+	CHECK(big != NULL);
+	for (size_t i = 0; i < n; i++)
+		big[i] = (uint8_t)('a' + i % 23);
+	memcpy(big, "WARC/1.0", 8);
+	static const size_t steps[] = {SIZE_MAX, 3001};
+	for (size_t k = 0; k < 2; k++) {
+		struct src src = {.p = big, .n = n, .step = steps[k]};
+		struct warc_stream s;
+		CHECK(warc_stream_init(&s, src_read, &src, "pipe", 1u << 20, -1) == 0);
+		CHECK_EQ_U64(s.in_cap, 64u << 10);
+		CHECK(warc_stream_detect(&s) == 0);
+		size_t off = 0, bad = 0;
+		while (off < n) {
+			CHECK(warc_stream_need(&s, 1, 0) == 1);
+			const size_t a = warc_stream_avail(&s);
+			bad += memcmp(warc_stream_cur(&s), big + off, a) != 0;
+			warc_stream_skip(&s, a);
+			off += a;
+		}
+		CHECK(bad == 0);
+		CHECK(warc_stream_need(&s, 1, 0) == 0);
+		CHECK_EQ_U64(warc_stream_tell(&s), n);
+		CHECK_EQ_U64(s.in_cap, k == 0 ? 4u << 20 : 64u << 10);
+		warc_stream_free(&s);
+	}
+	free(big);
+}
+
 int main(void)
 {
 	log_set_level(LOG_SILENT);
@@ -199,5 +235,6 @@ int main(void)
 	test_garbage(0);
 	test_garbage(1);
 	test_damage();
+	test_unknown_size();
 	return test_finish("test_warc_stream");
 }

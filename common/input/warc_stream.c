@@ -25,6 +25,7 @@
 #include "util/log.h"
 
 #define WARC_IN_CHUNK (4u << 20)
+#define WARC_IN_FIRST (64u << 10) /* first buffer of an input of unknown size */
 #define WARC_WIN_SLACK (64u << 10)
 
 /** The window was written up to @end (its pages there are touched). */
@@ -44,8 +45,27 @@ int warc_any_nonblank(const uint8_t *p, size_t n)
 
 /* ---- input layer ---- */
 
+/* An input of unknown size starts in a small buffer, which doubles up to
+ * WARC_IN_CHUNK each time a read fills it: a small input (an archive
+ * member, a page piped in) then costs one small allocation, and a big one
+ * reaches the large reads in a few steps.  Growing is optional: without
+ * memory the buffer stays as it is. */
+static void in_grow(struct warc_stream *s)
+{
+	if (!s->in_filled || s->in_cap >= WARC_IN_CHUNK)
+		return;
+	const size_t cap = s->in_cap * 2 < WARC_IN_CHUNK ? s->in_cap * 2 : WARC_IN_CHUNK;
+	uint8_t *in = realloc(s->in, cap);
+	if (!in)
+		return;
+	s->in = in;
+	s->in_cap = cap;
+	s->in_filled = 0;
+}
+
 /* Refill s->in.  Keeps the current member's bytes when they fit in half the
- * buffer (for rescanning after corruption).  @return bytes read, -1 on a
+ * buffer (for rescanning after corruption), and always keeps half the
+ * buffer or more for the read.  @return bytes read, -1 on a
  * read error. */
 static long in_fill(struct warc_stream *s)
 {
@@ -54,13 +74,20 @@ static long in_fill(struct warc_stream *s)
 	    s->mem_c_start - s->in_off < keep &&
 	    s->in_len - (s->mem_c_start - s->in_off) < s->in_cap / 2)
 		keep = (size_t)(s->mem_c_start - s->in_off);
-	memmove(s->in, s->in + keep, s->in_len - keep);
-	s->in_len -= keep;
-	s->in_pos -= keep;
-	s->in_off += keep;
+	/* Compacting moves the kept bytes, so it waits until the room after
+	 * them is short: a source that hands out small pieces (libarchive's
+	 * blocks) would otherwise move a member's bytes once per piece. */
+	if (s->in_cap - s->in_len < s->in_cap / 2) {
+		memmove(s->in, s->in + keep, s->in_len - keep);
+		s->in_len -= keep;
+		s->in_pos -= keep;
+		s->in_off += keep;
+	}
 	if (s->in_eof)
 		return 0;
-	const long n = s->read(s->read_ctx, s->in + s->in_len, s->in_cap - s->in_len);
+	in_grow(s);
+	const size_t want = s->in_cap - s->in_len;
+	const long n = s->read(s->read_ctx, s->in + s->in_len, want);
 	if (n < 0) {
 		log_error("%s: read error at offset %llu: %s", s->name,
 			  (unsigned long long)(s->in_off + s->in_len), strerror(errno));
@@ -68,6 +95,7 @@ static long in_fill(struct warc_stream *s)
 	}
 	if (n == 0)
 		s->in_eof = 1;
+	s->in_filled = (size_t)n == want;
 	s->in_len += (size_t)n;
 	s->st.bytes_in += (uint64_t)n;
 	return n;
@@ -340,9 +368,9 @@ int warc_stream_init(struct warc_stream *s, warc_read_fn read, void *ctx, const 
 {
 	memset(s, 0, sizeof *s);
 	/* a small input gets a small buffer: one allocation of its size */
-	s->in_cap = WARC_IN_CHUNK;
+	s->in_cap = size < 0 ? WARC_IN_FIRST : WARC_IN_CHUNK;
 	if (size >= 0 && (uint64_t)size + 64 < s->in_cap)
-		s->in_cap = (size_t)size + 64 < (64u << 10) ? 64u << 10 : (size_t)size + 64;
+		s->in_cap = (size_t)size + 64 < WARC_IN_FIRST ? WARC_IN_FIRST : (size_t)size + 64;
 	s->in = malloc(s->in_cap);
 	if (!s->in)
 		return -1;

@@ -62,6 +62,7 @@ struct warc_stream {
 
 	uint8_t *in;     /* raw input */
 	size_t in_pos, in_len, in_cap;
+	int in_filled;   /* the last read filled the buffer: it may grow */
 	uint64_t in_off; /* input offset of in[0] */
 
 	z_stream zs;

@@ -1,7 +1,9 @@
 /*
  * fuzz_warc.c - libFuzzer target: the WARC record reader (warc.h) over an
  * input of any size, plain or gzip, read in pieces whose sizes come from
- * the input's last byte, so that refill boundaries move too.
+ * the input's last byte, so that refill boundaries move too.  The input
+ * buffer is sized to the input when its size is given (first byte & 2),
+ * and starts small and grows otherwise, as for a pipe.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -33,7 +35,10 @@ static long src_read(void *ctx, void *buf, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_quiet();
-	size_t step = size ? (size_t)data[size - 1] * 997 + 1 : 1;
+	/* last byte 0 (the seeds): reads as large as asked, as from a file;
+	 * 1..8: pieces of that many bytes; else multiples of 997 */
+	const size_t last = size ? data[size - 1] : 0;
+	const size_t step = last == 0 ? SIZE_MAX : last <= 8 ? last : last * 997;
 	struct src s = {data, size, 0, step};
 	/* a small record limit reaches the "huge" path with small inputs; the
 	 * default (64 MiB) would cost a 32 MiB window allocation per input */
