@@ -585,6 +585,34 @@ static void test_plain_and_gzip_mixed(void)
 	free(c.p);
 }
 
+/*
+ * A gzip member of two records whose second runs past the member's end,
+ * then plain records (found by the fuzz_archive campaign): reading on for
+ * the second record reached the plain part, which dropped the window
+ * under the record's header, and the reader then skipped that header's
+ * length past the window's end (win_pos > win_len: UBSan's pointer
+ * overflow).  The cut record is lost, counted; the plain ones are read.
+ */
+static void test_member_runs_into_plain(void)
+{
+	struct buf two = {0}, b = {0};
+	add_record(&two, "http://g/", "g1", 0);
+	add_record(&two, "http://g/", "g2", 500);
+	add_gzip(&b, two.p, two.n);
+	const size_t p1 = b.n;
+	add_record(&b, "http://p/", "p1", 0);
+	add_record(&b, "http://p/", "p2", 0);
+	struct result res;
+	read_all(&b, 0, &res);
+	CHECK_EQ_U64(res.n, 3);
+	CHECK(!strcmp(res.body[0], "g1"));
+	CHECK(!strcmp(res.body[1], "p1") && !strcmp(res.body[2], "p2"));
+	CHECK_EQ_U64(res.off[1], p1);
+	CHECK_EQ_U64(warc_stats_skipped(&res.st), 1);
+	free(two.p);
+	free(b.p);
+}
+
 /* Whole-file gzip damaged part way: every record before the damage is
  * kept (it was: none, "corrupt gzip member at offset 0"). */
 static void test_whole_file_gzip_damage(void)
@@ -650,6 +678,7 @@ int main(void)
 	test_version_line_flood();
 	test_missing_terminator();
 	test_plain_and_gzip_mixed();
+	test_member_runs_into_plain();
 	test_whole_file_gzip_damage();
 	test_uri_with_nul();
 	return test_finish("test_warc");

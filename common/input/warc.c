@@ -14,6 +14,7 @@
  */
 #include "input/warc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,7 @@ static int lose(struct warc_reader *r, uint64_t *counter, size_t skip, const cha
 		const int rc = warc_stream_discard(&r->s, UINT64_MAX, 0);
 		return rc < 0 ? stream_fault(rc) : REC_SKIP;
 	}
+	assert(skip <= warc_stream_avail(&r->s));
 	warc_stream_skip(&r->s, skip);
 	warc_stream_set_quiet(&r->s, 1);
 	return REC_SKIP;

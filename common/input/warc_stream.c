@@ -284,6 +284,11 @@ int warc_stream_begin_member(struct warc_stream *s)
 	if (rc <= 0)
 		return rc < 0 ? WARC_STREAM_FATAL : 0;
 	if (rc == 2) {
+		/* A record still being read (a caller crossing members for it)
+		 * ends with the gzip part: the switch waits until its bytes are
+		 * consumed, so the window never shrinks under a caller. */
+		if (warc_stream_avail(s))
+			return 0;
 		/* plain records from here on: stream offsets are file offsets */
 		warc_stream_drop(s);
 		s->gzip = 0;

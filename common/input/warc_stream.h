@@ -105,8 +105,10 @@ int warc_stream_detect(struct warc_stream *s);
 /**
  * Start the next gzip member (skipping garbage before it, counted).  A
  * plain record's "WARC/" line met first switches the stream to plain
- * input from there (s->gzip becomes 0).
- * @return 1 started (or switched), 0 end of input, WARC_STREAM_FATAL.
+ * input from there (s->gzip becomes 0), once the window holds no unread
+ * bytes: until then it is the end of the gzip part.
+ * @return 1 started (or switched), 0 end of input (or of the gzip part),
+ * WARC_STREAM_FATAL.
  */
 int warc_stream_begin_member(struct warc_stream *s);
 

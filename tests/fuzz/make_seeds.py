@@ -185,6 +185,15 @@ def report_seeds():
     put("fuzz_report", "title", b"\x02<script>alert('x')</script> & \xff\xfe \xc3\xa9 \xed\xa0\x80")
 
 
+def regress_seeds():
+    """tests/fuzz/regress/<target>/: inputs that once failed, run once per session."""
+    d = os.path.join(TOP, "tests", "fuzz", "regress")
+    for t in sorted(os.listdir(d)):
+        for n in sorted(os.listdir(os.path.join(d, t))):
+            with open(os.path.join(d, t, n), "rb") as f:
+                put(t + "-regress", n, f.read())
+
+
 def main():
     hs = http_seeds()
     recs = warc_seeds(hs)
@@ -194,6 +203,7 @@ def main():
     fptext_seeds()
     ndf_seeds()
     report_seeds()
+    regress_seeds()
     put("fuzz_ndf", "wrapped-fps", b"\x01\x01\x01\x00" + b"\x00" * 64)
 
 
