@@ -173,6 +173,11 @@ conformance: $(BUILD)/tests/test_html_visible
 		$(BUILD)/tests/test_html_visible --generated 20000 --seed 2 $(if $(wildcard $(RP)/pages.warc.gz),--real $(RP)/pages.warc.gz); \
 	done; echo "no python3 with html5lib"; exit 1
 
+## entities: regenerate the HTML named-reference table from Python's copy of the WHATWG list
+entities:
+	python3 common/html/gen_entities.py > common/html/html_entities_table.h.tmp
+	mv common/html/html_entities_table.h.tmp common/html/html_entities_table.h
+
 ## demo: install what is missing, build, run the pipeline on corpus-samples/
 demo:
 	sh .ci/install-deps.sh
@@ -198,7 +203,7 @@ help:
 	@sed -n 's/^## //p' Makefile
 
 FORCE:
-.PHONY: all test check check-asan fuzz fuzz-build bench bench-long conformance demo deps install clean help FORCE
+.PHONY: all test check check-asan fuzz fuzz-build bench bench-long conformance entities demo deps install clean help FORCE
 .SECONDARY:
 
 -include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \

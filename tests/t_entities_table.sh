@@ -1,4 +1,4 @@
 #!/bin/sh
-# common/html/html_entities_table.h is what tools/gen_entities.py makes of
+# common/html/html_entities_table.h is what common/html/gen_entities.py makes of
 # Python's copy of the WHATWG list (regenerate it with the script if not).
-exec python3 "$TOP/tools/gen_entities.py" --check "$TOP/common/html/html_entities_table.h"
+exec python3 "$TOP/common/html/gen_entities.py" --check "$TOP/common/html/html_entities_table.h"

@@ -12,3 +12,13 @@ if python3 tests/check_layers.py "$tmp" >"$tmp/out"; then
 	exit 1
 fi
 grep -q 'util/ may not include output/' "$tmp/out"
+# The top level is fixed: a file outside these names (a generator in a new
+# tools/ folder, say) belongs in one of them.
+if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+	extra=$(git -C "$TOP" ls-files | cut -d/ -f1 | sort -u |
+		grep -vxE 'stages|common|corpus-samples|bench|tests|docs|Makefile|run_pipeline\.sh|README\.md|\.ci|\.gitignore' || true)
+	if [ -n "$extra" ]; then
+		echo "t_layers: outside the fixed top-level layout:" $extra >&2
+		exit 1
+	fi
+fi
