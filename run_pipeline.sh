@@ -521,9 +521,9 @@ on_signal() {
 # and its outputs still match their checksums; from the first step that
 # is not, that step and all later ones run.  A step that streams into
 # another (permute-sort | compress) is one step and resumes as one.
-# Documents files are removed at the end of the run (report.html reads
-# titles in them); a step that needs one that is gone sends the run back
-# to extract (re-exec).
+# Documents files are removed after publishing (report.html reads titles
+# in them); a resumed run that finds one gone runs again from extract
+# (re-exec).
 
 hash_file() { b2sum < "$1" | cut -c1-128; }
 # sum_file FILE: CRC-32 and size (cksum), the outputs' check: it is there
@@ -531,10 +531,10 @@ hash_file() { b2sum < "$1" | cut -c1-128; }
 # for it (docs/DESIGN-NOTES.md, "Resuming a run").
 sum_file() { cksum < "$1" | tr ' ' :; }
 
-# temp_consumer FILE: the last step that reads intermediate FILE, which
-# may be gone after it (the documents file goes once report.html, which
-# is no step, has read it); fails for files kept to the end.
-temp_consumer() { case $1 in documents.ndf | docs.*.ndf) echo fingerprint ;; *) return 1 ;; esac; }
+# temp_consumer FILE: the last reader of intermediate FILE, which is not
+# published: the documents file is read last by the report (no step, so
+# never reused: the file must be there); fails for published files.
+temp_consumer() { case $1 in documents.ndf | docs.*.ndf) echo report ;; *) return 1 ;; esac; }
 
 # resume_pick: the newest work directory in $out with a completion marker.
 resume_pick() {
@@ -611,18 +611,26 @@ step_reusable() {
 # markers of this and later steps, and if a reused step's intermediate
 # this or a later step reads is gone, start again with that step redone.
 resume_stop() {
-	local e producer f consumer r
+	local f r
 	reusing=0
+	resume_temps "step $1"
+	for f in "$work"/.done-*; do
+		for r in "${reused[@]}"; do [ "${f##*/.done-}" = "$r" ] && continue 2; done
+		rm -f "$f"
+	done
+}
+
+# resume_temps WHO: if a reused step's intermediate that WHO (this or a
+# later step, or the report) reads is gone, start again with that step
+# redone.
+resume_temps() {
+	local e producer f consumer r
 	for e in "${missing_temps[@]}"; do
 		IFS=: read -r producer f consumer <<< "$e"
 		for r in "${reused[@]}"; do [ "$r" = "$consumer" ] && continue 2; done
 		rm -f "$work/.done-$producer"
-		say "step $1 needs $f, removed after step $consumer: running again from step $producer"
+		say "$1 needs $f, which is gone: running again from step $producer"
 		restart
-	done
-	for f in "$work"/.done-*; do
-		for r in "${reused[@]}"; do [ "${f##*/.done-}" = "$r" ] && continue 2; done
-		rm -f "$f"
 	done
 }
 
@@ -1053,6 +1061,7 @@ write_stats || die "cannot write statistics"
 # report goes with the rest of its outputs).  Titles come from the
 # documents file, which extract piped into fingerprint (--no-templates)
 # does not write.
+[ "$reusing" = 0 ] || resume_temps "the report"
 ropt=(--clusters "$work/clusters.csv" --documents "$work/documents.csv" --stats "$work/stats.json")
 for d in "${docs[@]}"; do [ ! -f "$d" ] || ropt+=(--docs "$d"); done
 [ -z "$index" ] || ropt+=(--index "$index" --night "$night")
@@ -1061,7 +1070,6 @@ if run_stage report "${qopt[@]}" "${ropt[@]}" -o "$work/report.html"; then
 else
 	echo "run_pipeline.sh: warning: ndd-report failed: no report.html for this run" >&2
 fi
-[ "$keep" = 1 ] || rm -f "${docs[@]}"
 
 # The index and the outputs: stage the night, publish, commit the night
 # (see "Adding a night and publishing" above).
@@ -1069,6 +1077,12 @@ fi
 	index_stage "$(sed -n 's/^  "documents": \([0-9]*\),*$/\1/p' "$work/documents.json" | head -n 1)"
 publish "${published[@]}" stats.json clusters.csv
 published_ok=1
+# published: no --resume may adopt what is left of the work (markers
+# first: a work directory without one is never adopted)
+if [ "$keep" = 0 ]; then
+	rm -f "$work"/.done-*
+	rm -f "${docs[@]}"
+fi
 if [ -n "$index" ]; then
 	index_commit "$night" || die "published in $out, but cannot add night '$night' to the index '$index' (the next run on the index retries)"
 	index_expire

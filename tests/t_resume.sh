@@ -4,8 +4,8 @@
 # not start again) and publishes the same bytes as an uninterrupted run
 # (stats.json: the same but for times and the command line).  A changed
 # k, input file, program or fingerprint method, or a damaged output, runs
-# that step and every later one again; a step that needs a documents file
-# already removed sends the run back to extract.  Without --resume the
+# that step and every later one again; a step or the report that needs a
+# documents file already removed sends the run back to extract.  Without --resume the
 # leftovers are removed, as before; with it a signal keeps the work.
 #
 # The stages are tests/data/hang-stage.sh stand-ins (as in t_cron.sh):
@@ -203,6 +203,15 @@ rm "$(ls -d "$tmp/m"/.work.*)/documents.ndf" # as a run past the report leaves i
 $rp --resume --method simhash -o "$tmp/m" "$in" > /dev/null 2>&1
 started extract || bad "another method: extract not run again for the removed documents file"
 same_outputs "$tmp/m" "$tmp/ref.sim" "resume with another method"
+
+# Every step done but the documents file gone: the report reads titles
+# in it, so the run goes back to extract rather than write another
+# report.html.
+kill_in documents "$tmp/d" "$in"
+rm "$(ls -d "$tmp/d"/.work.*)/documents.ndf"
+$rp --resume -o "$tmp/d" "$in" > /dev/null 2>&1
+started extract || bad "documents file gone: extract not run again"
+same_outputs "$tmp/d" "$tmp/ref.k6" "resume with the documents file gone"
 
 # Without --resume a killed run's work is removed and nothing reused.
 kill_in documents "$tmp/n" "$in"
