@@ -37,6 +37,7 @@
 #include "util/outfile.h"
 #include "fingerprint/docfp.h"
 #include "template/decide.h"
+#include "template/frame.h"
 #include "template/tplset.h"
 
 #ifdef _OPENMP
@@ -238,6 +239,7 @@ struct batch {
 	uint64_t *fp;
 	uint32_t *flags;
 	uint64_t *text_hash; /* of the text fingerprinted */
+	uint64_t *frame;     /* frame_sketch() */
 	uint32_t *text_len;
 	uint8_t *choice;     /* enum tpl_choice */
 	size_t n_doc, cap_doc;
@@ -258,6 +260,7 @@ static void batch_free(struct batch *b)
 	free(b->fp);
 	free(b->flags);
 	free(b->text_hash);
+	free(b->frame);
 	free(b->text_len);
 	free(b->choice);
 }
@@ -294,6 +297,7 @@ static void batch_reserve(struct batch *b, size_t n)
 	b->fp = xrealloc(b->fp, b->cap_doc * sizeof *b->fp);
 	b->flags = xrealloc(b->flags, b->cap_doc * sizeof *b->flags);
 	b->text_hash = xrealloc(b->text_hash, b->cap_doc * sizeof *b->text_hash);
+	b->frame = xrealloc(b->frame, b->cap_doc * sizeof *b->frame);
 	b->text_len = xrealloc(b->text_len, b->cap_doc * sizeof *b->text_len);
 	b->choice = xrealloc(b->choice, b->cap_doc);
 }
@@ -325,6 +329,8 @@ static int decode_batch(struct batch *b, const char *name)
 struct worker {
 	struct docfp_ctx *ctx; /* NULL: --dry-run */
 	struct tpl_buf text;
+	struct minhash frame;
+	int frame_ready;
 };
 
 /*
@@ -338,23 +344,25 @@ static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct
 {
 	const struct doc_record *d = &b->doc[i];
 	struct str text;
-	int choice = TPL_PAGE;
 	b->flags[i] = d->flags;
 	b->fp[i] = 0;
-	if (!ts) {
-		if (docrec_text(d, &w->text.p, &w->text.cap, &text))
-			return -1;
-	} else {
-		/* Every host's template, not only the page's own host's: a page
-		 * and its copy on a host that learnt its site's template (a
-		 * mirror, an archive) must lose the same blocks, and the copy's
-		 * host may be the only one with enough of the site's pages to
-		 * learn it (docs/TEMPLATES.md). */
-		size_t n;
-		const uint64_t *t = tplset_any(ts, &n);
-		choice = tpl_decide(d, t, n, &w->text, &text);
-		if (choice < 0)
-			return -1;
+	/* Every host's template, not only the page's own host's: a page and
+	 * its copy on a host that learnt its site's template (a mirror, an
+	 * archive) must lose the same blocks, and the copy's host may be the
+	 * only one with enough of the site's pages to learn it
+	 * (docs/TEMPLATES.md). */
+	size_t n = 0;
+	const uint64_t *t = ts ? tplset_any(ts, &n) : NULL;
+	const int choice = tpl_decide(d, t, n, &w->text, &text);
+	if (choice < 0)
+		return -1;
+	b->frame[i] = 0;
+	if (w->ctx) { /* not under --dry-run */
+		if (!w->frame_ready) {
+			frame_init(&w->frame);
+			w->frame_ready = 1;
+		}
+		b->frame[i] = frame_sketch(&w->frame, w->text.blk, d->n_blocks, choice, t, n);
 	}
 	b->choice[i] = (uint8_t)choice;
 	b->text_len[i] = text.n;
@@ -403,6 +411,7 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 			.warc_offset = d->warc_offset,
 			.payload_hash = d->payload_hash,
 			.text_hash = b->text_hash[i],
+			.frame = b->frame[i],
 			.text_len = b->text_len[i],
 			.flags = b->flags[i],
 			.url = d->url,
@@ -577,7 +586,8 @@ static long run_import(const char *path, struct out *o, struct stats *st)
 		const uint64_t id = DOC_ID(0, st->docs);
 		const struct fp_record r = {.doc_id = id, .simhash = v, .url = key,
 					    .payload_hash = ~id, .text_hash = ~id,
-					    .text_len = UINT32_MAX, .warc_file = {"", 0}};
+					    .text_len = UINT32_MAX, .flags = FP_NO_FRAME,
+					    .warc_file = {"", 0}};
 		rc = out_record(o, &r);
 		st->docs++;
 	}

@@ -48,7 +48,8 @@ static void usage(FILE *fp, int status)
 		CLI_COMMON_HELP
 		"Output columns: query_url,query_warc_file,query_warc_offset,query_record_id,\n"
 		"query_warc_date,query_fingerprint, the same six of the stored page prefixed\n"
-		"match_, distance,match (match: exact, same-text or near).\n");
+		"match_, distance,match (match: exact, same-content, same-layout or\n"
+		"partial).\n");
 	exit(status);
 }
 
@@ -116,7 +117,7 @@ static long long write_csv(struct outfile *out, const struct pair_vec *pv,
 		const struct prov_doc *q = prov_get(qp, pv->v[i].a), *m = prov_get(sp, pv->v[i].b);
 		if (!prov_pair_allowed(q, m, pv->v[i].d))
 			continue;
-		previous_csv_row(&w, q, m, pv->v[i].d);
+		previous_csv_row(&w, q, m, pv->v[i].d, prov_match_kind(qp, q, sp, m));
 		rows++;
 	}
 	if (csv_close(&w)) {

@@ -69,15 +69,16 @@ static void usage(FILE *fp, int status)
 		"      --design R      with --from-fingerprints: force the design (R or\n"
 		"                      R1xR2, as ndd-permute-sort --design)\n"
 		"      --stats FILE    write statistics as JSON\n"
-		"      --pairs FILE    also write every pair as text: key_a,key_b,distance\n"
-		"                      (key = URL, or the key given to --import-text)\n"
+		"      --pairs FILE    also write every pair as text: key_a,key_b,distance,\n"
+		"                      match (key = URL, or the key given to --import-text)\n"
 		"      --found-pairs FILE take the pairs from FILE (written by ndd-mpi, which\n"
 		"                      joined the tables on many ranks) instead of joining\n"
 		"                      TABLES; no TABLES are read\n"
 		CLI_COMMON_HELP
 		"Output columns: cluster_id,url,warc_file,warc_offset,record_id,warc_date,\n"
-		"fingerprint,distance,is_representative,match,doc_id (match: rep, exact,\n"
-		"same-text, near; doc_id: the document's index in the catalog).\n");
+		"fingerprint,distance,is_representative,match,doc_id (match: rep, or the\n"
+		"member's duplicate type against it: exact, same-content, same-layout,\n"
+		"partial; doc_id: the document's index in the catalog).\n");
 	exit(status);
 }
 
@@ -484,8 +485,10 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 	csv_init(&w, &out);
 	const char *const head = pairs_csv_header;
 	csv_raw(&w, head, strlen(head));
-	for (size_t i = 0; i < pv->n; i++)
-		pairs_csv_row(&w, prov_at(d, pv->v[i].a), prov_at(d, pv->v[i].b), pv->v[i].d);
+	for (size_t i = 0; i < pv->n; i++) {
+		const struct prov_doc *a = prov_at(d, pv->v[i].a), *b = prov_at(d, pv->v[i].b);
+		pairs_csv_row(&w, a, b, pv->v[i].d, prov_match_kind(d, a, d, b));
+	}
 	if (csv_close(&w)) {
 		log_error("cannot write the pairs");
 		outfile_abort(&out);

@@ -128,7 +128,7 @@ static void test_headers(void)
 		      "query_warc_date,query_fingerprint,match_url,match_warc_file,"
 		      "match_warc_offset,match_record_id,match_warc_date,match_fingerprint,"
 		      "distance,match\r\n"));
-	CHECK(!strcmp(pairs_csv_header, "key_a,key_b,distance\r\n"));
+	CHECK(!strcmp(pairs_csv_header, "key_a,key_b,distance,match\r\n"));
 }
 
 /* URLs and paths a stock CSV reader must get back byte for byte. */
@@ -169,18 +169,17 @@ static void test_cluster_rows(void)
 			doc_ids(awkward[i], warc, 18446744073709551615ull, 0x0f, rid, date);
 		rep.payload_hash = 1;
 		m.payload_hash = 2;
-		m.text_hash = rep.text_hash = 5; /* same text */
 		m.doc_id = 1099511627776ull * 3 + 9;
 		struct record r = {0};
-		ROW(&r, clusters_csv_header, clusters_csv_row(&w_, 42, &rep, &m));
+		ROW(&r, clusters_csv_header, clusters_csv_row(&w_, 42, &rep, &m, "same-layout"));
 		if (r.n != 11)
 			continue;
 		const char *want[11] = {"42", awkward[i], warc, "18446744073709551615", rid, date,
-					"000000000000000f", "4", "0", "same-text", "3298534883337"};
+					"000000000000000f", "4", "0", "same-layout", "3298534883337"};
 		for (int f = 0; f < 11; f++)
 			CHECK(!strcmp(r.field[f], want[f]));
 		record_free(&r);
-		ROW(&r, clusters_csv_header, clusters_csv_row(&w_, 1, &m, &m));
+		ROW(&r, clusters_csv_header, clusters_csv_row(&w_, 1, &m, &m, "rep"));
 		CHECK(r.n == 11 && !strcmp(r.field[7], "0") && !strcmp(r.field[8], "1") &&
 		      !strcmp(r.field[9], "rep"));
 		record_free(&r);
@@ -194,9 +193,8 @@ static void test_previous_rows(void)
 		struct prov_doc q = doc_ids(awkward[i], other, 0, 0x0123456789abcdefull,
 					    "<urn:uuid:q>", "2026-11-25T01:02:03Z");
 		struct prov_doc m = doc(other, awkward[i], 123, 0x0123456789abcdeeull);
-		q.payload_hash = m.payload_hash = 3; /* the same bytes */
 		struct record r = {0};
-		ROW(&r, previous_csv_header, previous_csv_row(&w_, &q, &m, 1));
+		ROW(&r, previous_csv_header, previous_csv_row(&w_, &q, &m, 1, "exact"));
 		if (r.n != 14)
 			continue;
 		const char *want[14] = {awkward[i], other, "0", "<urn:uuid:q>", "2026-11-25T01:02:03Z",
@@ -214,12 +212,13 @@ static void test_pair_rows(void)
 		const char *other = awkward[(i + 5) % N_AWKWARD];
 		struct prov_doc a = doc(awkward[i], "a.warc", 0, 0), b = doc(other, "b.warc", 0, 0);
 		struct record r = {0};
-		ROW(&r, pairs_csv_header, pairs_csv_row(&w_, &a, &b, 6));
-		if (r.n != 3)
+		ROW(&r, pairs_csv_header, pairs_csv_row(&w_, &a, &b, 6, "partial"));
+		if (r.n != 4)
 			continue;
 		CHECK(!strcmp(r.field[0], awkward[i]));
 		CHECK(!strcmp(r.field[1], other));
 		CHECK(!strcmp(r.field[2], "6"));
+		CHECK(!strcmp(r.field[3], "partial"));
 		record_free(&r);
 	}
 }
@@ -246,28 +245,29 @@ static void test_bounds(void)
 	memset(date, '"', sizeof date - 1);
 	struct prov_doc rep = doc_ids(url, path, UINT64_MAX, 0, rid, date),
 			m = doc_ids(url, path, UINT64_MAX, ~0ull, rid, date);
-	rep.payload_hash = 1; /* not the same bytes, the same text */
 	m.doc_id = UINT64_MAX;
 	struct csv_writer w;
+	const char *const longest = "same-content";
+	CHECK_EQ_U64(strlen(longest), CSV_MATCH_BOUND);
 
-	const size_t cb = CSV_ROW_BOUND(CLUSTERS_CSV_COLUMNS, 0, &rep, &m);
+	const size_t cb = CSV_ROW_BOUND(CLUSTERS_CSV_COLUMNS, 0, &rep, &m, longest);
 	exact_writer(&w, cb);
-	clusters_csv_row(&w, UINT64_MAX, &rep, &m);
+	clusters_csv_row(&w, UINT64_MAX, &rep, &m, longest);
 	CHECK(!w.err && w.len <= cb);
 	/* only the distance (2 digits of CSV_U64_BOUND's 20) is short of it */
 	CHECK_EQ_U64(cb - w.len, 18);
 	csv_close(&w);
 
-	const size_t qb = CSV_ROW_BOUND(PREVIOUS_CSV_COLUMNS, &rep, &m, 0);
+	const size_t qb = CSV_ROW_BOUND(PREVIOUS_CSV_COLUMNS, &rep, &m, 0, longest);
 	exact_writer(&w, qb);
-	previous_csv_row(&w, &rep, &m, UINT32_MAX);
+	previous_csv_row(&w, &rep, &m, UINT32_MAX, longest);
 	CHECK(!w.err && w.len <= qb);
 	CHECK_EQ_U64(qb - w.len, 20 - 10); /* UINT32_MAX's digits */
 	csv_close(&w);
 
-	const size_t pb = CSV_ROW_BOUND(PAIRS_CSV_COLUMNS, &rep, &m, 0);
+	const size_t pb = CSV_ROW_BOUND(PAIRS_CSV_COLUMNS, &rep, &m, 0, longest);
 	exact_writer(&w, pb);
-	pairs_csv_row(&w, &rep, &m, UINT32_MAX);
+	pairs_csv_row(&w, &rep, &m, UINT32_MAX, longest);
 	CHECK(!w.err && w.len <= pb);
 	CHECK_EQ_U64(pb - w.len, 20 - 10);
 	csv_close(&w);
@@ -285,18 +285,19 @@ static void test_cluster_file(void)
 		d[i].doc_id = (uint64_t)(100 + i);
 	}
 	d[3].payload_hash = 1; /* the bytes of its representative */
-	d[2].text_hash = 4;    /* the text of its representative */
+	/* u4's members: u0 on another frame, 1 bit from it; u2 on its frame */
+	uint64_t frame[5] = {~0ull, 0, 0, 0, 0};
 	uint32_t start[] = {0, 2, 5}, member[] = {1, 3, 4, 0, 2};
 	struct clusters cl = {.n_clusters = 2, .start = start, .doc = member};
-	struct provenance p = {.doc = d, .n = 5};
+	struct provenance p = {.doc = d, .n = 5, .frame = frame};
 	struct csv_writer w;
 	csv_init(&w, NULL);
 	clusters_csv_rows(&w, &cl, &p, 0, 2);
 	const char *want = "1,\"u,1\",w,1,,,0000000000000001,0,1,rep,101\r\n"
 			   "1,\"u\"\"3\",w,3,,,0000000000000003,1,0,exact,103\r\n"
 			   "2,u4,w,4,,,0000000000000004,0,1,rep,104\r\n"
-			   "2,u0,w,0,,,0000000000000000,1,0,near,100\r\n"
-			   "2,u2,w,2,,,0000000000000002,2,0,same-text,102\r\n";
+			   "2,u0,w,0,,,0000000000000000,1,0,same-content,100\r\n"
+			   "2,u2,w,2,,,0000000000000002,2,0,same-layout,102\r\n";
 	CHECK(!w.err && w.len == strlen(want) && !memcmp(w.buf, want, w.len));
 	w.len = 0;
 	clusters_csv_rows(&w, &cl, &p, 1, 2); /* a part numbers as the whole */

@@ -4,7 +4,9 @@
  * gives prov_pair_allowed()'s answer for every kind of text, payload and
  * distance, and that answer is the documented rule.  prov_load() fills
  * every marked document's slot from the catalog, and refuses a catalog
- * that ends before a marked document (its slot would be left unwritten).
+ * that ends before a marked document (its slot would be left unwritten),
+ * with each page's frame.  prov_match() gives seed 004's four types by the
+ * documented rule, at the edges of its thresholds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,51 @@ static void test_slots_allowed(void)
 	CHECK(allowed > 0 && refused > 0); /* both answers were asked for */
 }
 
+/* Two pages whose payloads, texts, fingerprints and frames differ as
+ * told; @*_bits: bits set in the XOR of the fingerprints and frames. */
+static enum prov_match match_of(int same_payload, int same_text, int fp_bits, int frame_bits,
+				int no_frame)
+{
+	struct prov_doc a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	a.payload_hash = 1;
+	b.payload_hash = same_payload ? 1 : 2;
+	a.text_hash = 3;
+	b.text_hash = same_text ? 3 : 4;
+	a.text = b.text = PROV_HAS_TEXT;
+	b.text |= no_frame ? PROV_NO_FRAME : 0;
+	a.simhash = 0x5555555555555555ull;
+	b.simhash = a.simhash ^ (fp_bits ? ~0ull >> (64 - fp_bits) : 0);
+	const uint64_t fa = 0x0123456789abcdefull;
+	const uint64_t fb = fa ^ (frame_bits ? ~0ull << (64 - frame_bits) : 0);
+	const enum prov_match m = prov_match(&a, fa, &b, fb);
+	CHECK(prov_match(&b, fb, &a, fa) == m); /* a pair's type, either way round */
+	return m;
+}
+
+static void test_match_types(void)
+{
+	const int S = PROV_SAME_FRAME_BITS, C = PROV_SAME_CONTENT_BITS;
+	/* the same bytes: exact whatever else the records say */
+	CHECK(match_of(1, 0, 6, 40, 1) == PROV_EXACT);
+	/* the same template (frames within S bits) */
+	CHECK(match_of(0, 1, 0, 0, 0) == PROV_EXACT);
+	CHECK(match_of(0, 1, 0, S, 0) == PROV_EXACT);
+	CHECK(match_of(0, 0, 1, 0, 0) == PROV_SAME_LAYOUT); /* one bit of text is an edit */
+	CHECK(match_of(0, 0, 6, S, 0) == PROV_SAME_LAYOUT);
+	/* another template: past S bits, or a frame not known */
+	CHECK(match_of(0, 1, 0, S + 1, 0) == PROV_SAME_CONTENT);
+	CHECK(match_of(0, 1, 5, 0, 1) == PROV_SAME_CONTENT);
+	CHECK(match_of(0, 0, C, S + 1, 0) == PROV_SAME_CONTENT);
+	CHECK(match_of(0, 0, C + 1, S + 1, 0) == PROV_PARTIAL);
+	CHECK(match_of(0, 0, C + 1, 0, 1) == PROV_PARTIAL);
+	CHECK(!strcmp(prov_match_name(PROV_EXACT), "exact") &&
+	      !strcmp(prov_match_name(PROV_SAME_CONTENT), "same-content") &&
+	      !strcmp(prov_match_name(PROV_SAME_LAYOUT), "same-layout") &&
+	      !strcmp(prov_match_name(PROV_PARTIAL), "partial"));
+}
+
 #define RECORDS 1000
 
 /* A catalog of RECORDS fingerprints in blocks of 100; record i's URL is
@@ -77,6 +124,8 @@ static void write_catalog(const char *path)
 			r.simhash = j * 0x9e3779b97f4a7c15ull;
 			r.warc_offset = 7 * j;
 			r.text_len = (uint32_t)(j % 3);
+			r.frame = ~j;
+			r.flags = j % 11 ? 0 : FP_NO_FRAME;
 			snprintf(url, sizeof url, "u%llu", (unsigned long long)j);
 			r.url = (struct str){url, (uint32_t)strlen(url)};
 			r.warc_file = (struct str){"w.warc", 6};
@@ -122,7 +171,8 @@ static void test_load(void)
 		ok &= d->url_len == strlen(url) && !memcmp(d->url, url, d->url_len) &&
 		      d->warc_offset == 7ull * i && d->simhash == i * 0x9e3779b97f4a7c15ull &&
 		      d->warc_file_len == 6 && !memcmp(d->warc_file, "w.warc", 6) &&
-		      d->text == (i % 3 ? PROV_HAS_TEXT : 0) && p.text[prov_slot(&p, i)] == d->text;
+		      d->text == ((i % 3 ? PROV_HAS_TEXT : 0) | (i % 11 ? 0 : PROV_NO_FRAME)) &&
+		      p.text[prov_slot(&p, i)] == d->text && prov_frame(&p, d) == ~(uint64_t)i;
 	}
 	CHECK(ok);
 	prov_free(&p);
@@ -139,6 +189,7 @@ static void test_load(void)
 int main(void)
 {
 	test_slots_allowed();
+	test_match_types();
 	test_load();
 	return test_finish("test_provenance");
 }

@@ -199,7 +199,8 @@ static void test_fprec(void)
 	struct fp_record r = {0}, s;
 	r.simhash = 0xfeedfacecafebeefull;
 	r.doc_id = 42;
-	r.flags = FP_SHORT_TEXT;
+	r.flags = FP_SHORT_TEXT | FP_NO_FRAME;
+	r.frame = 0x0102030405060708ull;
 	r.url = S("u");
 	r.warc_file = S("w");
 	r.record_id = S("<urn:uuid:1>");
@@ -209,6 +210,9 @@ static void test_fprec(void)
 	CHECK(fprec_encode(&r, buf) == n);
 	const uint8_t *p = buf;
 	CHECK(fprec_decode(&p, buf + n, &s) == 0 && s.simhash == r.simhash && s.flags == r.flags);
+	CHECK(s.frame == r.frame && n == FPREC_MIN_SIZE + 1 + 1 + 12 + 1);
+	/* the frame follows text_hash, little-endian (docs/FORMATS.md) */
+	CHECK(buf[40] == 0x08 && buf[47] == 0x01);
 	CHECK(same(s.url, r.url) && same(s.warc_file, r.warc_file));
 	CHECK(same(s.record_id, r.record_id) && same(s.date, r.date));
 	p = buf; /* a skip ends where a decode ends */

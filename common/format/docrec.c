@@ -218,6 +218,7 @@ size_t fprec_encode(const struct fp_record *r, uint8_t *out)
 	p = out_u64(p, r->warc_offset);
 	p = out_u64(p, r->payload_hash);
 	p = out_u64(p, r->text_hash);
+	p = out_u64(p, r->frame);
 	p = out_u32(p, r->text_len);
 	p = out_u32(p, r->flags);
 	p = out_str(p, r->url.p, r->url.n);
@@ -246,7 +247,7 @@ int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r)
 	struct cursor c = {*in, end};
 	if (cur_u64(&c, &r->simhash) || cur_u64(&c, &r->doc_id) ||
 	    cur_u64(&c, &r->warc_offset) || cur_u64(&c, &r->payload_hash) ||
-	    cur_u64(&c, &r->text_hash) || cur_u32(&c, &r->text_len) ||
+	    cur_u64(&c, &r->text_hash) || cur_u64(&c, &r->frame) || cur_u32(&c, &r->text_len) ||
 	    cur_u32(&c, &r->flags) || cur_slice(&c, &r->url) ||
 	    cur_slice(&c, &r->warc_file) || cur_slice(&c, &r->record_id) ||
 	    cur_slice(&c, &r->date))

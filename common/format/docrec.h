@@ -154,6 +154,11 @@ struct fp_record {
 	uint64_t warc_offset;
 	uint64_t payload_hash;
 	uint64_t text_hash;
+	/* The page's frame, the blocks outside its main text (its template
+	 * and chrome), as 64 bits of minwise hashing of their hashes: pages on
+	 * one template lie a few bits apart (template/frame.h); 0 for no
+	 * block outside the text.  Meaningless under FP_NO_FRAME. */
+	uint64_t frame;
 	uint32_t text_len;  /* bytes of main text */
 	uint32_t flags;     /* DOC_*, plus FP_* below */
 	struct str url;
@@ -164,17 +169,18 @@ struct fp_record {
 
 /*
  * Record layout of NDF_KIND_FPS, in the section header's aux field.  A
- * reader refuses other layouts: 0 had no record_id and date.
+ * reader refuses other layouts: 0 had no record_id and date, 2 no frame.
  */
-#define FPREC_VERSION 2
+#define FPREC_VERSION 3
 
 enum {
 	FP_SHORT_TEXT = 1u << 16, /* below the minimum length: exact-text matches only */
+	FP_NO_FRAME = 1u << 17,   /* no frame known (--import-text): frame is 0 */
 };
 
 /* The fixed fields before a record's four strings (fprec_skip() steps
  * over them). */
-#define FPREC_FIXED_SIZE (5 * 8 + 2 * 4)
+#define FPREC_FIXED_SIZE (6 * 8 + 2 * 4)
 /* The encoded size of a record with empty strings: no block of N records
  * can be shorter than N times this. */
 #define FPREC_MIN_SIZE (FPREC_FIXED_SIZE + 4 * 4)

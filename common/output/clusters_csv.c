@@ -3,20 +3,20 @@
  */
 #include "output/clusters_csv.h"
 
-const char *const clusters_csv_header = CSV_HEADER(CLUSTERS_CSV_COLUMNS, 0, NULL, NULL);
+const char *const clusters_csv_header = CSV_HEADER(CLUSTERS_CSV_COLUMNS, 0, NULL, NULL, NULL);
 
 /* Inline in clusters_csv_rows(): a row is a dozen short appends, and the
  * call and the room check are a visible share of it. */
 static inline void put_row(struct csv_writer *w, uint64_t id, const struct prov_doc *rep,
-			   const struct prov_doc *m)
+			   const struct prov_doc *m, const char *match)
 {
-	CSV_WRITE_ROW(w, CLUSTERS_CSV_COLUMNS, id, rep, m);
+	CSV_WRITE_ROW(w, CLUSTERS_CSV_COLUMNS, id, rep, m, match);
 }
 
 void clusters_csv_row(struct csv_writer *w, uint64_t id, const struct prov_doc *rep,
-		      const struct prov_doc *m)
+		      const struct prov_doc *m, const char *match)
 {
-	put_row(w, id, rep, m);
+	put_row(w, id, rep, m, match);
 }
 
 /*
@@ -41,6 +41,6 @@ void clusters_csv_rows(struct csv_writer *w, const struct clusters *cl,
 		const struct prov_doc *m = prov_at(d, cl->doc[i]);
 		if (i == cl->start[c])
 			rep = m;
-		put_row(w, c + 1, rep, m);
+		put_row(w, c + 1, rep, m, rep == m ? "rep" : prov_match_kind(d, rep, d, m));
 	}
 }

@@ -12,23 +12,16 @@
 #include "output/cluster.h"
 #include "output/csv_columns.h"
 
-/* The match column: the representative's own row says "rep". */
-static inline char *clusters_csv_put_match(char *p, const struct prov_doc *rep,
-					   const struct prov_doc *m)
-{
-	return csv_put_str(p, rep == m ? "rep" : prov_match_kind(rep, m));
-}
-
 /* The columns of the row of member @m of cluster number @id, whose
- * representative is @rep (csv_columns.h). */
-#define CLUSTERS_CSV_COLUMNS(X, id, rep, m)                                                \
+ * representative is @rep, @m's match column @match (csv_columns.h). */
+#define CLUSTERS_CSV_COLUMNS(X, id, rep, m, match)                                         \
 	X("cluster_id", csv_put_u64(p, id), CSV_U64_BOUND)                                 \
 	LOCATION_CSV_COLUMNS(X, "", m)                                                     \
 	X("distance", csv_put_u64(p, (uint64_t)__builtin_popcountll((rep)->simhash ^       \
 								    (m)->simhash)),  \
 	  CSV_U64_BOUND)                                                                   \
 	X("is_representative", csv_put_raw(p, (rep) == (m) ? "1" : "0", 1), 1)             \
-	X("match", clusters_csv_put_match(p, rep, m), CSV_MATCH_BOUND)                     \
+	X("match", csv_put_str(p, match), CSV_MATCH_BOUND)                                 \
 	X("doc_id", csv_put_u64(p, (m)->doc_id), CSV_U64_BOUND)
 
 /** The header row, CRLF included. */
@@ -36,11 +29,12 @@ extern const char *const clusters_csv_header;
 
 /**
  * Append the row of member @m of the cluster numbered @id whose
- * representative is @rep (@m == @rep for the representative's own row).
+ * representative is @rep (@m == @rep for the representative's own row),
+ * its match column @match ("rep", or prov_match_name()).
  * A failed allocation is recorded in @w->err.
  */
 void clusters_csv_row(struct csv_writer *w, uint64_t id, const struct prov_doc *rep,
-		      const struct prov_doc *m);
+		      const struct prov_doc *m, const char *match);
 
 /**
  * Append the rows of clusters [@lo, @hi) of @cl, whose members are

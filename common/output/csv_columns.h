@@ -87,8 +87,8 @@ static inline void csv_row_end(struct csv_writer *w, const char *end)
 	  CSV_FIELD_BOUND(prov_date(d).n))                                              \
 	X(prefix "fingerprint", csv_put_hex64(p, (d)->simhash), CSV_HEX64_BOUND)
 
-/* The match column's longest value (prov_match_kind(), and "rep"). */
-#define CSV_MATCH_BOUND (sizeof "same-text" - 1)
+/* The match column's longest value (prov_match_name(), and "rep"). */
+#define CSV_MATCH_BOUND (sizeof "same-content" - 1)
 
 /** @s, a NUL-terminated constant, at @p (its length folds where inlined). */
 static inline char *csv_put_str(char *p, const char *s)

@@ -122,8 +122,10 @@ static int note(void *ctx, uint64_t idx, const struct fp_record *r)
 	d->warc_offset = r->warc_offset;
 	d->doc_id = idx;
 	d->text = (uint8_t)((r->text_len != 0 ? PROV_HAS_TEXT : 0) |
-			    (r->flags & FP_SHORT_TEXT ? PROV_SHORT_TEXT : 0));
+			    (r->flags & FP_SHORT_TEXT ? PROV_SHORT_TEXT : 0) |
+			    (r->flags & FP_NO_FRAME ? PROV_NO_FRAME : 0));
 	p->text[slot] = d->text;
+	p->frame[slot] = r->frame;
 	if (r->warc_file.n > UINT16_MAX) {
 		log_error("document %llu: WARC file name of %u bytes: longer than any path",
 			  (unsigned long long)idx, r->warc_file.n);
@@ -160,9 +162,10 @@ int prov_prepare(struct provenance *p)
 		memset(&p->doc[p->n], 0, sizeof *p->doc);
 	}
 	p->text = calloc(p->n + 1, 1);
+	p->frame = calloc(p->n + 1, sizeof *p->frame);
 	p->n_arenas = threads_max();
 	p->arena = calloc((size_t)p->n_arenas, sizeof *p->arena);
-	if (!p->doc || !p->text || !p->arena) {
+	if (!p->doc || !p->text || !p->frame || !p->arena) {
 		log_error("out of memory for %zu documents", p->n);
 		return -1;
 	}
@@ -199,6 +202,7 @@ void prov_free(struct provenance *p)
 	bitrank_free(&p->needed);
 	free(p->doc);
 	free(p->text);
+	free(p->frame);
 	for (int t = 0; t < p->n_arenas; t++)
 		for (struct arena_chunk *c = p->arena[t].top, *prev; c; c = prev) {
 			prev = c->prev;

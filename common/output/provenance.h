@@ -31,7 +31,8 @@ struct prov_doc {
 					date: prov_record_id(), prov_date() */
 	uint32_t url_len;
 	uint16_t warc_file_len;      /* a path: PATH_MAX is 4096 */
-	uint8_t text;                /* PROV_HAS_TEXT | PROV_SHORT_TEXT */
+	uint8_t text;                /* PROV_HAS_TEXT | PROV_SHORT_TEXT, and
+					PROV_NO_FRAME */
 };
 _Static_assert(sizeof(struct prov_doc) == 64, "a provenance record is one cache line");
 
@@ -64,6 +65,8 @@ struct provenance {
 	uint8_t *text;   /* per slot: its prov_doc's text bits, what the
 			    filter of pairs reads (a byte in cache, where the
 			    record is a miss) */
+	uint64_t *frame; /* per slot: the page's frame sketch (fp_record),
+			    beside the records, which are one cache line */
 	size_t n;        /* slots */
 	struct prov_arena *arena;
 	int n_arenas;
@@ -121,7 +124,7 @@ static inline const struct prov_doc *prov_at(const struct provenance *p, uint32_
 	return &p->doc[s];
 }
 
-enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
+enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2, PROV_NO_FRAME = 4 };
 
 /*
  * Whether two documents' texts (PROV_* bits @ta, @tb), @d bits apart,
@@ -132,6 +135,8 @@ enum { PROV_HAS_TEXT = 1, PROV_SHORT_TEXT = 2 };
  */
 static inline int prov_texts_allow(uint8_t ta, uint8_t tb, uint32_t d)
 {
+	ta &= PROV_HAS_TEXT | PROV_SHORT_TEXT;
+	tb &= PROV_HAS_TEXT | PROV_SHORT_TEXT;
 	return ta == tb && (ta & PROV_HAS_TEXT) && (!(ta & PROV_SHORT_TEXT) || d == 0);
 }
 
@@ -158,15 +163,68 @@ static inline int prov_slots_allowed(const struct provenance *p, uint32_t sa, ui
 	       (d == 0 && p->doc[sa].payload_hash == p->doc[sb].payload_hash);
 }
 
-/** How @m duplicates @ref, for the CSV's match column: "exact" (same
- * payload bytes), "same-text" (same main text) or "near". */
-static inline const char *prov_match_kind(const struct prov_doc *ref, const struct prov_doc *m)
+/** The frame sketch of @d, a document of @p (template/frame.h). */
+static inline uint64_t prov_frame(const struct provenance *p, const struct prov_doc *d)
 {
-	if (ref->payload_hash == m->payload_hash)
-		return "exact";
-	if (ref->text_hash == m->text_hash)
-		return "same-text";
-	return "near";
+	return p->frame[d - p->doc];
+}
+
+/*
+ * Seed 004's four duplicate types, for the match column of the CSVs
+ * (README, docs/MAIN-CONTENT.md "Duplicate types"):
+ *
+ *   exact         完全重复  the same payload bytes, or the same main text
+ *                           on the same template;
+ *   same-content  内容重复  the same content on another template: the same
+ *                           main text, or fingerprints within
+ *                           PROV_SAME_CONTENT_BITS;
+ *   same-layout   布局重复  partly the same content, same template;
+ *   partial       部分重复  partly the same content, another template.
+ *
+ * Same template: frame sketches within PROV_SAME_FRAME_BITS (pages with
+ * no frame share the empty one); a page without a frame known (imported)
+ * is on no template of another's.  Within one template the main text is
+ * cut by the same rules on both pages, so any difference of text is a
+ * difference of content; across templates the same article picks up
+ * another site's caption or teaser, hence the slack.
+ */
+enum prov_match { PROV_EXACT, PROV_SAME_CONTENT, PROV_SAME_LAYOUT, PROV_PARTIAL };
+
+/* Frames sharing about half their blocks or more (32 (1 - J) bits). */
+#define PROV_SAME_FRAME_BITS 16
+/* Texts sharing about 90% of their shingles or more (README's k = 3). */
+#define PROV_SAME_CONTENT_BITS 3
+
+/** The type of the pair @a, @b (symmetric), whose frame sketches are
+ * @fa and @fb. */
+static inline enum prov_match prov_match(const struct prov_doc *a, uint64_t fa,
+					 const struct prov_doc *b, uint64_t fb)
+{
+	if (a->payload_hash == b->payload_hash)
+		return PROV_EXACT;
+	const int same_text = a->text_hash == b->text_hash;
+	const int same_frame = !((a->text | b->text) & PROV_NO_FRAME) &&
+			       __builtin_popcountll(fa ^ fb) <= PROV_SAME_FRAME_BITS;
+	if (same_frame)
+		return same_text ? PROV_EXACT : PROV_SAME_LAYOUT;
+	if (same_text || __builtin_popcountll(a->simhash ^ b->simhash) <= PROV_SAME_CONTENT_BITS)
+		return PROV_SAME_CONTENT;
+	return PROV_PARTIAL;
+}
+
+/** The match column's value of @m: "exact", "same-content",
+ * "same-layout" or "partial". */
+static inline const char *prov_match_name(enum prov_match m)
+{
+	static const char *const name[] = {"exact", "same-content", "same-layout", "partial"};
+	return name[m];
+}
+
+/** prov_match_name() of @a of @pa and @b of @pb. */
+static inline const char *prov_match_kind(const struct provenance *pa, const struct prov_doc *a,
+					  const struct provenance *pb, const struct prov_doc *b)
+{
+	return prov_match_name(prov_match(a, prov_frame(pa, a), b, prov_frame(pb, b)));
 }
 
 /** Free everything; the struct may be zeroed or initialised. */

@@ -40,12 +40,12 @@ static int join(const struct doc_record *d, const struct doc_block *blk, const u
 int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
 	       struct str *text)
 {
-	if (!n)
-		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
 	if (array_grow((void **)&buf->blk, &buf->blk_cap, d->n_blocks, sizeof *buf->blk))
 		return -1;
 	const struct doc_block *const blk = buf->blk;
 	docrec_blocks(d, buf->blk);
+	if (!n)
+		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
 	uint64_t content = 0, rest = 0, lost = 0;
 	for (uint32_t i = 0; i < d->n_blocks; i++) {
 		const struct doc_block *const k = &blk[i];

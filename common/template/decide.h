@@ -55,7 +55,8 @@ struct tpl_buf {
 /**
  * Decide @d's main text given the template blocks @tpl (@n ascending
  * hashes; NULL/0 for none).  *@text gets it: a slice of @d's all_text or
- * of @buf (valid until @buf is next used).
+ * of @buf (valid until @buf is next used); @buf->blk holds @d's blocks
+ * (docrec_blocks()), for the frame (frame.h).
  * @return the choice, or -1 if memory ran out.
  */
 int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
