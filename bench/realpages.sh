@@ -49,6 +49,14 @@ rm -rf "$RES"
 mkdir -p "$RES" || exit 1
 "$KITSRC/evaluate.sh" "$KIT" "$HERE" "$RES" -k 3 >"$RES/evaluate.log" 2>&1 ||
 	{ tail -20 "$RES/evaluate.log" >&2; echo "realpages: evaluate.sh failed" >&2; exit 1; }
+# Every pair within k of each run's fingerprints with its duplicate type,
+# for the table of pair kind against type.
+for k in default 3; do
+	kk=$k; [ "$k" = default ] && kk=6
+	build/bin/ndd-self-join -q -k "$kk" --from-fingerprints -c "$RES/k-$k/fingerprints.ndf" \
+		--pairs "$RES/k-$k/pairs.csv" -o "$RES/k-$k/pairs-clusters.csv" ||
+		{ echo "realpages: self-join --pairs failed" >&2; exit 1; }
+done
 PYTHONDONTWRITEBYTECODE=1 python3 bench/realpages_table.py --kit "$KIT" --kitsrc "$KITSRC" \
 	--res "$RES" --split bench/realpages_split.txt --k default --k 3 || exit 1
 echo "(evaluate.sh's full summary: $RES/summary.txt)"

@@ -15,6 +15,11 @@ holdout pages. Near-duplicates: score.py's pairwise P/R/F1 and per-kind
 clustered share; a pair counts as tune (holdout) when every page it is made
 of (the content and the template of both URLs, pages.csv) is tune
 (holdout); pairs that mix the two count in 'all' only.
+
+Duplicate types: with RES/k-K/pairs.csv (ndd-self-join --pairs of the
+run's fingerprints, bench/realpages.sh), every labelled pair's match
+value (seed 004's four types, README) or '-' when it is no pair within k,
+counted per pair kind: the confusion table of kind against type.
 """
 import argparse
 import collections
@@ -152,8 +157,34 @@ def main():
             c, n = res[k][s][4].get(kind, [0, 0])
             cells.append('%3d/%-3d %.3f' % (c, n, c / n) if n else '-')
         print(('  %-26s' % ('%s %s' % kind) + ''.join(w % x for x in cells)).rstrip())
+    for k in ks:
+        path = os.path.join(args.res, 'k-%s' % k, 'pairs.csv')
+        if os.path.exists(path):
+            print(match_table(args.kit, path, '6' if k == 'default' else k, score))
     print(summary(ext, res, ks))
     return 0
+
+
+TYPES = ('exact', 'same-content', 'same-layout', 'partial', '-')
+
+
+def match_table(kit, path, k, score):
+    """The confusion table of realpages pair kind against the match
+    value of the pair in @path (ndd-self-join --pairs)."""
+    with open(path, newline='', encoding='utf-8') as f:
+        match = {}
+        for r in csv.DictReader(f):
+            match[(r['key_a'], r['key_b'])] = match[(r['key_b'], r['key_a'])] = r['match']
+    table = collections.OrderedDict()
+    for a, b, label, kind, _ in score.read_truth(os.path.join(kit, 'truth.csv'), None):
+        row = table.setdefault('%s %s' % (kind, label), collections.Counter())
+        row[match.get((a, b), '-')] += 1
+    out = ['\nrealpages duplicate types at k=%s (match of each labelled pair, --pairs;'
+           ' -: no pair within k)' % k,
+           '  %-26s' % 'kind' + ''.join('%13s' % t for t in TYPES)]
+    for name in sorted(table, key=lambda x: (x.split()[1], x)):
+        out.append('  %-26s' % name + ''.join('%13d' % table[name][t] for t in TYPES))
+    return '\n'.join(out)
 
 
 def summary(ext, res, ks):

@@ -22,6 +22,12 @@ uint64_t frame_sketch(struct minhash *m, const struct doc_block *blk, uint32_t n
 		      const uint64_t *tpl, size_t n_tpl)
 {
 	minhash_reset(m);
+	for (uint32_t i = 0; n_tpl && i < n; i++)
+		if (tpl_contains(tpl, n_tpl, blk[i].hash))
+			minhash_add(m, blk[i].hash);
+	if (m->n >= FRAME_MIN_TEMPLATE)
+		return minhash_bits(m);
+	minhash_reset(m);
 	for (uint32_t i = 0; i < n; i++)
 		if (!in_text(&blk[i], choice, tpl, n_tpl))
 			minhash_add(m, blk[i].hash);

@@ -4,15 +4,21 @@
  * tell a copy on the same template from a copy on another one (seed
  * 004's four duplicate types: output/provenance.h).
  *
- * The frame is what the main-text decision left out (decide.h): the
- * non-content blocks of the page model, and, once a host's template is
- * learnt, the template blocks the model had taken for content too.  Its
- * sketch is 1-bit minwise hashing (fingerprint/minhash.h) of the set of
- * the frame's block hashes, so two frames sharing a fraction J of their
- * distinct blocks lie about 32 (1 - J) bits apart: pages of one template
- * share most of their frame, pages of two templates (two sites, or a
- * redesign) little of it.  An empty frame (every block is main text)
- * sketches to 0.
+ * The frame of a page holding at least FRAME_MIN_TEMPLATE blocks of the
+ * learnt templates (learn.h; every host's, as decide.h takes them out)
+ * is those blocks: what repeats over a host's pages, so what a page of
+ * the template shows whatever its article.  The page's other non-content
+ * blocks (a caption, a related link) vary with its article, and are left
+ * out.  Otherwise (a site of few pages, --no-templates) the frame is
+ * what the main-text decision left out (decide.h): the page model's
+ * non-content blocks.  Either way it depends on the page's blocks alone,
+ * not on its host: a copy of the page on a mirror has its frame.
+ *
+ * The sketch is 1-bit minwise hashing (fingerprint/minhash.h) of the set
+ * of the frame's block hashes, so two frames sharing a fraction J of
+ * their distinct blocks lie about 32 (1 - J) bits apart: pages of one
+ * template share most of their frame, pages of two templates (two
+ * sites, or a redesign) little of it.  An empty frame sketches to 0.
  */
 #ifndef NDD_TEMPLATE_FRAME_H
 #define NDD_TEMPLATE_FRAME_H
@@ -22,6 +28,10 @@
 
 #include "format/docrec.h"
 #include "fingerprint/minhash.h"
+
+/* Fewer template blocks than this are no frame: "Share" or "Menu" may be
+ * some host's template and on any page. */
+#define FRAME_MIN_TEMPLATE 3
 
 /* The sketch's seed: frames of every run must be comparable. */
 #define FRAME_SEED 0x6672616d65ull /* "frame" */
