@@ -362,7 +362,7 @@ static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct
 			frame_init(&w->frame);
 			w->frame_ready = 1;
 		}
-		b->frame[i] = frame_sketch(&w->frame, w->text.blk, d->n_blocks, choice, t, n);
+		b->frame[i] = frame_sketch(&w->frame, w->text.blk, d->n_blocks, choice);
 	}
 	b->choice[i] = (uint8_t)choice;
 	b->text_len[i] = text.n;

@@ -90,7 +90,7 @@ static int blocks_check(const uint8_t **p, const uint8_t *end, uint32_t n, const
 	return at == text_len ? 0 : -1;
 }
 
-void docrec_blocks(const struct doc_record *d, struct doc_block *out)
+void docrec_blocks_unhashed(const struct doc_record *d, struct doc_block *out, unsigned skip)
 {
 	const uint8_t *p = (const uint8_t *)d->blocks.p, *const end = p + d->blocks.n;
 	uint32_t at = 0;
@@ -98,10 +98,15 @@ void docrec_blocks(const struct doc_record *d, struct doc_block *out)
 		uint32_t v = 0;
 		(void)block_varint(&p, end, &v); /* checked when decoded */
 		const uint32_t len = v >> DB_FLAG_BITS;
-		out[i] = (struct doc_block){XXH3_64bits(d->all_text.p + at, len), at, len,
-					    (uint8_t)(v & DB_KNOWN)};
+		const uint64_t h = v & skip ? 0 : XXH3_64bits(d->all_text.p + at, len);
+		out[i] = (struct doc_block){h, at, len, (uint8_t)(v & DB_KNOWN)};
 		at += len + 1;
 	}
+}
+
+void docrec_blocks(const struct doc_record *d, struct doc_block *out)
+{
+	docrec_blocks_unhashed(d, out, 0);
 }
 
 int docrec_text(const struct doc_record *d, char **buf, size_t *cap, struct str *text)

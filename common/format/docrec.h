@@ -120,6 +120,11 @@ uint8_t *docblock_encode(uint8_t *out, uint32_t len, unsigned flags);
  */
 void docrec_blocks(const struct doc_record *d, struct doc_block *out);
 
+/** docrec_blocks(), but the blocks with any of the flags @skip (DB_*)
+ * get hash 0: a reader that needs the hashes of only some blocks does
+ * not hash the text of the others. */
+void docrec_blocks_unhashed(const struct doc_record *d, struct doc_block *out, unsigned skip);
+
 /**
  * The main text of @d: its DB_CONTENT blocks in order, '\n'-joined.  A
  * single run of adjacent content blocks is a slice of all_text; otherwise

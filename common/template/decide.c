@@ -16,17 +16,17 @@ void tpl_buf_free(struct tpl_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
-/* The blocks of @blk (@d's) that are not template (and, with
+/* The blocks of @blk (@d's) that are not template (TPL_MARK) (and, with
  * @content_only, are content), '\n'-joined in @b.  @return 0 or -1. */
-static int join(const struct doc_record *d, const struct doc_block *blk, const uint64_t *tpl,
-		size_t n, int content_only, struct tpl_buf *b)
+static int join(const struct doc_record *d, const struct doc_block *blk, int content_only,
+		struct tpl_buf *b)
 {
 	b->len = 0;
 	if (array_grow((void **)&b->p, &b->cap, (size_t)d->all_text.n + 1, 1))
 		return -1;
 	for (uint32_t i = 0; i < d->n_blocks; i++) {
 		const struct doc_block *const k = &blk[i];
-		if ((content_only && !(k->flags & DB_CONTENT)) || tpl_contains(tpl, n, k->hash))
+		if ((content_only && !(k->flags & DB_CONTENT)) || (k->flags & TPL_MARK))
 			continue;
 		if (b->len)
 			b->p[b->len++] = '\n';
@@ -43,14 +43,17 @@ int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct
 	if (array_grow((void **)&buf->blk, &buf->blk_cap, d->n_blocks, sizeof *buf->blk))
 		return -1;
 	const struct doc_block *const blk = buf->blk;
-	docrec_blocks(d, buf->blk);
-	if (!n)
+	if (!n) { /* the frame needs the hashes of the non-content blocks only */
+		docrec_blocks_unhashed(d, buf->blk, DB_CONTENT);
 		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
+	}
+	docrec_blocks(d, buf->blk);
 	uint64_t content = 0, rest = 0, lost = 0;
 	for (uint32_t i = 0; i < d->n_blocks; i++) {
-		const struct doc_block *const k = &blk[i];
+		struct doc_block *const k = &buf->blk[i];
 		const int t = tpl_contains(tpl, n, k->hash);
 		if (t) {
+			k->flags |= TPL_MARK;
 			lost += k->flags & DB_CONTENT ? k->len : 0;
 			continue;
 		}
@@ -68,7 +71,7 @@ int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct
 		*text = (struct str){"", 0};
 		return choice;
 	}
-	if (join(d, blk, tpl, n, choice == TPL_CONTENT, buf))
+	if (join(d, blk, choice == TPL_CONTENT, buf))
 		return -1;
 	*text = (struct str){buf->p, (uint32_t)buf->len};
 	return choice;

@@ -37,6 +37,10 @@
 
 #define TPL_CONFIDENT_PCT 25
 
+/* A bit of struct doc_block's flags above DB_KNOWN (never on disk):
+ * tpl_decide() marks the page's template blocks with it. */
+#define TPL_MARK 0x80
+
 enum tpl_choice {
 	TPL_PAGE,     /* the page model's text (docrec_text()) */
 	TPL_CONTENT,  /* its content blocks less the template */
@@ -56,7 +60,8 @@ struct tpl_buf {
  * Decide @d's main text given the template blocks @tpl (@n ascending
  * hashes; NULL/0 for none).  *@text gets it: a slice of @d's all_text or
  * of @buf (valid until @buf is next used); @buf->blk holds @d's blocks
- * (docrec_blocks()), for the frame (frame.h).
+ * (docrec_blocks()), its template blocks marked TPL_MARK, for the frame
+ * (frame.h); without templates the content blocks' hashes are 0.
  * @return the choice, or -1 if memory ran out.
  */
 int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,

@@ -43,11 +43,10 @@ static inline void frame_init(struct minhash *m)
 }
 
 /**
- * The sketch of the frame of a page whose @n blocks @blk (docrec_blocks())
- * made the text of tpl_decide()'s @choice (enum tpl_choice) given the
- * template blocks @tpl[0..@n_tpl) (ascending; NULL/0 for none).
+ * The sketch of the frame of a page whose @n blocks @blk made the text of
+ * tpl_decide()'s @choice (enum tpl_choice): the blocks tpl_decide() left
+ * in its buffer, the template's marked.
  */
-uint64_t frame_sketch(struct minhash *m, const struct doc_block *blk, uint32_t n, int choice,
-		      const uint64_t *tpl, size_t n_tpl);
+uint64_t frame_sketch(struct minhash *m, const struct doc_block *blk, uint32_t n, int choice);
 
 #endif
