@@ -40,22 +40,32 @@ static uint8_t ref_hidden_at(int tier)
 	return (uint8_t)(HB_MARK | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
 }
 
+/* @tier with REF_KEEP_MAIN: the page's declared main content has text, so
+ * chrome outside it stays hidden as at tier 0. */
+#define REF_KEEP_MAIN 4
+
+static int ref_hidden(const struct hblock *b, int tier)
+{
+	const int t = (tier & REF_KEEP_MAIN) && !(b->flags & HB_MAIN) ? 0 : tier & 3;
+	return (b->flags & ref_hidden_at(t)) != 0;
+}
+
 /*
  * A link line, unlike a link list, sits between text blocks: it is part
  * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
  * function name in an API table) and only SHORT.  A list is 3 or more
- * link-dense blocks in a row, or link blocks next to chrome (@hide) or an
- * edge.  b[i] is a BAD block; the others are judged by their flags, so
- * the initial classes can be set in one pass.
+ * link-dense blocks in a row, or link blocks next to chrome (hidden at
+ * @tier) or an edge.  b[i] is a BAD block; the others are judged by their
+ * flags, so the initial classes can be set in one pass.
  */
-static int ref_lone_link_line(const struct hblock *b, size_t n, size_t i, uint8_t hide)
+static int ref_lone_link_line(const struct hblock *b, size_t n, size_t i, int tier)
 {
 	const struct hblock *const x = &b[i];
 	if ((x->flags & HB_COPYRIGHT) || x->words10 >= REF_SHORT_WORDS10)
 		return 0;
 	size_t lo = i, hi = i, links = 1;
 	for (;;) { /* widen [lo, hi] over link-dense short blocks */
-		if (lo == 0 || (b[lo - 1].flags & hide))
+		if (lo == 0 || ref_hidden(&b[lo - 1], tier))
 			return 0;
 		if (!ref_link_dense(&b[lo - 1]))
 			break;
@@ -63,7 +73,7 @@ static int ref_lone_link_line(const struct hblock *b, size_t n, size_t i, uint8_
 			return 0;
 	}
 	for (;;) {
-		if (hi + 1 == n || (b[hi + 1].flags & hide))
+		if (hi + 1 == n || ref_hidden(&b[hi + 1], tier))
 			return 0;
 		if (!ref_link_dense(&b[hi + 1]))
 			return 1;
@@ -75,13 +85,12 @@ static int ref_lone_link_line(const struct hblock *b, size_t n, size_t i, uint8_
 /* Initial classes at @tier; @return whether declared main content has text. */
 static int ref_classify_initial(struct hblock *b, size_t n, int tier)
 {
-	const uint8_t hide = ref_hidden_at(tier);
 	int main_has_content = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t c = REF_CHROME;
-		if (!(b[i].flags & hide)) {
+		if (!ref_hidden(&b[i], tier)) {
 			c = (uint8_t)ref_classify_block(&b[i]);
-			if (c == HB_BAD && ref_lone_link_line(b, n, i, hide))
+			if (c == HB_BAD && ref_lone_link_line(b, n, i, tier))
 				c = HB_SHORT;
 		}
 		b[i].cls = c;
@@ -317,13 +326,20 @@ static size_t ref_hblocks_classify(struct hblock *b, size_t n)
 	uint8_t seen = 0;
 	for (size_t i = 0; i < n; i++)
 		seen |= b[i].flags;
+	/* Declared main content with text a reader sees: chrome outside it is
+	 * never let back in. */
+	int keep = 0;
+	for (size_t i = 0; i < n; i++)
+		keep |= (b[i].flags & HB_MAIN) && !(b[i].flags & (HB_SOFT | HB_FORM | HB_MARK | HB_COPYRIGHT)) &&
+			b[i].words10 > 0;
+	keep = keep ? REF_KEEP_MAIN : 0;
 	size_t good = 0;
 	for (int tier = 0; tier < 3 && !good; tier++)
 		if (!ref_same_as_before(seen, tier))
-			good = ref_classify_tier(b, n, tier);
+			good = ref_classify_tier(b, n, tier | keep);
 	for (int tier = 0; tier < 3 && !good; tier++)
 		if (!ref_same_as_before(seen, tier))
-			good = ref_classify_fallback(b, n, tier);
+			good = ref_classify_fallback(b, n, tier | keep);
 	return good;
 }
 

@@ -255,6 +255,57 @@ static void test_soft_fallback(void)
 	CHECK(!contains(main_of(FILL2 "<div class=\"sidebar\">" FILL1 "</div>"), "first filler"));
 }
 
+/* A short page: its title and line in <article> are its content, not
+ * the longer cookie or newsletter box outside it that the soft tier would
+ * let back in. */
+static void test_soft_against_main(void)
+{
+	const char *const page =
+		"<body><div class=\"cookie-banner\"><p>We use cookies to improve your experience on our "
+		"website. By continuing to browse you agree to our use of cookies. Read our cookie policy "
+		"to find out more.</p></div><main><article><h1>Our Officer Plans Two Fields</h1>"
+		"<p>In 1953, several museums welcomed the culture.</p></article></main></body>";
+	const char *m = main_of(page);
+	CHECK(contains(m, "Our Officer Plans") && contains(m, "several museums"));
+	CHECK(!contains(m, "cookie"));
+	CHECK(html_text_fallback(H));
+	/* No declared main content: the soft box is still better than nothing. */
+	m = main_of("<body><div class=\"cookie-banner\"><p>We use cookies to improve your experience on "
+		    "our website. By continuing to browse you agree to our use of cookies. Read our "
+		    "cookie policy to find out more.</p></div></body>");
+	CHECK(contains(m, "cookie policy"));
+}
+
+/* A row that points to another page (a linked title and its metadata) is
+ * flagged; an entry of a list of links and a paragraph with a link are not. */
+static void test_pointer_blocks(void)
+{
+	const char *const page =
+		"<body><ul><li><a href=\"/t/1\">Printer offline again</a> by anna, 12 replies</li>"
+		"<li><a href=\"/t/2\">Best budget laptop for students</a></li></ul>"
+		"<p>The new model, says <a href=\"/r\">the review</a>, is quieter than the old one and "
+		"costs less, though its battery lasts only a few hours.</p></body>";
+	CHECK(html_text_extract(H, page, strlen(page)) == 0);
+	int seen = 0;
+	for (size_t i = 0; i < html_text_n_blocks(H); i++) {
+		const struct html_text_block b = html_text_block_at(H, i);
+		if (!b.len)
+			continue;
+		const int pointer = (b.flags & HTB_POINTER) != 0;
+		if (!memcmp(b.text, "Printer", 7)) {
+			CHECK(pointer);
+			seen |= 1;
+		} else if (!memcmp(b.text, "Best", 4)) {
+			CHECK(!pointer);
+			seen |= 2;
+		} else if (!memcmp(b.text, "The new", 7)) {
+			CHECK(!pointer);
+			seen |= 4;
+		}
+	}
+	CHECK(seen == 7);
+}
+
 static void test_chrome_words(void)
 {
 	static const struct {
@@ -1358,6 +1409,8 @@ int main(void)
 	test_link_density_and_main();
 	test_block_rules();
 	test_soft_fallback();
+	test_soft_against_main();
+	test_pointer_blocks();
 	test_chrome_words();
 	test_entities();
 	test_malformed();

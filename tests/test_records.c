@@ -89,7 +89,7 @@ static void test_docrec_blocks(void)
 {
 	static const char all[] = "Home\nA long paragraph of text.\nShare\nMore text.";
 	uint32_t len[4] = {4, 25, 5, 10};
-	const uint8_t fl[4] = {DB_SOFT, DB_CONTENT | DB_MAIN, DB_HEADING, DB_CONTENT};
+	const uint8_t fl[4] = {DB_SOFT | DB_POINTER, DB_CONTENT | DB_MAIN, DB_HEADING, DB_CONTENT};
 	uint8_t raw[4 * DOCBLOCK_MAX_SIZE];
 	struct doc_record d = {0}, e;
 	d.doc_id = 7;
@@ -97,7 +97,7 @@ static void test_docrec_blocks(void)
 	d.all_text = (struct str){all, (uint32_t)strlen(all)};
 	d.blocks = (struct str){(const char *)raw, put_blocks(raw, 4, len, fl)};
 	d.n_blocks = 4;
-	CHECK(d.blocks.n == 8); /* lengths under 512: two bytes each */
+	CHECK(d.blocks.n == 8); /* lengths under 256: two bytes each */
 	size_t n = docrec_size(&d);
 	uint8_t *buf = malloc(n);
 	CHECK(docrec_encode(&d, buf) == n);

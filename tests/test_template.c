@@ -229,6 +229,92 @@ static void test_decide(void)
 	tpl_buf_free(&buf);
 }
 
+/* A thread with a short post beside a list of recent topics: the page
+ * model kept the forum's board index (template).  The fallback leaves
+ * out the rows pointing to other threads when the page has text of its
+ * own; an index whose content is such rows keeps them. */
+static void test_decide_pointers(void)
+{
+	static const char *const t[] = {
+		"Board index: News, Help, Off topic",       /* 0 template, the page model's pick */
+		"How do I reset the router?",
+		"Unplug it for ten seconds, then hold the button.",
+		"Printer offline again by anna 12 replies 2024-05-01", /* 3..4 pointers */
+		"Best budget laptop by tom 40 replies 2024-04-30",
+	};
+	uint64_t tpl[1] = {XXH3_64bits(t[0], strlen(t[0]))};
+	struct tpl_buf buf = {0};
+	struct str text;
+	struct testdoc x;
+	const uint8_t f[] = {DB_CONTENT, DB_HEADING, 0, DB_POINTER, DB_POINTER};
+	make_doc(&x, 5, t, f);
+	CHECK(tpl_decide(&x.d, tpl, 1, &buf, &text) == TPL_FALLBACK);
+	CHECK(text_is(text, "How do I reset the router?\nUnplug it for ten seconds, then hold the button."));
+	/* A page whose own text is under TPL_OWN_MIN bytes: its rows are its content. */
+	static const char *const t2[] = {"Board index: News, Help, Off topic", "Page 2",
+					 "Printer offline again by anna 12 replies 2024-05-01",
+					 "Best budget laptop by tom 40 replies 2024-04-30"};
+	const uint8_t f2[] = {DB_CONTENT, 0, DB_POINTER, DB_POINTER};
+	make_doc(&x, 4, t2, f2);
+	CHECK(tpl_decide(&x.d, tpl, 1, &buf, &text) == TPL_FALLBACK);
+	CHECK(text_is(text, "Page 2\nPrinter offline again by anna 12 replies 2024-05-01\n"
+			    "Best budget laptop by tom 40 replies 2024-04-30"));
+	/* Pointers count only in the fallback: content keeps them. */
+	const uint8_t f3[] = {0, DB_CONTENT | DB_HEADING, DB_CONTENT, DB_CONTENT | DB_POINTER, 0};
+	make_doc(&x, 5, t, f3);
+	CHECK(tpl_decide(&x.d, tpl, 1, &buf, &text) == TPL_PAGE);
+	tpl_buf_free(&buf);
+}
+
+/* A short page whose headline and line are quoted by teasers on enough
+ * pages of its site to be template: the page keeps them, as a copy of it
+ * with the same title does; a site name heading every page does not. */
+static void test_decide_headline(void)
+{
+	static const char *const t[] = {
+		"We use cookies to improve your experience on this website.", /* template */
+		"Our Officer Plans Two Fields",                               /* quoted */
+		"In 1953, several museums welcomed the culture in Eastwood.", /* quoted */
+		"Home About Contact",                                          /* template */
+	};
+	uint64_t tpl[4];
+	for (int i = 0; i < 4; i++)
+		tpl[i] = XXH3_64bits(t[i], strlen(t[i]));
+	qsort(tpl, 4, sizeof *tpl, cmp_u64);
+	struct tpl_buf buf = {0};
+	struct str text;
+	struct testdoc x;
+	const uint8_t f[] = {DB_CONTENT | DB_SOFT, DB_HEADING | DB_MAIN, DB_MAIN, 0};
+	make_doc(&x, 4, t, f);
+	/* no title, or one the heading does not open: nothing is left */
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	x.d.title = (struct str){"Southern Fund | Our Officer Plans Two Fields", 44};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	x.d.title = (struct str){"Our Officer Plans Two Fields in Eastwood - Southern Fund", 56};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	/* the headline before a separator and the site's (shorter) name */
+	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(text_is(text, "Our Officer Plans Two Fields\n"
+			    "In 1953, several museums welcomed the culture in Eastwood."));
+	x.d.title = (struct str){"Our Officer Plans Two Fields \xe2\x80\x94 Fund", 36};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	x.d.title = (struct str){"Our Officer Plans Two Fields", 28};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	/* "Site - Page": the site's name heading is longer than what follows */
+	x.d.title = (struct str){"Our Officer Plans Two Fields - Home", 35};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	x.d.title = (struct str){"Our Officer Plans Two Fields - A Much Longer Page Title Here", 60};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	/* a heading alone, its next block not template (or chrome): no run */
+	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
+	const uint8_t f2[] = {DB_CONTENT | DB_SOFT, DB_HEADING, DB_SOFT, 0};
+	make_doc(&x, 4, t, f2);
+	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
+	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	tpl_buf_free(&buf);
+}
+
 /* The signature of @x's blocks. */
 static uint64_t sig(const struct testdoc *x)
 {
@@ -340,6 +426,8 @@ int main(void)
 	test_host();
 	test_learn();
 	test_decide();
+	test_decide_pointers();
+	test_decide_headline();
 	test_signature();
 	test_records_and_file();
 	return test_finish("test_template");

@@ -35,9 +35,10 @@ enum {
 /*
  * Record layout of NDF_KIND_DOCS, in the section header's aux field.  A
  * reader refuses other layouts: 1 (aux 0) had no blocks, 2 stored the
- * main text beside all_text and 13-byte blocks with their hashes.
+ * main text beside all_text and 13-byte blocks with their hashes, 3 had
+ * five block flags (no DB_POINTER).
  */
-#define DOCREC_VERSION 3
+#define DOCREC_VERSION 4
 
 struct ndf_header;
 
@@ -54,14 +55,15 @@ int docrec_check_header(const struct ndf_header *h, const char *name);
  * (docrec_blocks()), not stored.
  */
 #define DOCBLOCK_MAX_SIZE 5
-#define DB_FLAG_BITS 5
+#define DB_FLAG_BITS 6
 enum {
 	DB_CONTENT = 1 << 0, /* the page model kept it: part of the main text */
 	DB_SOFT = 1 << 1,    /* inside a class/id/role-marked chrome element */
 	DB_MAIN = 1 << 2,    /* inside <main>, <article> or role=main */
 	DB_HEADING = 1 << 3, /* inside h1..h6 */
 	DB_FORM = 1 << 4,    /* inside a <form> */
-	DB_KNOWN = 0x1f,     /* every bit of the DB_FLAG_BITS */
+	DB_POINTER = 1 << 5,   /* a link with text beside it: a row pointing elsewhere */
+	DB_KNOWN = 0x3f,     /* every bit of the DB_FLAG_BITS */
 };
 /* A block's text is at most this long (the varint stays within 32 bits). */
 #define DOCBLOCK_MAX_LEN ((1u << (32 - DB_FLAG_BITS)) - 1)

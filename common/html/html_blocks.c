@@ -380,6 +380,16 @@ static uint8_t hidden_at(int tier)
 }
 
 /*
+ * A tier's bit: the page's declared main content holds text a reader
+ * sees at tier 0 (not chrome, a form or a legal line), so chrome outside
+ * it stays hidden at every tier.  A short page's title and line in
+ * <article> are its content, not the longer cookie banner or newsletter
+ * box beside it that a later tier would let back in and rate higher: the
+ * author said where the content is.
+ */
+#define TIER_KEEP_MAIN 4
+
+/*
  * A link line, unlike a link list, sits between text blocks: it is part
  * of the text around it ("Returns a GTimer.", "See PEP 8", a type and a
  * function name in an API table) and only SHORT.  A list is 3 or more
@@ -415,7 +425,8 @@ static void lone_link_run(struct hblock *b, size_t s, size_t e)
 static inline __attribute__((always_inline)) int initial_pass(struct hblock *b, size_t n, int tier,
 							      int first, uint8_t *seen)
 {
-	const uint8_t hide = hidden_at(tier);
+	const uint8_t hide = hidden_at(tier & 3);
+	const uint8_t hide_out = tier & TIER_KEEP_MAIN ? hidden_at(0) : hide;
 	int main_has_content = 0;
 	uint8_t all = 0;
 	/* The run of link-dense blocks at b[run..i) is open; it may be link
@@ -432,7 +443,7 @@ static inline __attribute__((always_inline)) int initial_pass(struct hblock *b, 
 		} else {
 			base = b[i].ctx;
 		}
-		if (flags & hide) {
+		if (flags & (flags & HB_MAIN ? hide : hide_out)) {
 			b[i].cls = HB_CHROME;
 			after_text = in_run = 0;
 			continue;
@@ -740,13 +751,19 @@ size_t hblocks_classify(struct hblock *b, size_t n, int *fallback)
 {
 	uint8_t seen = 0;
 	size_t good = classify_tier(b, n, 0, &seen);
+	int keep = 0;
+	if (!good && (seen & HB_MAIN))
+		for (size_t i = 0; i < n && !keep; i++)
+			keep = (b[i].flags & HB_MAIN) && !(b[i].flags & (hidden_at(0) | HB_COPYRIGHT)) &&
+			       b[i].words10;
+	keep = keep ? TIER_KEEP_MAIN : 0;
 	for (int tier = 1; tier < 3 && !good; tier++)
 		if (!same_as_before(seen, tier))
-			good = classify_tier(b, n, tier, NULL);
+			good = classify_tier(b, n, tier | keep, NULL);
 	if (fallback)
 		*fallback = !good;
 	for (int tier = 0; tier < 3 && !good; tier++)
 		if (!same_as_before(seen, tier))
-			good = classify_fallback(b, n, tier);
+			good = classify_fallback(b, n, tier | keep);
 	return good;
 }

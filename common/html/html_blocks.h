@@ -103,7 +103,10 @@ uint32_t hblock_words10(const char *s, size_t n);
  * value, not always HB_BAD, for the rest) and @return the number of GOOD
  * blocks.  Blocks marked HB_SOFT or HB_FORM
  * count only if the page has no content without them: forms are let back
- * in first (an ASP.NET page lives in one big form), then everything soft.
+ * in first (an ASP.NET page lives in one big form), then everything soft;
+ * but when the declared main content holds visible text, those outside
+ * it never are (a short page's title and line in <article>, not the
+ * cookie banner beside it: the fallback then takes the main content).
  * *@fallback (if not NULL) gets 1 if no block was confidently content and
  * the fallback (all text) decided, else 0.
  */

@@ -1260,10 +1260,16 @@ struct html_text_block html_text_block_at(const struct html_text *h, size_t i)
 {
 	const struct hblock *const b = &h->blocks[i];
 	const unsigned f = b->flags;
+	/* A row that points to another page, a linked title beside its
+	 * author, replies and date or its summary, links a quarter to three
+	 * quarters of its words; a paragraph of prose links a few, and an
+	 * entry of a list of links (a table of contents, a site map) all. */
+	const uint64_t lw = b->link_words10, w = b->words10;
+	const int links = lw * 4 >= w && lw * 4 <= w * 3 && lw;
 	return (struct html_text_block){
 		h->text.p + b->off, b->len,
 		(b->cls == HB_GOOD ? HTB_CONTENT : 0u) | (f & HB_SOFT ? HTB_SOFT : 0u) |
 			(f & HB_MAIN ? HTB_MAIN : 0u) | (f & HB_HEADING ? HTB_HEADING : 0u) |
-			(f & HB_FORM ? HTB_FORM : 0u),
+			(f & HB_FORM ? HTB_FORM : 0u) | (links ? HTB_POINTER : 0u),
 	};
 }

@@ -94,6 +94,7 @@ enum {
 	HTB_MAIN = 1 << 2,    /* inside <main>, <article> or role=main */
 	HTB_HEADING = 1 << 3, /* inside h1..h6 */
 	HTB_FORM = 1 << 4,    /* inside a <form> */
+	HTB_POINTER = 1 << 5,   /* a link with text beside it: a row pointing elsewhere */
 };
 
 struct html_text_block {

@@ -31,7 +31,7 @@ struct webdoc {
 
 _Static_assert((int)DB_CONTENT == (int)HTB_CONTENT && (int)DB_SOFT == (int)HTB_SOFT &&
 		       (int)DB_MAIN == (int)HTB_MAIN && (int)DB_HEADING == (int)HTB_HEADING &&
-		       (int)DB_FORM == (int)HTB_FORM,
+		       (int)DB_FORM == (int)HTB_FORM && (int)DB_POINTER == (int)HTB_POINTER,
 	       "a block's flags are stored as html_text gives them");
 
 struct webdoc *webdoc_new(void)

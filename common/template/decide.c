@@ -16,17 +16,17 @@ void tpl_buf_free(struct tpl_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
-/* The blocks of @blk (@d's) that are not template (TPL_MARK) (and, with
- * @content_only, are content), '\n'-joined in @b.  @return 0 or -1. */
-static int join(const struct doc_record *d, const struct doc_block *blk, int content_only,
-		struct tpl_buf *b)
+/* The blocks of @blk (@d's) that are not template and have all the
+ * flags of @need and none of @skip, '\n'-joined in @b.  @return 0 or -1. */
+static int join(const struct doc_record *d, const struct doc_block *blk, unsigned need,
+		unsigned skip, struct tpl_buf *b)
 {
 	b->len = 0;
 	if (array_grow((void **)&b->p, &b->cap, (size_t)d->all_text.n + 1, 1))
 		return -1;
 	for (uint32_t i = 0; i < d->n_blocks; i++) {
 		const struct doc_block *const k = &blk[i];
-		if ((content_only && !(k->flags & DB_CONTENT)) || (k->flags & TPL_MARK))
+		if ((k->flags & need) != need || (k->flags & (skip | TPL_MARK)))
 			continue;
 		if (b->len)
 			b->p[b->len++] = '\n';
@@ -37,28 +37,90 @@ static int join(const struct doc_record *d, const struct doc_block *blk, int con
 	return 0;
 }
 
+/*
+ * Is @h the page's own headline: its <title> @t, or the title's first
+ * part before a separator and the site's name ("Headline - Site",
+ * "Headline | Site")?  The name is the shorter part; "Site | Headline"
+ * is not taken, so that a site name heading every page is not either.
+ */
+static int is_headline(const char *h, size_t n, struct str t)
+{
+	if (!n || n > t.n || memcmp(h, t.p, n))
+		return 0;
+	if (n == t.n)
+		return 1;
+	size_t i = n;
+	while (i < t.n && t.p[i] == ' ')
+		i++;
+	if (i == n || i == t.n || t.n - i >= n)
+		return 0;
+	/* an ASCII separator, or the lead byte of a dash, bar or dot
+	 * (U+2013, U+2014, U+00B7, U+00BB, U+FF5C...), not a letter or digit */
+	const unsigned char c = (unsigned char)t.p[i];
+	return c == '-' || c == '|' || c == ':' || c == '/' || c == 0xc2 || c == 0xe2 || c == 0xef;
+}
+
+/*
+ * Teasers and lists on other pages of a site ("You may also like", an
+ * index, a forum's recent topics) quote a page's headline and first
+ * lines, often on enough pages to make them template.  A template does
+ * not carry the page's own title, though: when a heading that is the
+ * page's headline (is_headline()) is template, and the block after it is
+ * too (a teaser's summary line), the two and the page model's content
+ * blocks that follow and are template too are the page's own and stay
+ * (none chrome or pointers).  One heading alone that repeats is more
+ * likely the site's than quoted.
+ */
+static void own_headline(const struct doc_record *d, struct doc_block *blk)
+{
+	const unsigned hd = DB_HEADING | TPL_MARK, not = DB_SOFT | DB_POINTER;
+	for (uint32_t i = 0; i + 1 < d->n_blocks; i++) {
+		const struct doc_block *const k = &blk[i];
+		if ((k->flags & hd) != hd || (k->flags & not) ||
+		    !is_headline(d->all_text.p + k->off, k->len, d->title))
+			continue;
+		const struct doc_block *const next = &blk[i + 1];
+		if (!(next->flags & TPL_MARK) || (next->flags & not))
+			return;
+		uint32_t j = i + 2;
+		while (j < d->n_blocks && (blk[j].flags & (TPL_MARK | DB_CONTENT)) == (TPL_MARK | DB_CONTENT) &&
+		       !(blk[j].flags & not))
+			j++;
+		for (; i < j; i++)
+			blk[i].flags &= (uint8_t)~TPL_MARK;
+		return;
+	}
+}
+
 int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
 	       struct str *text)
 {
 	if (array_grow((void **)&buf->blk, &buf->blk_cap, d->n_blocks, sizeof *buf->blk))
 		return -1;
-	const struct doc_block *const blk = buf->blk;
+	struct doc_block *const blk = buf->blk;
 	if (!n) { /* the frame needs the hashes of the non-content blocks only */
 		docrec_blocks_unhashed(d, buf->blk, DB_CONTENT);
 		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
 	}
-	docrec_blocks(d, buf->blk);
-	uint64_t content = 0, rest = 0, lost = 0;
+	docrec_blocks(d, blk);
+	int any = 0;
+	for (uint32_t i = 0; i < d->n_blocks; i++)
+		if (tpl_contains(tpl, n, blk[i].hash)) {
+			blk[i].flags |= TPL_MARK;
+			any = 1;
+		}
+	if (any && d->title.n)
+		own_headline(d, blk);
+	uint64_t content = 0, rest = 0, lost = 0, own = 0;
 	for (uint32_t i = 0; i < d->n_blocks; i++) {
-		struct doc_block *const k = &buf->blk[i];
-		const int t = tpl_contains(tpl, n, k->hash);
-		if (t) {
-			k->flags |= TPL_MARK;
+		const struct doc_block *const k = &blk[i];
+		if (k->flags & TPL_MARK) {
 			lost += k->flags & DB_CONTENT ? k->len : 0;
 			continue;
 		}
 		rest += k->len;
 		content += k->flags & DB_CONTENT ? k->len : 0;
+		own += k->flags & DB_POINTER ? 0 : k->len;
 	}
 	if (!lost)
 		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
@@ -71,7 +133,9 @@ int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct
 		*text = (struct str){"", 0};
 		return choice;
 	}
-	if (join(d, blk, choice == TPL_CONTENT, buf))
+	const unsigned need = choice == TPL_CONTENT ? DB_CONTENT : 0;
+	const unsigned skip = choice == TPL_FALLBACK && own >= TPL_OWN_MIN ? DB_POINTER : 0;
+	if (join(d, blk, need, skip, buf))
 		return -1;
 	*text = (struct str){buf->p, (uint32_t)buf->len};
 	return choice;

@@ -14,8 +14,13 @@
  *     non-template text (bytes): the content blocks less the template
  *     (the page model found the article and only kept some template);
  *   - else (the page model's content was mostly template: a dek, a
- *     shared subtitle) all non-template text, link text included, and the
- *     page is flagged DOC_FALLBACK_TEXT: never the template's leftover;
+ *     shared subtitle) all non-template text, and the page is flagged
+ *     DOC_FALLBACK_TEXT: never the template's leftover.  Rows that point
+ *     to other pages (DB_POINTER: a thread's "recent topics", teasers) are
+ *     left out when the rest holds TPL_OWN_MIN bytes: they change from
+ *     page to page, so no template takes them, and beside a short post
+ *     they outweigh it; a page of nothing but links (an index) keeps
+ *     them, its content;
  *   - nothing outside the template: no text, DOC_NO_CONTENT (the caller
  *     fingerprints the payload instead, so the page matches only a copy
  *     of itself).
@@ -36,6 +41,9 @@
 #include "format/docrec.h"
 
 #define TPL_CONFIDENT_PCT 25
+/* About the page model's short line (10 words): a post, a caption's
+ * worth of the page's own text. */
+#define TPL_OWN_MIN 50
 
 /* A bit of struct doc_block's flags above DB_KNOWN (never on disk):
  * tpl_decide() marks the page's template blocks with it. */
