@@ -44,7 +44,9 @@ workdirs() {
 	echo $n
 }
 
-# stats.json without what differs between two runs of the same inputs
+# stats.json without what differs between two runs of the same inputs:
+# times, the command line, and documents' bytes_read (the process's rchar
+# from /proc, which the sanitizers' own reads change from run to run)
 norm_stats() {
 	python3 - "$1" << 'PY'
 import json, sys
@@ -52,7 +54,7 @@ d = json.load(open(sys.argv[1]))
 def strip(x):
     if isinstance(x, dict):
         return {k: strip(v) for k, v in x.items()
-                if k not in ("started", "ended", "seconds_total", "seconds", "command_line", "resumed_steps")
+                if k not in ("started", "ended", "seconds_total", "seconds", "command_line", "resumed_steps", "bytes_read")
                 and "seconds" not in k}
     return x
 print(json.dumps(strip(d), sort_keys=True))
