@@ -62,7 +62,7 @@ static struct got read_all(const char *data, size_t len)
 	struct fptext_reader *r = fptext_open(in, "mem");
 	CHECK(r != NULL);
 	struct str key;
-	int rc;
+	int rc = 0;
 	while (g.n < 8 && (rc = fptext_next(r, &g.fp[g.n], &key)) == 1) {
 		CHECK(key.n < sizeof g.key[0]);
 		memcpy(g.key[g.n], key.p, key.n < 31 ? key.n : 31);
