@@ -142,7 +142,7 @@ endif
 
 ## test: build and run every test: unit tests, golden CLI tests, end to end
 test: $(STAGE_BIN) $(MPI_BIN) $(TEST_BIN) $(BENCH_BIN)
-	$(Q)BUILD=$(BUILD) sh tests/run_all.sh $(TEST_BIN)
+	$(Q)BUILD=$(BUILD) NDD_MPI_BUILT=$(if $(filter 1,$(MPI)),1,0) sh tests/run_all.sh $(TEST_BIN)
 
 check: test
 
