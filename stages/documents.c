@@ -19,6 +19,7 @@
 #include "format/catalog.h"
 #include "format/ndf.h"
 #include "output/csv.h"
+#include "output/csv_read.h"
 #include "output/documents_csv.h"
 #include "output/provenance.h"
 #include "tables/design.h"
@@ -168,19 +169,6 @@ static int next_field(const char **p, const char *end, const char **s, size_t *n
 	return 0;
 }
 
-static int parse_u64(const char *s, size_t n, uint64_t *v)
-{
-	*v = 0;
-	if (n == 0 || n > 19)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		*v = *v * 10 + (uint64_t)(s[i] - '0');
-	}
-	return 0;
-}
-
 struct clusters_in {
 	uint32_t *cid;    /* per tonight document: its cluster, 0 = none */
 	uint32_t *size;   /* per cluster (from 1): members */
@@ -242,7 +230,7 @@ static int read_clusters(const char *path, size_t n_docs, struct clusters_in *c)
 				goto bad;
 			for (int i = 0; i < 3; i++)
 				if (col == want[i]) {
-					if (parse_u64(s, n, &v[i]))
+					if (csv_parse_u64(s, n, &v[i]))
 						goto bad;
 					seen++;
 				}

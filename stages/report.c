@@ -169,24 +169,6 @@ static FILE *open_seekable(const char *path)
 	return tmp;
 }
 
-static int parse_u64(const char *s, size_t n, uint64_t *v)
-{
-	*v = 0;
-	if (n == 0 || n > 19)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		*v = *v * 10 + (uint64_t)(s[i] - '0');
-	}
-	return 0;
-}
-
-static int field_u64(const struct csv_record *r, long col, uint64_t *v)
-{
-	return parse_u64(csv_field_at(r, (size_t)col), csv_field_len(r, (size_t)col), v);
-}
-
 static int read_header(FILE *fp, const char *path, struct csv_record *rec, struct cols *c)
 {
 	if (csv_read_record(fp, rec) != 1) {
@@ -236,8 +218,8 @@ static int clusters_pass1(FILE *fp, const char *path, struct clusters_in *ci)
 	while ((got = csv_read_record(fp, &rec)) == 1) {
 		uint64_t id, dist;
 		line++;
-		if (field_u64(&rec, c.cluster, &id) || id == 0 || id >= UINT32_MAX ||
-		    field_u64(&rec, c.distance, &dist) || dist > 64) {
+		if (csv_field_u64(&rec, (size_t)c.cluster, &id) || id == 0 || id >= UINT32_MAX ||
+		    csv_field_u64(&rec, (size_t)c.distance, &dist) || dist > 64) {
 			log_error("'%s', row %llu: no cluster id or distance", path, (unsigned long long)line);
 			goto done;
 		}
@@ -305,11 +287,11 @@ static int clusters_pass2(FILE *fp, const char *path, struct clusters_in *ci, si
 		goto done;
 	while ((got = csv_read_record(fp, &rec)) == 1) {
 		uint64_t id = 0, dist = 0, doc = UINT32_MAX;
-		if (field_u64(&rec, c.cluster, &id) || id >= ci->n_ids || !slot[id] ||
+		if (csv_field_u64(&rec, (size_t)c.cluster, &id) || id >= ci->n_ids || !slot[id] ||
 		    shown[slot[id]] >= members)
 			continue;
-		field_u64(&rec, c.distance, &dist);
-		if (c.doc >= 0 && (field_u64(&rec, c.doc, &doc) || doc >= UINT32_MAX))
+		csv_field_u64(&rec, (size_t)c.distance, &dist);
+		if (c.doc >= 0 && (csv_field_u64(&rec, (size_t)c.doc, &doc) || doc >= UINT32_MAX))
 			doc = UINT32_MAX;
 		if (ci->n_rows_top == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -574,7 +556,7 @@ static int64_t conf_value(const char *path, const char *key)
 	while (fgets(line, sizeof line, fp))
 		if (!strncmp(line, key, kl) && line[kl] == '=') {
 			uint64_t u;
-			if (parse_u64(line + kl + 1, strcspn(line + kl + 1, "\r\n"), &u) == 0)
+			if (csv_parse_u64(line + kl + 1, strcspn(line + kl + 1, "\r\n"), &u) == 0)
 				v = (int64_t)u;
 		}
 	fclose(fp);

@@ -111,6 +111,24 @@ long csv_column(const struct csv_record *header, const char *name)
 	return -1;
 }
 
+int csv_parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	*v = 0;
+	if (n == 0 || n > 19)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return 0;
+}
+
+int csv_field_u64(const struct csv_record *r, size_t i, uint64_t *v)
+{
+	return csv_parse_u64(csv_field_at(r, i), csv_field_len(r, i), v);
+}
+
 void csv_record_free(struct csv_record *r)
 {
 	free(r->buf);

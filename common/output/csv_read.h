@@ -11,6 +11,7 @@
 #define NDD_OUTPUT_CSV_READ_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct csv_record {
@@ -34,6 +35,15 @@ const char *csv_field_at(const struct csv_record *r, size_t i);
 
 /** Bytes of field @i of @r (0 past the last field). */
 size_t csv_field_len(const struct csv_record *r, size_t i);
+
+/**
+ * Parse @n bytes at @s as a plain decimal number (digits only, at most
+ * 19 of them, so it cannot overflow) into @v.  @return 0, or -1.
+ */
+int csv_parse_u64(const char *s, size_t n, uint64_t *v);
+
+/** csv_parse_u64() of field @i of @r. */
+int csv_field_u64(const struct csv_record *r, size_t i, uint64_t *v);
 
 /** The index of the field equal to @name in @header, or -1. */
 long csv_column(const struct csv_record *header, const char *name);
