@@ -85,9 +85,15 @@ $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@
 
-$(LIB): $(COMMON_OBJ)
+# The archive is rebuilt when a module is removed or moved too, which no
+# object's time shows: the list of objects is a prerequisite of its own.
+$(BUILD)/.objs: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(COMMON_OBJ)' | cmp -s - $@ || echo '$(COMMON_OBJ)' > $@
+
+$(LIB): $(COMMON_OBJ) $(BUILD)/.objs
 	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
+	$(Q)ar rcs $@ $(COMMON_OBJ)
 
 # stages/permute_sort.c -> ndd-permute-sort
 .SECONDEXPANSION:
