@@ -21,12 +21,12 @@ for k in 0 1 2 3 4 5 6 7 8; do
 			"$BIN/ndd-compress" -q --block-records 64 |
 			"$BIN/ndd-self-join" -q -c "$tmp/fps.ndf" --pairs "$tmp/pairs.txt" -o "$tmp/c.csv" ||
 			bad "pipeline k=$k design=$r"
-		sed "1!s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort > "$tmp/got"
+		sed "s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort > "$tmp/got"
 		cmp -s "$tmp/want" "$tmp/got" || bad "k=$k design=$r: $(wc -l < "$tmp/got") pairs, brute force $(wc -l < "$tmp/want")"
 		# the same tables built and joined in memory
 		"$BIN/ndd-self-join" -q -k $k --design $r --from-fingerprints -c "$tmp/fps.ndf" \
 			--pairs "$tmp/pairs.txt" -o "$tmp/c.csv" || bad "in memory k=$k design=$r"
-		sed "1!s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort | cmp -s "$tmp/want" - || bad "in memory k=$k design=$r: pairs differ from brute force"
+		sed "s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort | cmp -s "$tmp/want" - || bad "in memory k=$k design=$r: pairs differ from brute force"
 	done
 	echo "k=$k: $(($(wc -l < "$tmp/want") - 1)) pairs checked"
 done

@@ -62,7 +62,7 @@ $MPIRUN -np 3 "$BIN/ndd-mpi" tables -q -t 1 -k 4 \
 ASAN_OPTIONS=$asan_leaks "$BIN/ndd-self-join" -q --found-pairs "$tmp/pairs.bin" -c "$tmp/fps.ndf" \
 	--pairs "$tmp/pairs.txt" -o "$tmp/c.csv" || bad "self-join --found-pairs"
 sort "$tmp/brute.txt" > "$tmp/want"
-sed "1!s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort > "$tmp/got"
+sed "s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort > "$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || bad "3 ranks: $(wc -l < "$tmp/got") pairs, brute force $(wc -l < "$tmp/want")"
 echo "tables on 3 ranks: $(($(wc -l < "$tmp/want") - 1)) pairs as brute force"
 # A pair file that was tampered with is refused.
