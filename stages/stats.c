@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "output/json.h"
+#include "output/json_read.h"
 #include "util/cli.h"
 #include "util/log.h"
 #include "util/outfile.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/json.h"
+#include "output/json_read.h"
 #include "testutil.h"
 
 /* json_put_string() of @s (@n bytes) into a NUL-terminated buffer. */
@@ -70,17 +71,21 @@ static void test_check(void)
 	static const char *good[] = {
 		"{}", "[]", "0", "-1.5e+3", " {\"a\": [1, true, null, \"x\\u00e9\"]} \n",
 		"{\"stage\": \"extract\", \"n\": {\"x\": 0.25}}", "\"\\/\"",
+		"\"\xe2\x82\xac \xf0\x9f\x98\x80 \xc3\xa9\"",
 	};
 	static const char *bad[] = {
 		"", "{", "{\"a\" 1}", "[1,]", "{\"a\":1,}", "01", "1.", "tru", "\"\n\"",
 		"\"\\x\"", "\"\\u12g4\"", "{} {}", "\"\xff\"", "[1] x", "{1: 2}",
+		/* not UTF-8: overlong, surrogate, cut short, past U+10FFFF */
+		"\"\xc0\xaf\"", "\"\xed\xa0\x80\"", "\"\xe2\x82\"", "\"\xf4\x90\x80\x80\"",
+		"{\"\x80\": 1}",
 	};
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
 		CHECK(json_check(good[i], strlen(good[i])));
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK(!json_check(bad[i], strlen(bad[i])));
 		if (json_check(bad[i], strlen(bad[i])))
-			fprintf(stderr, "accepted: %s\n", bad[i]);
+			fprintf(stderr, "accepted: bad[%zu] %s\n", i, bad[i]);
 	}
 	char deep[200];
 	memset(deep, '[', 100);

@@ -317,38 +317,6 @@ static enum enc meta_prescan(const char *s, size_t n)
 	return ENC_NONE;
 }
 
-/*
- * Length of the valid UTF-8 sequence at @p (n bytes available), or 0 if
- * the byte starts no valid sequence: overlongs, surrogates and code points
- * above U+10FFFF are invalid.
- */
-static size_t utf8_valid_len(const uint8_t *p, size_t n)
-{
-	const uint8_t c = p[0];
-	if (c < 0x80)
-		return 1;
-	if (c < 0xC2 || c > 0xF4)
-		return 0;
-	const size_t len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-	if (n < len)
-		return 0;
-	uint8_t lo = 0x80, hi = 0xBF;
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-	return len;
-}
-
 /* Length of the ASCII prefix of [p, p+n): 64 bytes at a time while a
  * page is plain ASCII (most of a page between two non-ASCII
  * characters), then 16, then byte by byte. */
@@ -383,7 +351,7 @@ static int is_utf8(const uint8_t *p, size_t n)
 			i += ascii_len(p + i, n - i);
 			continue;
 		}
-		const size_t l = utf8_valid_len(p + i, n - i);
+		const size_t l = utf8_seq_len(p + i, n - i);
 		if (!l)
 			return 0;
 		i += l;
@@ -411,7 +379,7 @@ static void utf8_tally(const uint8_t *p, size_t n, size_t *bad, size_t *good)
 			i += ascii_len(p + i, n - i);
 			continue;
 		}
-		const size_t l = utf8_valid_len(p + i, n - i);
+		const size_t l = utf8_seq_len(p + i, n - i);
 		*good += l != 0;
 		*bad += l == 0;
 		i += l ? l : 1;
@@ -540,7 +508,7 @@ static int dec_utf8(struct obuf *o, const uint8_t *p, size_t n, int *lossy)
 		i = run;
 		if (i >= n)
 			break;
-		const size_t l = utf8_valid_len(p + i, n - i);
+		const size_t l = utf8_seq_len(p + i, n - i);
 		if (l) {
 			memcpy(*o->buf + o->len, p + i, l);
 			o->len += l;

@@ -7,36 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at @p (@n bytes left), or 0 if the
- * byte at @p does not start one (overlong forms, surrogates and code
- * points past U+10FFFF are not valid). */
+#include "util/utf8.h"
+
+/* A valid UTF-8 sequence that holds no control character: its length, or 0. */
 static size_t utf8_seq(const uint8_t *p, size_t n)
 {
-	const uint8_t c = p[0];
-	size_t k;
-	uint32_t cp, min;
-	if (c >= 0x20 && c < 0x7f)
-		return 1;
-	if (c < 0x80)
-		return 0; /* control byte */
-	if ((c & 0xe0) == 0xc0)
-		k = 2, cp = c & 0x1f, min = 0x80;
-	else if ((c & 0xf0) == 0xe0)
-		k = 3, cp = c & 0x0f, min = 0x800;
-	else if ((c & 0xf8) == 0xf0)
-		k = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000))
-		return 0;
-	return k;
+	return p[0] < 0x80 ? (size_t)(p[0] >= 0x20 && p[0] < 0x7f) : utf8_seq_len(p, n);
 }
 
 size_t safe_text_clean_prefix(const char *s, size_t n)

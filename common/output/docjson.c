@@ -6,26 +6,10 @@
  */
 #include "output/docjson.h"
 
+#include "util/utf8.h"
+
 #include <stdio.h>
 #include <string.h>
-
-/* Bytes of the valid UTF-8 sequence at @p (at most @n bytes), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-	const unsigned c = p[0];
-	const size_t k = c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3
-		       : c >= 0xf0 && c < 0xf5 ? 4 : 0;
-	if (!k || k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong 3/4-byte forms, surrogates and code points past U+10FFFF */
-	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
-	    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-		return 0;
-	return k;
-}
 
 /* Append @n bytes at @s to *@o (if @o is set); @return @n. */
 static size_t put(char **o, const void *s, size_t n)
@@ -58,7 +42,7 @@ static size_t put_str(char **o, const char *s, size_t n)
 			while (q < end && *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
 				q++;
 			len += put(o, p, (size_t)(q - p)), p = q;
-		} else if ((k = utf8_seq(p, (size_t)(end - p))) != 0) {
+		} else if ((k = utf8_seq_len(p, (size_t)(end - p))) != 0) {
 			len += put(o, p, k), p += k;
 		} else {
 			len += put(o, "\\ufffd", 6), p++;

@@ -1,12 +1,11 @@
 /*
- * json.h - JSON strings that are always valid, and a validator.
+ * json.h - JSON strings that are always valid.
  *
  * Paths and URLs are bytes, not text: a name may hold a newline, a tab, a
  * quote or bytes that are not UTF-8.  json_put_string() escapes every
  * control character and quote, and writes each byte of an invalid UTF-8
- * sequence as U+FFFD, so its output always parses (RFC 8259).  json_check()
- * tells whether a buffer is one valid JSON value, so a stage's statistics
- * can be embedded in a bigger document without breaking it.
+ * sequence as U+FFFD, so its output always parses (RFC 8259; json_read.h
+ * reads it back).
  */
 #ifndef NDD_OUTPUT_JSON_H
 #define NDD_OUTPUT_JSON_H
@@ -22,11 +21,5 @@ int json_put_string(FILE *fp, const char *s, size_t n);
 
 /** json_put_string() of a NUL-terminated @s. */
 int json_put_cstr(FILE *fp, const char *s);
-
-/**
- * @return 1 if @p (@n bytes) is exactly one JSON value (white space around
- * it allowed; nesting at most 64 deep), else 0.
- */
-int json_check(const char *p, size_t n);
 
 #endif

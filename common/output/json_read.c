@@ -80,6 +80,16 @@ static int parse_string(struct cur *c, char **out, size_t *len)
 		unsigned cp;
 		if (ch < 0x20)
 			goto bad;
+		if (ch >= 0x80) {
+			/* RFC 8259 text is UTF-8: bytes that are not are no JSON */
+			const size_t k = utf8_seq_len((const uint8_t *)c->p - 1, (size_t)(p - c->p) + 1);
+			if (!k)
+				goto bad;
+			memcpy(o, c->p - 1, k);
+			o += k;
+			c->p += k - 1;
+			continue;
+		}
 		if (ch != '\\') {
 			*o++ = (char)ch;
 			continue;
@@ -308,4 +318,11 @@ long long json_int(const struct json_value *v, long long dflt)
 	if (!v || v->type != JSON_NUMBER || !(v->num >= -lim && v->num <= lim))
 		return dflt;
 	return (long long)v->num;
+}
+
+int json_check(const char *p, size_t n)
+{
+	struct json_value *v = json_parse(p, n);
+	json_free(v);
+	return v != NULL;
 }

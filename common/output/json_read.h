@@ -1,8 +1,11 @@
 /*
  * json_read.h - a small JSON reader, for the statistics files the stages
- * write (stats.json): parse a document into a tree and look members up.
+ * write (stats.json): parse a document into a tree and look members up,
+ * or only check that a buffer is JSON (so a stage's statistics can be
+ * embedded in a bigger document without breaking it).
  *
- * RFC 8259 strictly (what json_check() accepts), nesting at most 64 deep.
+ * RFC 8259 strictly: UTF-8 text (bytes that are not UTF-8 are refused, in
+ * strings too), nesting at most 64 deep.
  * Strings are decoded (escapes, \u surrogate pairs) to UTF-8 and
  * NUL-terminated; a \u0000 ends up inside the string's @len bytes.
  */
@@ -29,6 +32,12 @@ struct json_value {
  * JSON or memory ran out (not logged: the caller names the file).
  */
 struct json_value *json_parse(const char *p, size_t n);
+
+/**
+ * @return 1 if @p (@n bytes) is exactly one JSON value (white space around
+ * it allowed), else 0 (also when memory ran out for its tree).
+ */
+int json_check(const char *p, size_t n);
 
 /** Free a tree of json_parse() (NULL is a no-op). */
 void json_free(struct json_value *v);
