@@ -135,40 +135,6 @@ static void parse(struct opts *o, int argc, char **argv)
 
 /* ---- tonight's clusters, from clusters.csv ---- */
 
-/* The field at *@p (before @end) into @s/@n (a quoted field without its
- * quotes; doubled quotes inside stay doubled: only numbers are read);
- * *@eol says whether the record ended with it.  @return 0, or -1 if the
- * bytes are not CSV. */
-static int next_field(const char **p, const char *end, const char **s, size_t *n, int *eol)
-{
-	const char *q = *p;
-	if (q < end && *q == '"') {
-		*s = ++q;
-		while (q < end && (*q != '"' || (q + 1 < end && q[1] == '"')))
-			q += *q == '"' ? 2 : 1;
-		if (q >= end)
-			return -1;
-		*n = (size_t)(q++ - *s);
-	} else {
-		*s = q;
-		while (q < end && *q != ',' && *q != '\r' && *q != '\n')
-			q++;
-		*n = (size_t)(q - *s);
-	}
-	*eol = 1;
-	if (q < end && *q == ',') {
-		*eol = 0;
-		q++;
-	} else if (q + 1 < end && q[0] == '\r' && q[1] == '\n')
-		q += 2;
-	else if (q < end && *q == '\n')
-		q++;
-	else if (q < end)
-		return -1;
-	*p = q;
-	return 0;
-}
-
 struct clusters_in {
 	uint32_t *cid;    /* per tonight document: its cluster, 0 = none */
 	uint32_t *size;   /* per cluster (from 1): members */
@@ -181,37 +147,19 @@ struct clusters_in {
 static int read_clusters(const char *path, size_t n_docs, struct clusters_in *c)
 {
 	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	int rc = -1;
+	struct csv_record r = {0};
+	int rc = -1, got;
+	size_t line = 1;
 	if (!fp) {
 		log_error("cannot open '%s': %m", path);
 		return -1;
 	}
-	do {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 1 << 20;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-	} while (got);
-	if (ferror(fp)) {
-		log_error("cannot read '%s': %m", path);
-		goto done;
-	}
-	const char *p = buf, *end = buf + len, *s;
-	size_t n;
-	int eol = 0, col = 0, want[3] = {-1, -1, -1};
 	static const char *const names[3] = {"cluster_id", "doc_id", "is_representative"};
-	while (!eol) {
-		if (next_field(&p, end, &s, &n, &eol))
-			goto bad;
-		for (int i = 0; i < 3; i++)
-			if (n == strlen(names[i]) && !memcmp(s, names[i], n))
-				want[i] = col;
-		col++;
-	}
+	long want[3] = {-1, -1, -1};
+	if ((got = csv_read_record(fp, &r)) < 0)
+		goto bad;
+	for (int i = 0; got && i < 3; i++)
+		want[i] = csv_column(&r, names[i]);
 	if (want[0] < 0 || want[1] < 0 || want[2] < 0) {
 		log_error("'%s': no cluster_id, doc_id and is_representative columns: "
 			  "not a clusters.csv of ndd-self-join", path);
@@ -221,21 +169,12 @@ static int read_clusters(const char *path, size_t n_docs, struct clusters_in *c)
 	size_t cap_c = 1024;
 	c->size = xcalloc(cap_c, sizeof *c->size);
 	c->rep = xcalloc(cap_c, sizeof *c->rep);
-	for (size_t line = 2; p < end; line++) {
+	while (line++, (got = csv_read_record(fp, &r)) > 0) {
 		uint64_t v[3] = {0, 0, 0};
-		int seen = 0;
-		eol = 0;
-		for (col = 0; !eol; col++) {
-			if (next_field(&p, end, &s, &n, &eol))
-				goto bad;
-			for (int i = 0; i < 3; i++)
-				if (col == want[i]) {
-					if (csv_parse_u64(s, n, &v[i]))
-						goto bad;
-					seen++;
-				}
-		}
-		if (seen != 3 || v[0] == 0 || v[0] >= UINT32_MAX || v[1] >= n_docs || v[2] > 1 ||
+		int ok = 1;
+		for (int i = 0; i < 3; i++)
+			ok &= (size_t)want[i] < r.n_fields && !csv_field_u64(&r, (size_t)want[i], &v[i]);
+		if (!ok || v[0] == 0 || v[0] >= UINT32_MAX || v[1] >= n_docs || v[2] > 1 ||
 		    c->cid[v[1]]) {
 			log_error("'%s', row %zu: not a member of tonight's clusters "
 				  "(cluster %llu, document %llu of %zu)",
@@ -257,12 +196,21 @@ static int read_clusters(const char *path, size_t n_docs, struct clusters_in *c)
 		if (v[0] > c->n_clusters)
 			c->n_clusters = (uint32_t)v[0];
 	}
+	if (got < 0)
+		goto bad;
+	if (ferror(fp)) {
+		log_error("cannot read '%s': %m", path);
+		goto done;
+	}
 	rc = 0;
 	goto done;
 bad:
-	log_error("'%s': not well-formed CSV near byte %zu", path, (size_t)(p - buf));
+	if (ferror(fp))
+		log_error("cannot read '%s': %m", path);
+	else
+		log_error("'%s', row %zu: not well-formed CSV", path, line);
 done:
-	free(buf);
+	csv_record_free(&r);
 	fclose(fp);
 	return rc;
 }

@@ -109,4 +109,24 @@ done
 	bad "documents.csv has not one row per document"
 cmp -s "$tmp/k-earliest/documents.csv" "$tmp/k-shortest-url/documents.csv" &&
 	bad "--keep shortest-url decides as earliest on the corpus"
+# ndd-documents refuses a clusters.csv it cannot read, naming file and row
+k=$tmp/k-earliest
+for c in unterminated columns member; do
+	case $c in
+	unterminated) { head -n 3 "$k/clusters.csv"; printf '"1,2\r\n'; } ;;
+	columns) printf 'x,y\r\n1,2\r\n' ;;
+	member) { head -n 2 "$k/clusters.csv"; head -n 2 "$k/clusters.csv" | tail -n 1; } ;;
+	esac > "$tmp/bad.csv"
+	"$BIN/ndd-documents" -q -c "$k/fingerprints.ndf" --clusters "$tmp/bad.csv" -k 6 \
+		-o "$tmp/d.csv" 2> "$tmp/err"
+	rc=$?
+	case $c in
+	unterminated) want="row 4: not well-formed CSV" ;;
+	columns) want="no cluster_id, doc_id and is_representative columns" ;;
+	member) want="row 3: not a member of tonight's clusters" ;;
+	esac
+	[ $rc = 2 ] && grep -q "bad.csv'" "$tmp/err" && grep -q "$want" "$tmp/err" &&
+		ok "ndd-documents: a clusters.csv with $c refused" ||
+		bad "ndd-documents on a clusters.csv with $c: exit $rc, $(cat "$tmp/err")"
+done
 exit $fail
