@@ -351,9 +351,7 @@ static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct
 	 * archive) must lose the same blocks, and the copy's host may be the
 	 * only one with enough of the site's pages to learn it
 	 * (docs/TEMPLATES.md). */
-	size_t n = 0;
-	const uint64_t *t = ts ? tplset_any(ts, &n) : NULL;
-	const int choice = tpl_decide(d, t, n, &w->text, &text);
+	const int choice = tpl_decide(d, ts ? tplset_any_set(ts) : NULL, &w->text, &text);
 	if (choice < 0)
 		return -1;
 	b->frame[i] = 0;

@@ -14,6 +14,7 @@
 #include "format/docrec.h"
 #include "format/ndf.h"
 #include "format/tplrec.h"
+#include "template/blockset.h"
 #include "template/decide.h"
 #include "template/host.h"
 #include "template/learn.h"
@@ -174,6 +175,42 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The set against a binary search of the same hashes: random hashes,
+ * repeats, 0, and hashes that share their low 32 bits (the slot comes
+ * from a multiply, so they must not all collide). */
+static void test_blockset(void)
+{
+	enum { N = 5000 };
+	static uint64_t v[N], sorted[N];
+	uint64_t x = 88172645463325252ull;
+	for (int i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[i] = i % 10 == 0 ? (uint64_t)i << 32 : i % 7 == 0 ? v[i / 2] : x;
+	}
+	v[N - 1] = 0;
+	struct blockset s;
+	CHECK(blockset_build(&s, v, N) == 0);
+	memcpy(sorted, v, sizeof v);
+	qsort(sorted, N, sizeof *sorted, cmp_u64);
+	size_t distinct = 0;
+	for (int i = 0; i < N; i++)
+		distinct += !i || sorted[i] != sorted[i - 1];
+	CHECK(s.n == distinct && s.has_zero && blockset_has(&s, 0));
+	int bad = 0;
+	for (int i = 0; i < 4 * N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		const uint64_t h = i < N ? v[i] : i < 2 * N ? (uint64_t)i << 32 : x;
+		const int want = bsearch(&h, sorted, N, sizeof *sorted, cmp_u64) != NULL;
+		bad += blockset_has(&s, h) != want;
+	}
+	CHECK(bad == 0);
+	blockset_free(&s);
+	CHECK(!blockset_has(&s, 1) && !blockset_has(&s, 0));
+	CHECK(blockset_build(&s, v + 1, 1) == 0 && !s.has_zero && blockset_has(&s, v[1]) &&
+	      !blockset_has(&s, 0));
+	blockset_free(&s);
+}
+
 static void test_decide(void)
 {
 	static const char *const t[] = {
@@ -188,7 +225,8 @@ static void test_decide(void)
 	const int ti[4] = {0, 1, 4, 5};
 	for (int i = 0; i < 4; i++)
 		tpl[i] = XXH3_64bits(t[ti[i]], strlen(t[ti[i]]));
-	qsort(tpl, 4, sizeof *tpl, cmp_u64);
+	struct blockset set;
+	CHECK(blockset_build(&set, tpl, 4) == 0);
 	struct tpl_buf buf = {0};
 	struct str text;
 	struct testdoc x;
@@ -196,20 +234,20 @@ static void test_decide(void)
 	/* The page model kept only the shared subtitle: all non-template text. */
 	const uint8_t f1[] = {0, DB_CONTENT, 0, DB_SOFT, 0, 0};
 	make_doc(&x, 6, t, f1);
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	CHECK(text_is(text, "First paragraph of the article, which the page model missed because it "
 			    "sits in an odd container.\nSecond paragraph of the article, just as long "
 			    "and just as missed by the page model here."));
 	/* Without templates, or when no content block is template: the page's. */
-	CHECK(tpl_decide(&x.d, NULL, 0, &buf, &text) == TPL_PAGE && text_is(text, t[1]));
+	CHECK(tpl_decide(&x.d, NULL, &buf, &text) == TPL_PAGE && text_is(text, t[1]));
 	const uint8_t f2[] = {0, 0, DB_CONTENT, DB_CONTENT, 0, 0};
 	make_doc(&x, 6, t, f2);
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_PAGE && text.n == x.d.text.n &&
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_PAGE && text.n == x.d.text.n &&
 	      !memcmp(text.p, x.d.text.p, text.n));
 	/* The article with an "Advertisement" inside: taken out, nothing else. */
 	const uint8_t f3[] = {0, 0, DB_CONTENT, DB_CONTENT, DB_CONTENT, 0};
 	make_doc(&x, 6, t, f3);
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_CONTENT);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_CONTENT);
 	CHECK(text.n == strlen(t[2]) + 1 + strlen(t[3]) && text.p[strlen(t[2])] == '\n');
 	/* Even when the page has much more non-content text than the article:
 	 * a small removal never switches to all the text. */
@@ -220,12 +258,18 @@ static void test_decide(void)
 		"lists on news sites often are, with titles and dates and more titles and dates."};
 	const uint8_t f4[] = {DB_CONTENT, DB_CONTENT, 0};
 	make_doc(&x, 3, t4, f4);
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_CONTENT && text_is(text, t4[1]));
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_CONTENT && text_is(text, t4[1]));
 	/* Nothing outside the template. */
 	static const char *const t5[] = {"Home News Sport", "Advertisement"};
 	const uint8_t f5[] = {0, DB_CONTENT};
 	make_doc(&x, 2, t5, f5);
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE && text.n == 0);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE && text.n == 0);
+	/* An empty set is no template. */
+	struct blockset none;
+	CHECK(blockset_build(&none, tpl, 0) == 0);
+	CHECK(tpl_decide(&x.d, &none, &buf, &text) == TPL_PAGE && text.n == x.d.text.n);
+	blockset_free(&none);
+	blockset_free(&set);
 	tpl_buf_free(&buf);
 }
 
@@ -243,12 +287,14 @@ static void test_decide_pointers(void)
 		"Best budget laptop by tom 40 replies 2024-04-30",
 	};
 	uint64_t tpl[1] = {XXH3_64bits(t[0], strlen(t[0]))};
+	struct blockset set;
+	CHECK(blockset_build(&set, tpl, 1) == 0);
 	struct tpl_buf buf = {0};
 	struct str text;
 	struct testdoc x;
 	const uint8_t f[] = {DB_CONTENT, DB_HEADING, 0, DB_POINTER, DB_POINTER};
 	make_doc(&x, 5, t, f);
-	CHECK(tpl_decide(&x.d, tpl, 1, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	CHECK(text_is(text, "How do I reset the router?\nUnplug it for ten seconds, then hold the button."));
 	/* A page whose own text is under TPL_OWN_MIN bytes: its rows are its content. */
 	static const char *const t2[] = {"Board index: News, Help, Off topic", "Page 2",
@@ -256,13 +302,14 @@ static void test_decide_pointers(void)
 					 "Best budget laptop by tom 40 replies 2024-04-30"};
 	const uint8_t f2[] = {DB_CONTENT, 0, DB_POINTER, DB_POINTER};
 	make_doc(&x, 4, t2, f2);
-	CHECK(tpl_decide(&x.d, tpl, 1, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	CHECK(text_is(text, "Page 2\nPrinter offline again by anna 12 replies 2024-05-01\n"
 			    "Best budget laptop by tom 40 replies 2024-04-30"));
 	/* Pointers count only in the fallback: content keeps them. */
 	const uint8_t f3[] = {0, DB_CONTENT | DB_HEADING, DB_CONTENT, DB_CONTENT | DB_POINTER, 0};
 	make_doc(&x, 5, t, f3);
-	CHECK(tpl_decide(&x.d, tpl, 1, &buf, &text) == TPL_PAGE);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_PAGE);
+	blockset_free(&set);
 	tpl_buf_free(&buf);
 }
 
@@ -280,38 +327,40 @@ static void test_decide_headline(void)
 	uint64_t tpl[4];
 	for (int i = 0; i < 4; i++)
 		tpl[i] = XXH3_64bits(t[i], strlen(t[i]));
-	qsort(tpl, 4, sizeof *tpl, cmp_u64);
+	struct blockset set;
+	CHECK(blockset_build(&set, tpl, 4) == 0);
 	struct tpl_buf buf = {0};
 	struct str text;
 	struct testdoc x;
 	const uint8_t f[] = {DB_CONTENT | DB_SOFT, DB_HEADING | DB_MAIN, DB_MAIN, 0};
 	make_doc(&x, 4, t, f);
 	/* no title, or one the heading does not open: nothing is left */
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
 	x.d.title = (struct str){"Southern Fund | Our Officer Plans Two Fields", 44};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
 	x.d.title = (struct str){"Our Officer Plans Two Fields in Eastwood - Southern Fund", 56};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
 	/* the headline before a separator and the site's (shorter) name */
 	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	CHECK(text_is(text, "Our Officer Plans Two Fields\n"
 			    "In 1953, several museums welcomed the culture in Eastwood."));
 	x.d.title = (struct str){"Our Officer Plans Two Fields \xe2\x80\x94 Fund", 36};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	x.d.title = (struct str){"Our Officer Plans Two Fields", 28};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	/* "Site - Page": the site's name heading is longer than what follows */
 	x.d.title = (struct str){"Our Officer Plans Two Fields - Home", 35};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_FALLBACK);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	x.d.title = (struct str){"Our Officer Plans Two Fields - A Much Longer Page Title Here", 60};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
 	/* a heading alone, its next block not template (or chrome): no run */
 	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
 	const uint8_t f2[] = {DB_CONTENT | DB_SOFT, DB_HEADING, DB_SOFT, 0};
 	make_doc(&x, 4, t, f2);
 	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
-	CHECK(tpl_decide(&x.d, tpl, 4, &buf, &text) == TPL_NONE);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
+	blockset_free(&set);
 	tpl_buf_free(&buf);
 }
 
@@ -413,7 +462,9 @@ static void test_records_and_file(void)
 		CHECK(t && k == 1 && t[0] == 4 && s.age[1] == 1 && s.pages[1] == 4);
 		t = tplset_any(&s, &k);
 		CHECK(k == 3 && t[0] == 1 && t[1] == 4 && t[2] == 9);
-		CHECK(tpl_contains(t, k, 4) && !tpl_contains(t, k, 5) && !tpl_contains(t, 0, 4));
+		const struct blockset *set = tplset_any_set(&s);
+		CHECK(blockset_has(set, 4) && blockset_has(set, 9) && !blockset_has(set, 5) &&
+		      !blockset_has(NULL, 4) && set->n == 3);
 		tplset_free(&s);
 	}
 	struct tplset s;
@@ -425,6 +476,7 @@ int main(void)
 {
 	test_host();
 	test_learn();
+	test_blockset();
 	test_decide();
 	test_decide_pointers();
 	test_decide_headline();

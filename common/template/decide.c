@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "template/tplset.h"
+#include "template/blockset.h"
 #include "util/grow.h"
 
 void tpl_buf_free(struct tpl_buf *b)
@@ -92,20 +92,20 @@ static void own_headline(const struct doc_record *d, struct doc_block *blk)
 	}
 }
 
-int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
+int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tpl_buf *buf,
 	       struct str *text)
 {
 	if (array_grow((void **)&buf->blk, &buf->blk_cap, d->n_blocks, sizeof *buf->blk))
 		return -1;
 	struct doc_block *const blk = buf->blk;
-	if (!n) { /* the frame needs the hashes of the non-content blocks only */
+	if (!tpl || !tpl->n) { /* the frame needs the hashes of the non-content blocks only */
 		docrec_blocks_unhashed(d, buf->blk, DB_CONTENT);
 		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
 	}
 	docrec_blocks(d, blk);
 	int any = 0;
 	for (uint32_t i = 0; i < d->n_blocks; i++)
-		if (tpl_contains(tpl, n, blk[i].hash)) {
+		if (blockset_has(tpl, blk[i].hash)) {
 			blk[i].flags |= TPL_MARK;
 			any = 1;
 		}

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "format/docrec.h"
+#include "template/blockset.h"
 
 #define TPL_CONFIDENT_PCT 25
 /* About the page model's short line (10 words): a post, a caption's
@@ -65,14 +66,14 @@ struct tpl_buf {
 };
 
 /**
- * Decide @d's main text given the template blocks @tpl (@n ascending
- * hashes; NULL/0 for none).  *@text gets it: a slice of @d's all_text or
+ * Decide @d's main text given the template blocks @tpl (NULL or empty
+ * for none).  *@text gets it: a slice of @d's all_text or
  * of @buf (valid until @buf is next used); @buf->blk holds @d's blocks
  * (docrec_blocks()), its template blocks marked TPL_MARK, for the frame
  * (frame.h); without templates the content blocks' hashes are 0.
  * @return the choice, or -1 if memory ran out.
  */
-int tpl_decide(const struct doc_record *d, const uint64_t *tpl, size_t n, struct tpl_buf *buf,
+int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tpl_buf *buf,
 	       struct str *text);
 
 /** Free @b's memory. */

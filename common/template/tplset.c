@@ -108,6 +108,10 @@ int tplset_load(struct tplset *s, const char *path)
 			for (size_t i = 0; i < s->n_hash; i++)
 				if (!s->n_any || s->any[i] != s->any[s->n_any - 1])
 					s->any[s->n_any++] = s->any[i];
+			if (blockset_build(&s->any_set, s->any, s->n_any)) {
+				log_error("%s: out of memory", path);
+				rc = -1;
+			}
 		}
 	}
 	if (rc)
@@ -123,20 +127,13 @@ void tplset_free(struct tplset *s)
 	free(s->pages);
 	free(s->age);
 	free(s->any);
+	blockset_free(&s->any_set);
 	memset(s, 0, sizeof *s);
 }
 
-int tpl_contains(const uint64_t *t, size_t n, uint64_t h)
+const struct blockset *tplset_any_set(const struct tplset *s)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		const size_t mid = lo + (hi - lo) / 2;
-		if (t[mid] < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && t[lo] == h;
+	return &s->any_set;
 }
 
 const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n)

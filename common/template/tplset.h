@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "template/blockset.h"
+
 struct tplset {
 	size_t n_hosts;
 	uint64_t *host;   /* ascending */
@@ -18,6 +20,7 @@ struct tplset {
 	size_t n_hash;
 	uint64_t *any;    /* every host's hashes, ascending, once each */
 	size_t n_any;
+	struct blockset any_set; /* the same, for lookups */
 };
 
 /**
@@ -37,7 +40,7 @@ const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n);
 /** The template blocks of every host, ascending: *@n hashes. */
 const uint64_t *tplset_any(const struct tplset *s, size_t *n);
 
-/** Whether @h is among the @n ascending hashes at @t. */
-int tpl_contains(const uint64_t *t, size_t n, uint64_t h);
+/** The template blocks of every host, as a set for lookups. */
+const struct blockset *tplset_any_set(const struct tplset *s);
 
 #endif
