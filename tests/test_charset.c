@@ -6,6 +6,7 @@
  * test that the output is always valid, NUL-terminated UTF-8.
  */
 #include "input/charset.h"
+#include "util/utf8.h"
 #include "testutil.h"
 
 #include <iconv.h>
@@ -217,6 +218,66 @@ static void test_view(void)
 	CHECK(diff == 0);
 }
 
+/* Strict UTF-8: no overlong form, no surrogate, nothing above U+10FFFF. */
+static int strict_utf8(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		const unsigned c = p[i];
+		const size_t l = c < 0x80 ? 1 : c < 0xC0 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 0;
+		if (!l || i + l > n)
+			return 0;
+		uint32_t cp = l == 1 ? c : c & (0x7Fu >> l);
+		for (size_t j = 1; j < l; j++) {
+			if ((p[i + j] & 0xC0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i + j] & 0x3Fu);
+		}
+		static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+		if (cp < least[l] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return 0;
+		i += l;
+	}
+	return 1;
+}
+
+/* A page said to be UTF-8 is used as it stands exactly when it is strict
+ * UTF-8: ASCII runs of every length (the scan's strides) between
+ * sequences of every lead byte, well-formed or broken in one byte. */
+static void test_validity(void)
+{
+	uint64_t st = test_seed(20261127);
+	unsigned char in[400];
+	const char *res;
+	size_t n;
+	int wrong = 0, valid = 0;
+	for (int it = 0; it < 20000; it++) {
+		size_t k = 0;
+		while (k + 80 < sizeof(in)) {
+			for (size_t a = test_rand(&st) % 70; a; a--)
+				in[k++] = (unsigned char)('a' + test_rand(&st) % 26);
+			/* a random code point, encoded, or a random lead byte and trail */
+			const uint32_t cp = (uint32_t)(test_rand(&st) % 4 == 0 ? 0x80 + test_rand(&st) % 0x780
+						       : test_rand(&st) % 2 ? 0x800 + test_rand(&st) % 0xF800
+						       : 0x10000 + test_rand(&st) % 0x100000);
+			k += utf8_put((char *)in + k, cp);
+			if (test_rand(&st) % 16 == 0)
+				in[k - 1 - test_rand(&st) % 2] = (unsigned char)(0x80 + test_rand(&st) % 0x80);
+			if (test_rand(&st) % 8 == 0) {
+				in[k++] = (unsigned char)(0xC0 + test_rand(&st) % 0x40);
+				for (size_t t = test_rand(&st) % 4; t; t--)
+					in[k++] = (unsigned char)(0x80 + test_rand(&st) % 0x40);
+			}
+		}
+		k -= test_rand(&st) % 3; /* maybe cut inside the last sequence */
+		const int want = strict_utf8(in, k);
+		valid += want;
+		if (charset_utf8_view((const char *)in, k, "text/html; charset=utf-8", &res, &n, &buf, &cap,
+				      &lossy) != 0 ||
+		    (res == (const char *)in) != want)
+			wrong++;
+	}
+	CHECK(wrong == 0 && valid > 1000 && valid < 19000);
+}
 
 /* @utf8 converted to @enc by iconv into @out (@cap bytes): its length. */
 static size_t encode_as(const char *enc, const char *utf8, char *out, size_t size)
@@ -280,6 +341,7 @@ int main(void)
 	test_ascii_strides();
 	test_utf8();
 	test_invalid_utf8();
+	test_validity();
 	test_1252();
 	test_cjk();
 	test_cyrillic();
