@@ -15,11 +15,13 @@
 #include <stdio.h>
 
 struct csv_record {
-	char *buf;        /* the fields, each NUL-terminated */
+	char *buf;        /* the raw record, then its fields over it, each NUL-terminated */
 	size_t len, cap;
 	size_t *start;    /* field i starts at buf + start[i] */
 	size_t *flen;     /* and is flen[i] bytes long */
 	size_t n_fields, cap_fields;
+	char *line;       /* a record's further lines, while a quoted field spans them */
+	size_t line_cap;
 };
 
 /**
