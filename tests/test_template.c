@@ -349,6 +349,18 @@ static void test_decide_headline(void)
 	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	x.d.title = (struct str){"Our Officer Plans Two Fields", 28};
 	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+	/* unspaced separators: a bar or an underscore; a hyphen after a word
+	 * is the headline's own ("Fields-ish") */
+	x.d.title = (struct str){"Our Officer Plans Two Fields|Southern Fund", 42};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+	x.d.title = (struct str){"Our Officer Plans Two Fields_Southern Fund", 42};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+	x.d.title = (struct str){"Our Officer Plans Two Fields\xef\xbd\x9c" "Fund", 35};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+	x.d.title = (struct str){"Our Officer Plans Two Fields-ish News", 37};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
+	x.d.title = (struct str){"Our Officer Plans Two Fieldsmen", 31};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
 	/* "Site - Page": the site's name heading is longer than what follows */
 	x.d.title = (struct str){"Our Officer Plans Two Fields - Home", 35};
 	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
@@ -359,6 +371,44 @@ static void test_decide_headline(void)
 	const uint8_t f2[] = {DB_CONTENT | DB_SOFT, DB_HEADING, DB_SOFT, 0};
 	make_doc(&x, 4, t, f2);
 	x.d.title = (struct str){"Our Officer Plans Two Fields - Southern Fund", 44};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
+	blockset_free(&set);
+	tpl_buf_free(&buf);
+}
+
+/* A Chinese page's title: "标题_站名", no spaces around the separator. */
+static void test_decide_headline_cjk(void)
+{
+	static const char *const t[] = {
+		"本网站使用Cookie来改善您的浏览体验。",           /* template */
+		"我们的官员计划在东木镇修建两块新田地",           /* quoted */
+		"一九五三年，几家博物馆在东木镇欢迎了这种文化。", /* quoted */
+		"首页 关于 联系",                                 /* template */
+	};
+	uint64_t tpl[4];
+	for (int i = 0; i < 4; i++)
+		tpl[i] = XXH3_64bits(t[i], strlen(t[i]));
+	struct blockset set;
+	CHECK(blockset_build(&set, tpl, 4) == 0);
+	struct tpl_buf buf = {0};
+	struct str text;
+	struct testdoc x;
+	const uint8_t f[] = {DB_CONTENT | DB_SOFT, DB_HEADING | DB_MAIN, DB_MAIN, 0};
+	make_doc(&x, 4, t, f);
+	static const char *const titles[] = {
+		"我们的官员计划在东木镇修建两块新田地_南方基金",
+		"我们的官员计划在东木镇修建两块新田地|南方基金",
+		"我们的官员计划在东木镇修建两块新田地\xe2\x80\x94南方基金",
+		"我们的官员计划在东木镇修建两块新田地－南方基金",
+	};
+	for (size_t i = 0; i < sizeof titles / sizeof *titles; i++) {
+		x.d.title = (struct str){titles[i], (uint32_t)strlen(titles[i])};
+		CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+		CHECK(text.n == strlen(t[1]) + 1 + strlen(t[2]) && !memcmp(text.p, t[1], strlen(t[1])));
+	}
+	/* the site's name first: not the page's headline */
+	x.d.title = (struct str){"南方基金_我们的官员计划在东木镇修建两块新田地", 0};
+	x.d.title.n = (uint32_t)strlen(x.d.title.p);
 	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE);
 	blockset_free(&set);
 	tpl_buf_free(&buf);
@@ -480,6 +530,7 @@ int main(void)
 	test_decide();
 	test_decide_pointers();
 	test_decide_headline();
+	test_decide_headline_cjk();
 	test_signature();
 	test_records_and_file();
 	return test_finish("test_template");

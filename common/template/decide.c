@@ -38,10 +38,42 @@ static int join(const struct doc_record *d, const struct doc_block *blk, unsigne
 }
 
 /*
+ * The length of the separator at @p (of @n bytes) between a headline and
+ * a site's name in a <title>, 0 if none.  @spaced: spaces stood before
+ * it.  Unspaced ("Title|Site", "标题_站名", "标题｜站名"), only the
+ * marks that never sit inside a word count: a hyphen, colon or slash
+ * after a word ("Covid-19", "Re:Zero") is part of the headline.
+ */
+static size_t title_sep(const unsigned char *p, size_t n, int spaced)
+{
+	if (p[0] == '|' || p[0] == '_')
+		return 1;
+	if (p[0] == '-' || p[0] == ':' || p[0] == '/')
+		return spaced;
+	/* spaced, the lead byte of a dash, bar, dot or fullwidth mark will do
+	 * (what was taken before unspaced titles were) */
+	if (spaced && (p[0] == 0xc2 || p[0] == 0xe2 || p[0] == 0xef))
+		return 1;
+	/* U+00B7 middle dot, U+00BB », U+2013 and U+2014 dashes, U+2022
+	 * bullet, U+30FB katakana middle dot, U+FF0D fullwidth hyphen,
+	 * U+FF1A fullwidth colon, U+FF5C fullwidth bar */
+	static const char *const marks[] = {"\xc2\xb7", "\xc2\xbb", "\xe2\x80\x93",
+					   "\xe2\x80\x94", "\xe2\x80\xa2", "\xe3\x83\xbb",
+					   "\xef\xbc\x8d", "\xef\xbc\x9a", "\xef\xbd\x9c"};
+	for (size_t k = 0; k < sizeof marks / sizeof *marks; k++) {
+		const size_t m = strlen(marks[k]);
+		if (m <= n && !memcmp(p, marks[k], m))
+			return m;
+	}
+	return 0;
+}
+
+/*
  * Is @h the page's own headline: its <title> @t, or the title's first
  * part before a separator and the site's name ("Headline - Site",
- * "Headline | Site")?  The name is the shorter part; "Site | Headline"
- * is not taken, so that a site name heading every page is not either.
+ * "Headline | Site", "Headline|Site", "标题_站名")?  The name is the
+ * shorter part; "Site | Headline" is not taken, so that a site name
+ * heading every page is not either.
  */
 static int is_headline(const char *h, size_t n, struct str t)
 {
@@ -52,12 +84,9 @@ static int is_headline(const char *h, size_t n, struct str t)
 	size_t i = n;
 	while (i < t.n && t.p[i] == ' ')
 		i++;
-	if (i == n || i == t.n || t.n - i >= n)
+	if (i == t.n || t.n - i >= n)
 		return 0;
-	/* an ASCII separator, or the lead byte of a dash, bar or dot
-	 * (U+2013, U+2014, U+00B7, U+00BB, U+FF5C...), not a letter or digit */
-	const unsigned char c = (unsigned char)t.p[i];
-	return c == '-' || c == '|' || c == ':' || c == '/' || c == 0xc2 || c == 0xe2 || c == 0xef;
+	return title_sep((const unsigned char *)t.p + i, t.n - i, i > n) > 0;
 }
 
 /*
