@@ -2,7 +2,7 @@
 """Score a clusters CSV against the synthetic crawl of bench/gen_crawl.py.
 
 usage: crawl_score.py CRAWL_DIR CLUSTERS_CSV [--extract JSONL] [--json]
-                      [--diag FAMILY [--worst N]]
+                      [--pairs PAIRS_CSV] [--diag FAMILY [--worst N]]
 
 Pairs: two pages are predicted duplicates when they share a cluster (the
 realpages kit's rule; a URL not in the CSV is a singleton). A pair is a
@@ -30,6 +30,12 @@ Per split (tune/holdout families) and per family:
                 template pass gives the fingerprints
 Per page kind: the share of pages clustered with a page that is not their
 duplicate ('wrong'), and the recall of their duplicate pairs.
+--pairs PAIRS (ndd-self-join --pairs of the run's fingerprints) adds the
+duplicate types: each labelled kind of pair against the match column, and
+the share of the duplicates found whose type is the one their kind must
+get (exact copy: exact; edit on the same template: same-layout, or exact
+when its Jaccard is 1; the same content on another host's template:
+same-content).
 --diag FAMILY prints, for one family, the N worst extracted pages, the
 largest clusters that join non-duplicates and the missed duplicate pairs
 (look only at tune families while tuning).
@@ -311,6 +317,58 @@ def diagnose(crawl, clusters_csv, extract, family, worst):
                                          head(got.get(b), 100)))
 
 
+# The duplicate type a labelled kind of pair must get (README, "Duplicate
+# types"): a byte-identical copy is exact, an edit on its page's template
+# same-layout (exact when the edit left the main text's shingles as they
+# were, Jaccard 1: the same text on the same template), the same content
+# on another host's template same-content.
+TYPES = ('exact', 'same-content', 'same-layout', 'partial', '-')
+
+
+def want_type(kind, jaccard):
+    if kind == 'same-template-edit':
+        return ('exact', 'same-layout') if jaccard >= 1.0 else ('same-layout',)
+    return {'exact': ('exact',), 'other-template': ('same-content',)}.get(kind, ())
+
+
+def match_types(crawl, pairs_csv):
+    """Per split, each duplicate kind of truth.csv against the match column
+    of ndd-self-join --pairs ('-': not within k), and how many of the pairs
+    found have the type their kind must get; the non-duplicates found."""
+    pages = {}
+    with open(os.path.join(crawl, 'pages.csv'), newline='', encoding='utf-8') as f:
+        for r in csv.DictReader(f):
+            pages[r['url']] = r['split']
+    match = {}
+    with open(pairs_csv, newline='', encoding='utf-8') as f:
+        for r in csv.DictReader(f):
+            match[(r['key_a'], r['key_b'])] = match[(r['key_b'], r['key_a'])] = r['match']
+    rows = collections.defaultdict(collections.Counter)
+    good = collections.Counter()
+    with open(os.path.join(crawl, 'truth.csv'), newline='', encoding='utf-8') as f:
+        for r in csv.DictReader(f):
+            kind = r['kind'] if r['label'] == 'dup' else 'nondup'
+            t = match.get((r['url_a'], r['url_b']), '-')
+            rows[(pages[r['url_a']], kind)][t] += 1
+            good[(pages[r['url_a']], kind)] += t in want_type(kind, float(r['jaccard']))
+    print('\nduplicate types (match of each labelled pair, ndd-self-join --pairs; -: not within k;'
+          ' right: found with the type its kind must get)')
+    print('  %-8s %-20s' % ('split', 'kind') + ''.join('%13s' % t for t in TYPES) + '%14s' % 'right')
+    right = collections.Counter()
+    found = collections.Counter()
+    for (split, kind), c in sorted(rows.items()):
+        cell = ''
+        if kind != 'nondup':
+            n = sum(v for t, v in c.items() if t != '-')
+            right[split] += good[(split, kind)]
+            found[split] += n
+            cell = '%d/%d' % (good[(split, kind)], n)
+        print('  %-8s %-20s' % (split, kind) + ''.join('%13d' % c[t] for t in TYPES) + '%14s' % cell)
+    print('summary: duplicate types right: ' + '; '.join(
+        '%s %d/%d (%.3f)' % (s, right[s], found[s], right[s] / max(1, found[s]))
+        for s in sorted(found)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('crawl')
@@ -320,6 +378,7 @@ def main():
     ap.add_argument('--diag', metavar='FAMILY')
     ap.add_argument('--label', default='', help='what the summary line starts with')
     ap.add_argument('--worst', type=int, default=5)
+    ap.add_argument('--pairs', help='ndd-self-join --pairs of the run: the duplicate types')
     args = ap.parse_args()
     import crawl_templates
     groups, page_kinds, info = score(args.crawl, args.clusters, args.extract)
@@ -339,6 +398,8 @@ def main():
         return 0
     fams = crawl_templates.family_names('tune') + crawl_templates.family_names('holdout')
     print_table(groups, page_kinds, info, fams, args.label)
+    if args.pairs:
+        match_types(args.crawl, args.pairs)
     if args.diag:
         diagnose(args.crawl, args.clusters, args.extract, args.diag, args.worst)
     return 0

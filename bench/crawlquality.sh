@@ -6,7 +6,8 @@
 # Sphinx-like docs with genindex and toctree pages), half of the families
 # for tuning and half held out, made by bench/gen_crawl.py (cached per seed
 # and generator version), run through run_pipeline.sh and scored by
-# bench/crawl_score.py (its header says what each column means).
+# bench/crawl_score.py (its header says what each column means), with the
+# duplicate types of the pairs (ndd-self-join --pairs) against the kinds.
 #
 #   CRAWL_SEED=1          the crawl's seed
 #   CRAWL_HOSTS=42        hosts (families are dealt to them in turn)
@@ -45,7 +46,13 @@ build/bin/ndd-extract -q --json -o "$RES/extract.jsonl" "$CRAWL"/crawl/*.warc.gz
 # shellcheck disable=SC2086
 ./run_pipeline.sh -q $kopt -o "$RES/out" "$CRAWL/crawl" >/dev/null ||
 	{ echo "crawlquality: run_pipeline.sh failed" >&2; exit 1; }
+# Every pair within k with its duplicate type, for the table of pair kind
+# against type (as bench/realpages.sh does).
+build/bin/ndd-self-join -q -k "${CRAWL_K:-6}" --from-fingerprints -c "$RES/out/fingerprints.ndf" \
+	--pairs "$RES/pairs.csv" -o "$RES/pairs-clusters.csv" ||
+	{ echo "crawlquality: self-join --pairs failed" >&2; exit 1; }
 echo "synthetic crawl: seed $SEED, $HOSTS hosts, $PAGES pages each + duplicates;" \
 	"run_pipeline.sh ${kopt:-(default k)}; $CRAWL; results $RES"
 python3 bench/crawl_score.py "$CRAWL" "$RES/out/clusters.csv" --extract "$RES/extract.jsonl" \
+	--pairs "$RES/pairs.csv" \
 	--label "seed $SEED, $HOSTS hosts, k ${CRAWL_K:-default}"

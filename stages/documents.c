@@ -65,7 +65,8 @@ static void usage(FILE *fp, int status)
 		"  -k, --distance K    pairs within K (default: the tables' k; not more)\n"
 		"      --stats FILE    write statistics as JSON\n" CLI_COMMON_HELP
 		"Output columns: url,warc_file,warc_offset,record_id,warc_date,fingerprint,\n"
-		"cluster_id,decision,duplicate_of,duplicate_of_night (decision: keep, drop).\n");
+		"cluster_id,decision,duplicate_of,duplicate_of_night,match (decision: keep, drop;\n"
+		"match: a dropped page's duplicate type against the kept copy).\n");
 	exit(status);
 }
 
@@ -232,6 +233,7 @@ struct run {
 	struct query_stats qst;
 	uint64_t cross_pairs;
 	uint64_t kept, dropped, dropped_earlier;
+	uint64_t dropped_by_match[4]; /* enum prov_match */
 };
 
 /* Group of tonight's document @t: its cluster's, else one of its own. */
@@ -241,12 +243,14 @@ static size_t group_of(const struct run *r, uint32_t t)
 	return c ? c - 1 : (size_t)r->cl.n_clusters + t;
 }
 
+static const struct provenance *cand_prov(const struct run *r, const struct cand *c)
+{
+	return c->night == (uint32_t)r->o->n_nights ? &r->tonight : &r->o->nights[c->night].prov;
+}
+
 static const struct prov_doc *cand_doc(const struct run *r, const struct cand *c)
 {
-	const struct provenance *p = c->night == (uint32_t)r->o->n_nights
-					     ? &r->tonight
-					     : &r->o->nights[c->night].prov;
-	return prov_get(p, c->idx);
+	return prov_get(cand_prov(r, c), c->idx);
 }
 
 /* WARC-Dates as written (ISO 8601, which sorts as text); none sorts last. */
@@ -400,6 +404,7 @@ struct writer {
 	size_t *len;
 	uint64_t first, n, cap;
 	uint64_t kept, dropped, dropped_earlier;
+	uint64_t by_match[4]; /* dropped, by their match column */
 };
 
 static void flush_rows(struct writer *w)
@@ -436,12 +441,18 @@ static int on_record(void *ctx, uint64_t idx, const struct fp_record *rec)
 	if (idx >= r->tonight.n_docs)
 		return -1;
 	const struct cand *win = &r->win[group_of(r, (uint32_t)idx)];
-	struct documents_row row = {rec, r->cl.cid[idx], 0, {"", 0}, {"", 0}};
+	struct documents_row row = {rec, r->cl.cid[idx], 0, {"", 0}, {"", 0}, ""};
 	if (win->night != NO_NIGHT &&
 	    (win->night != (uint32_t)r->o->n_nights || win->idx != (uint32_t)idx)) {
 		const struct prov_doc *k = cand_doc(r, win);
+		const enum prov_match m = prov_match(prov_get(&r->tonight, (uint32_t)idx),
+						     prov_frame(&r->tonight,
+								prov_get(&r->tonight, (uint32_t)idx)),
+						     k, prov_frame(cand_prov(r, win), k));
 		row.drop = 1;
 		row.dup_url = (struct str){k->url, k->url_len};
+		row.match = prov_match_name(m);
+		__atomic_fetch_add(&w->by_match[m], 1, __ATOMIC_RELAXED);
 		if (win->night < (uint32_t)r->o->n_nights) {
 			const char *name = r->o->nights[win->night].name;
 			row.dup_night = (struct str){name, (uint32_t)strlen(name)};
@@ -482,6 +493,7 @@ static int write_documents(struct run *r, struct outfile *out)
 	r->kept = w.kept;
 	r->dropped = w.dropped;
 	r->dropped_earlier = w.dropped_earlier;
+	memcpy(r->dropped_by_match, w.by_match, sizeof w.by_match);
 	return rc;
 }
 
@@ -531,10 +543,16 @@ static int write_stats(const char *path, const struct run *r, double secs)
 	fprintf(out.fp,
 		"{\n  \"documents\": %zu,\n  \"kept\": %llu,\n  \"dropped\": %llu,\n"
 		"  \"dropped_as_earlier\": %llu,\n  \"earlier_nights\": %d,\n"
+		"  \"dropped_by_match\": {\"exact\": %llu, \"same-content\": %llu, "
+		"\"same-layout\": %llu, \"partial\": %llu},\n"
 		"  \"earlier_pairs\": %llu,\n  \"blocks_read\": %llu,\n  \"bytes_read\": %llu,\n"
 		"  \"seconds\": %.3f\n}\n",
 		r->tonight.n_docs, (unsigned long long)r->kept, (unsigned long long)r->dropped,
 		(unsigned long long)r->dropped_earlier, r->o->n_nights,
+		(unsigned long long)r->dropped_by_match[PROV_EXACT],
+		(unsigned long long)r->dropped_by_match[PROV_SAME_CONTENT],
+		(unsigned long long)r->dropped_by_match[PROV_SAME_LAYOUT],
+		(unsigned long long)r->dropped_by_match[PROV_PARTIAL],
 		(unsigned long long)r->cross_pairs, (unsigned long long)r->qst.blocks_read,
 		bytes_read(), secs);
 	return outfile_commit(&out);

@@ -497,10 +497,41 @@ static int write_pairs(const char *path, const struct pair_vec *pv, const struct
 	return outfile_commit(&out);
 }
 
+/* The members of the clusters (not their representatives) by their match
+ * column, and every pair by its type (enum prov_match). */
+static void count_matches(const struct clusters *cl, const struct pair_vec *pv,
+			  const struct provenance *d, uint64_t members[4], uint64_t pairs[4])
+{
+	for (size_t c = 0; c < cl->n_clusters; c++) {
+		const struct prov_doc *rep = prov_at(d, cl->doc[cl->start[c]]);
+		for (uint32_t i = cl->start[c] + 1; i < cl->start[c + 1]; i++) {
+			const struct prov_doc *m = prov_at(d, cl->doc[i]);
+			members[prov_match(rep, prov_frame(d, rep), m, prov_frame(d, m))]++;
+		}
+	}
+	for (size_t i = 0; i < pv->n; i++) {
+		const struct prov_doc *a = prov_at(d, pv->v[i].a), *b = prov_at(d, pv->v[i].b);
+		pairs[prov_match(a, prov_frame(d, a), b, prov_frame(d, b))]++;
+	}
+}
+
+/* "name": {"exact": n, ...}, in enum prov_match's order. */
+static void put_match_counts(FILE *fp, const char *name, const uint64_t n[4])
+{
+	fprintf(fp, "  \"%s\": {", name);
+	for (int m = 0; m < 4; m++)
+		fprintf(fp, "%s\"%s\": %llu", m ? ", " : "", prov_match_name((enum prov_match)m),
+			(unsigned long long)n[m]);
+	fputs("},\n", fp);
+}
+
 static int write_stats(const char *path, const struct join_stats *js, const struct pair_vec *pv,
-		       const struct clusters *cl, uint32_t k, double secs)
+		       const struct clusters *cl, const struct provenance *d, uint32_t k,
+		       double secs)
 {
 	struct outfile out;
+	uint64_t members[4] = {0}, pairs[4] = {0};
+	count_matches(cl, pv, d, members, pairs);
 	if (outfile_open(&out, path))
 		return -1;
 	fprintf(out.fp,
@@ -508,12 +539,15 @@ static int write_stats(const char *path, const struct join_stats *js, const stru
 		"  \"comparisons\": %llu,\n  \"comparisons_per_document\": %.2f,\n"
 		"  \"pairs\": %zu,\n  \"components\": %zu,\n  \"largest_component\": %zu,\n"
 		"  \"clusters\": %zu,\n  \"clustered_documents\": %u,\n"
-		"  \"largest_cluster\": %zu,\n  \"seconds\": %.3f\n}\n",
+		"  \"largest_cluster\": %zu,\n",
 		(unsigned long long)js->records, k, js->design.code,
 		(unsigned long long)js->tables, (unsigned long long)js->comparisons,
 		js->records ? (double)js->comparisons / (double)js->records : 0.0, pv->n,
 		cl->n_components, cl->largest_component, cl->n_clusters,
-		cl->n_clusters ? cl->start[cl->n_clusters] : 0, cl->largest_cluster, secs);
+		cl->n_clusters ? cl->start[cl->n_clusters] : 0, cl->largest_cluster);
+	put_match_counts(out.fp, "members_by_match", members);
+	put_match_counts(out.fp, "pairs_by_match", pairs);
+	fprintf(out.fp, "  \"seconds\": %.3f\n}\n", secs);
 	return outfile_commit(&out);
 }
 
@@ -620,7 +654,7 @@ int main(int argc, char **argv)
 		phase_done("outputs", &tp);
 	}
 	if (!rc && o.stats)
-		rc = write_stats(o.stats, &js, &pairs, &cl, k, log_wall() - t0);
+		rc = write_stats(o.stats, &js, &pairs, &cl, &det, k, log_wall() - t0);
 	if (!rc)
 		cli_summary("%llu documents, %u tables, %.1f comparisons/document, %zu pairs, "
 			    "%zu clusters (largest %zu)",

@@ -16,7 +16,7 @@ rp="./run_pipeline.sh --bin $BIN -q"
 idx=$tmp/idx
 # The corpus' URLs hold no commas or quotes: a row splits on commas.
 rows() { tr -d '\r' < "$1" | tail -n +2; }
-want_header="url,warc_file,warc_offset,record_id,warc_date,fingerprint,cluster_id,decision,duplicate_of,duplicate_of_night"
+want_header="url,warc_file,warc_offset,record_id,warc_date,fingerprint,cluster_id,decision,duplicate_of,duplicate_of_night,match"
 
 n=0
 for f in news-a.warc.gz news-b.warc mixed.warc.gz; do
@@ -28,16 +28,16 @@ done
 doc=$tmp/out3/documents.csv
 [ "$(head -n 1 "$doc" | tr -d '\r')" = "$want_header" ] || bad "documents.csv header: $(head -n 1 "$doc")"
 [ "$(rows "$doc" | wc -l)" = 3 ] || bad "night 3: $(rows "$doc" | wc -l) rows, want its 3 documents"
-row() { rows "$doc" | awk -F, -v u="$1" '$1 == u { print $8 "," $9 "," $10 }'; }
+row() { rows "$doc" | awk -F, -v u="$1" '$1 == u { print $8 "," $9 "," $10 "," $11 }'; }
 got=$(row http://metro-wire.example/story/heritage-grain-bakers.html)
-[ "$got" = "drop,http://daily-planet.example/2026/11/article-2.html,2026-11-01" ] &&
-	ok "night 3 drops a copy of a page of night 1 (the earliest of its copies in nights 1 and 2)" ||
+[ "$got" = "drop,http://daily-planet.example/2026/11/article-2.html,2026-11-01,same-content" ] &&
+	ok "night 3 drops a copy of a page of night 1 (the earliest of its copies in nights 1 and 2), the same content on another site's template" ||
 	bad "heritage-grain-bakers: '$got'"
 got=$(row http://metro-wire.example/story/tuesday-memory-leak.html)
-[ "$got" = "drop,http://techblog.example/posts/tuesday-memory-leak.html,2026-11-02" ] &&
+[ "$got" = "drop,http://techblog.example/posts/tuesday-memory-leak.html,2026-11-02,same-content" ] &&
 	ok "night 3 drops a copy of a page of night 2" || bad "tuesday-memory-leak: '$got'"
 got=$(row http://metro-wire.example/story/night-buses-return.html)
-[ "$got" = "keep,," ] && ok "a page of no earlier night is kept" || bad "night-buses-return: '$got'"
+[ "$got" = "keep,,," ] && ok "a page of no earlier night is kept" || bad "night-buses-return: '$got'"
 rows "$doc" | awk -F, '$5 !~ /^2026-11-20T/ || $4 !~ /^<urn:uuid:/ || length($6) != 16 || $6 ~ /[^0-9a-f]/ { exit 1 }' ||
 	bad "documents.csv: a row without its record id, date or fingerprint"
 
@@ -77,6 +77,15 @@ dropped=$(rows "$tmp/b/documents.csv" | awk -F, '$8 == "drop" && $10 == "a"' | w
 [ "$total" -gt 20 ] && [ "$dropped" = "$total" ] &&
 	ok "a crawl seen again: all $total pages dropped as copies of night a" ||
 	bad "crawl seen again: $dropped of $total dropped as night a's"
+# A page dropped as its own copy of night a is the same payload: exact;
+# stats.json counts the drops by type.
+own=$(rows "$tmp/b/documents.csv" | awk -F, '$8 == "drop" && $1 == $9' | wc -l)
+own_exact=$(rows "$tmp/b/documents.csv" | awk -F, '$8 == "drop" && $1 == $9 && $11 == "exact"' | wc -l)
+by_match=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["documents"]
+print(sum(d["dropped_by_match"].values()), d["dropped"])' "$tmp/b/stats.json")
+[ "$own" -gt 0 ] && [ "$own_exact" = "$own" ] && [ "$by_match" = "$total $total" ] &&
+	ok "the $own pages dropped as their own copy of night a are exact; stats.json counts every drop by type" ||
+	bad "crawl seen again: $own_exact of $own own copies exact; stats.json dropped_by_match/dropped: $by_match"
 
 # Within one night: each cluster keeps one page; the others name it.
 check_clusters() {

@@ -105,6 +105,27 @@ for mode in templates no-templates; do
 	members_agree "$out/clusters.csv" "$T/pairs-$mode.csv" &&
 		ok "$mode: clusters.csv's match is each member's type with its representative" ||
 		bad "$mode: clusters.csv's match column disagrees with the pairs"
+	# stats.json counts what the CSVs say: the members by their match, the
+	# pairs by their type, the dropped pages by theirs (documents.csv).
+	if python3 - "$out" "$T/pairs-$mode.csv" <<'PY'
+import collections, csv, json, sys
+out, pairs = sys.argv[1], sys.argv[2]
+st = json.load(open(out + "/stats.json"))
+def count(path, col):
+    with open(path, newline="", encoding="utf-8") as f:
+        c = collections.Counter(r[col] for r in csv.DictReader(f))
+    return {k: c.get(k, 0) for k in ("exact", "same-content", "same-layout", "partial")}
+got = (st["join"]["members_by_match"], st["join"]["pairs_by_match"],
+       st["documents"]["dropped_by_match"])
+want = (count(out + "/clusters.csv", "match"), count(pairs, "match"),
+        count(out + "/documents.csv", "match"))
+sys.exit(0 if got == want and sum(want[0].values()) >= 5 else 1)
+PY
+	then
+		ok "$mode: stats.json counts the clusters', pairs' and drops' types as the CSVs show them"
+	else
+		bad "$mode: stats.json's counts by type differ from the CSVs'"
+	fi
 	rows=$(($(wc -l <"$out/documents.csv") - 1))
 	[ "$rows" -eq 22 ] && ok "$mode: documents.csv has the 22 pages" ||
 		bad "$mode: documents.csv has $rows rows"

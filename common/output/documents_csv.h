@@ -19,6 +19,8 @@ struct documents_row {
 	int drop;
 	struct str dup_url;   /* the kept copy's URL when dropped, else empty */
 	struct str dup_night; /* the kept copy's night if earlier, else empty */
+	const char *match;    /* dropped: its type against the kept copy
+			       * (prov_match_name()), else "" */
 };
 
 /* The columns of row @w (a const struct documents_row *; csv_columns.h).
@@ -39,7 +41,8 @@ struct documents_row {
 	X("duplicate_of", csv_put_field(p, (w)->dup_url.p, (w)->dup_url.n),                   \
 	  CSV_FIELD_BOUND((w)->dup_url.n))                                                    \
 	X("duplicate_of_night", csv_put_field(p, (w)->dup_night.p, (w)->dup_night.n),         \
-	  CSV_FIELD_BOUND((w)->dup_night.n))
+	  CSV_FIELD_BOUND((w)->dup_night.n))                                                  \
+	X("match", csv_put_str(p, (w)->match), CSV_MATCH_BOUND)
 
 /** The header row, CRLF included. */
 extern const char *const documents_csv_header;
