@@ -414,6 +414,46 @@ static void test_decide_headline_cjk(void)
 	tpl_buf_free(&buf);
 }
 
+/* An index page whose rows the site's other pages quote (template): its
+ * own headline alone is not content, or two sites' "Science 4" pages
+ * would match by it. */
+static void test_decide_headline_only(void)
+{
+	static const char *const t[] = {
+		"Science 4",
+		"Another City Approves Their Province",
+		"One Tradition Builds That Public Resident",
+		"This Report Paints Another Family",
+	};
+	uint64_t tpl[3];
+	for (int i = 0; i < 3; i++)
+		tpl[i] = XXH3_64bits(t[i + 1], strlen(t[i + 1]));
+	struct blockset set;
+	CHECK(blockset_build(&set, tpl, 3) == 0);
+	struct tpl_buf buf = {0};
+	struct str text;
+	struct testdoc x;
+	const uint8_t f[] = {DB_HEADING, DB_CONTENT, DB_CONTENT, DB_CONTENT};
+	make_doc(&x, 4, t, f);
+	x.d.title = (struct str){"Science 4 - Bright Harbour", 26};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE && text.n == 0);
+	x.d.title = (struct str){"Science 4", 9};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_NONE && text.n == 0);
+	/* a heading that is not the title's: the page's text, as before */
+	x.d.title = (struct str){"Bright Harbour - Sections", 25};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK && text_is(text, "Science 4"));
+	/* the headline and a line of its own: content */
+	static const char *const t2[] = {"Science 4", "Another City Approves Their Province",
+					  "Our science desk's picks of the week, chosen by the editors."};
+	const uint8_t f2[] = {DB_HEADING | DB_CONTENT, DB_CONTENT, DB_CONTENT};
+	make_doc(&x, 3, t2, f2);
+	x.d.title = (struct str){"Science 4 - Bright Harbour", 26};
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) != TPL_NONE &&
+	      text_is(text, "Science 4\nOur science desk's picks of the week, chosen by the editors."));
+	blockset_free(&set);
+	tpl_buf_free(&buf);
+}
+
 /* The signature of @x's blocks. */
 static uint64_t sig(const struct testdoc *x)
 {
@@ -531,6 +571,7 @@ int main(void)
 	test_decide_pointers();
 	test_decide_headline();
 	test_decide_headline_cjk();
+	test_decide_headline_only();
 	test_signature();
 	test_records_and_file();
 	return test_finish("test_template");

@@ -69,24 +69,34 @@ static size_t title_sep(const unsigned char *p, size_t n, int spaced)
 }
 
 /*
- * Is @h the page's own headline: its <title> @t, or the title's first
- * part before a separator and the site's name ("Headline - Site",
- * "Headline | Site", "Headline|Site", "标题_站名")?  The name is the
- * shorter part; "Site | Headline" is not taken, so that a site name
- * heading every page is not either.
+ * Does the <title> @t open with @h: is it @h, or @h, a separator and more
+ * ("Headline - Site", "Headline|Site", "标题_站名")?  @return the length
+ * of what follows @h and the spaces after it (0 when @t is @h), or -1.
  */
-static int is_headline(const char *h, size_t n, struct str t)
+static long title_opens(const char *h, size_t n, struct str t)
 {
 	if (!n || n > t.n || memcmp(h, t.p, n))
-		return 0;
+		return -1;
 	if (n == t.n)
-		return 1;
+		return 0;
 	size_t i = n;
 	while (i < t.n && t.p[i] == ' ')
 		i++;
-	if (i == t.n || t.n - i >= n)
-		return 0;
-	return title_sep((const unsigned char *)t.p + i, t.n - i, i > n) > 0;
+	if (i == t.n || !title_sep((const unsigned char *)t.p + i, t.n - i, i > n))
+		return -1;
+	return (long)(t.n - i);
+}
+
+/*
+ * Is @h the page's own headline: its <title> @t, or the title's first
+ * part before a separator and the site's name (title_opens())?  The name
+ * is the shorter part; "Site | Headline" is not taken, so that a site
+ * name heading every page is not either.
+ */
+static int is_headline(const char *h, size_t n, struct str t)
+{
+	const long rest = title_opens(h, n, t);
+	return rest >= 0 && (size_t)rest < n;
 }
 
 /*
@@ -166,6 +176,13 @@ int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tp
 	const unsigned skip = choice == TPL_FALLBACK && own >= TPL_OWN_MIN ? DB_POINTER : 0;
 	if (join(d, blk, need, skip, buf))
 		return -1;
+	/* Left with its <title>'s opening alone (an index page whose links
+	 * the site's other pages quote): nothing of its own either; two
+	 * sites' "Science 4" pages would otherwise match by that one line. */
+	if (d->title.n && title_opens(buf->p, buf->len, d->title) >= 0) {
+		*text = (struct str){"", 0};
+		return TPL_NONE;
+	}
 	*text = (struct str){buf->p, (uint32_t)buf->len};
 	return choice;
 }

@@ -21,9 +21,11 @@
  *     page to page, so no template takes them, and beside a short post
  *     they outweigh it; a page of nothing but links (an index) keeps
  *     them, its content;
- *   - nothing outside the template: no text, DOC_NO_CONTENT (the caller
- *     fingerprints the payload instead, so the page matches only a copy
- *     of itself).
+ *   - nothing outside the template, or nothing but the text its <title>
+ *     opens with ("Science 4" of "Science 4 - Site": an index whose rows
+ *     are quoted all over its site):
+ *     no text, DOC_NO_CONTENT (the caller fingerprints the payload
+ *     instead, so the page matches only a copy of itself).
  *
  * A small removal ("Advertisement" in the article) thus never turns the
  * page's text into all of its text, which its copy on a host that did
