@@ -173,6 +173,7 @@ def report(name, res, truth, negs, kinds, ks, k_any):
                                  if good else "-") for k in ks)
         anyk = sum(p in res[k_any] for p in pairs) / len(pairs)
         print("%-12s %5d %6.3f %s  %.3f" % (kind, len(good), meanj, row, anyk))
+    bands(name, res, truth, ks)
     print("\n-- %s: hard negatives clustered (fraction of pairs) --" % name)
     print("%-12s %6s " % ("category", "pairs") + " ".join("k=%-6d" % k for k in ks))
     allp = [p for v in negs.values() for p in v]
@@ -180,6 +181,27 @@ def report(name, res, truth, negs, kinds, ks, k_any):
         row = " ".join("%-8.4f" % (sum(p in res[k] for p in pairs) / max(1, len(pairs)))
                        for k in ks)
         print("%-12s %6d %s" % (cat, len(pairs), row))
+
+
+BANDS = (0.0, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
+
+
+def bands(name, res, truth, ks):
+    """The curve: the share of pairs clustered per band of true Jaccard
+    (pairs whose truth was computed: inside a family, or across similar
+    families); the band [1, 1] holds the identical texts."""
+    print("\n-- %s: share of pairs clustered per band of true Jaccard --" % name)
+    print("%-11s %6s " % ("J band", "pairs") + " ".join("k=%-6d" % k for k in ks))
+    cells = [[] for _ in BANDS]
+    for p, v in truth.j.items():
+        i = len(BANDS) - 1 if v >= 1.0 else max(b for b, lo in enumerate(BANDS) if v >= lo)
+        cells[i].append(p)
+    for i, pairs in enumerate(cells):
+        if not pairs:
+            continue
+        lab = "1" if i == len(BANDS) - 1 else "%.2f-%.2f" % (BANDS[i], BANDS[i + 1])
+        row = " ".join("%-8.4f" % (sum(p in res[k] for p in pairs) / len(pairs)) for k in ks)
+        print("%-11s %6d %s" % (lab, len(pairs), row))
 
 
 def write_inputs(pages, work):
