@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every libFuzzer target of BUILD/fuzz for SECONDS each, one after the
-# other, from the seed corpora (make_seeds.py) and what earlier runs found
+# other, from the seed corpora (make_seeds.py), the committed corpora of the
+# long campaigns (tests/fuzz/corpus/<target>) and what earlier runs found
 # (BUILD/fuzz/corpus/<target>, kept between runs).  An input that takes
 # longer than FUZZ_TIMEOUT seconds (default 10) counts as a failure, so a
 # slow path is reported as a hang is (libFuzzer's -timeout is wall-clock
@@ -21,6 +22,9 @@ targets=${*:-$(cd "$DIR" && ls fuzz_* 2>/dev/null | grep -v '\.log$')}
 fail=0
 for t in $targets; do
 	mkdir -p "$DIR/corpus/$t" "$DIR/seeds/$t"
+	# the minimised corpus of the long campaigns (docs/FUZZING.md)
+	committed=tests/fuzz/corpus/$t
+	[ -d "$committed" ] || committed=
 	# the WARC reader must take multi-MB inputs: its seeds reach 6 MB
 	case $t in
 	fuzz_warc|fuzz_archive) maxlen=8388608 ;;
@@ -36,7 +40,7 @@ for t in $targets; do
 	fi
 	if "$DIR/$t" -max_total_time="$SECONDS_EACH" -timeout="$TIMEOUT" -rss_limit_mb=2560 \
 		-max_len=$maxlen -artifact_prefix="$DIR/crash/$t-" -print_final_stats=1 \
-		"$DIR/corpus/$t" "$DIR/seeds/$t" >"$log" 2>&1; then
+		"$DIR/corpus/$t" $committed "$DIR/seeds/$t" >"$log" 2>&1; then
 		res=ok
 	else
 		res=FAILED
