@@ -436,7 +436,9 @@ int main(void)
 	test_long_run(&rng);
 	join_use_vector(0); /* the portable loop too, on any CPU */
 	test_scan_runs(&rng);
-	join_use_vector(1);
+	join_use_vector(1); /* AVX2 on a CPU with AVX-512 too */
+	test_scan_runs(&rng);
+	join_use_vector(JOIN_VECTOR_BEST);
 	join_split_runs(SIZE_MAX); /* all pairs in every run */
 	test_scan_runs(&rng);
 	join_split_runs(2); /* the sub-block search in every run */

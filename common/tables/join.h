@@ -59,11 +59,13 @@ int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits);
 
 /**
- * Long runs are scanned with AVX2 where the CPU has it; 0 turns that off
- * (for tests of the portable loop, and to measure the gain).  Call it
- * before any scan starts.
+ * Long runs are scanned with AVX-512's popcount, else AVX2, where the CPU
+ * has them: JOIN_VECTOR_BEST (the default); 1 allows AVX2 alone, 0 no
+ * vector loop (for tests of each loop on any CPU, and to measure the
+ * gain).  Call it before any scan starts.
  */
-void join_use_vector(int on);
+#define JOIN_VECTOR_BEST 2
+void join_use_vector(int level);
 
 /**
  * Runs of at least @min_run keys are searched by a second pigeonhole on
