@@ -133,11 +133,13 @@ size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits
 	return pos;
 }
 
-/* A pair of the run within k: kept if this table is the first to find it. */
-static inline int take_pair(const struct design *d, uint32_t t, uint64_t x, uint32_t dist,
-			    uint32_t a, uint32_t b, struct pair_vec *out)
+/* A pair of the run within k: kept if this table is the first to find it.
+ * @x is the XOR of the two keys, which are permuted as table @sp is
+ * (table t, or another of its group: memjoin.h). */
+static inline int take_pair(const struct design *d, uint32_t t, const struct design_table *sp,
+			    uint64_t x, uint32_t dist, uint32_t a, uint32_t b, struct pair_vec *out)
 {
-	if (t > 0 && !design_first_table(d, t, design_unpermute(&d->tables[t], x)))
+	if (t > 0 && !design_first_table(d, t, design_unpermute(sp, x)))
 		return 0;
 	if (a > b) {
 		uint32_t s = a;
@@ -147,15 +149,16 @@ static inline int take_pair(const struct design *d, uint32_t t, uint64_t x, uint
 	return pair_vec_push(out, a, b, dist);
 }
 
-static int scan_run_scalar(const struct design *d, uint32_t t, const uint64_t *keys,
-			   const uint32_t *idx, size_t n, struct pair_vec *out)
+static int scan_run_scalar(const struct design *d, uint32_t t, const struct design_table *sp,
+			   const uint64_t *keys, const uint32_t *idx, size_t n,
+			   struct pair_vec *out)
 {
 	const uint32_t k = d->k;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = i + 1; j < n; j++) {
 			uint64_t x = keys[i] ^ keys[j];
 			uint32_t dist = (uint32_t)__builtin_popcountll(x);
-			if (dist <= k && take_pair(d, t, x, dist, idx[i], idx[j], out))
+			if (dist <= k && take_pair(d, t, sp, x, dist, idx[i], idx[j], out))
 				return -1;
 		}
 	}
@@ -188,6 +191,7 @@ __attribute__((target("avx2"))) static inline __m256i popcount4(__m256i x)
 }
 
 __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d, uint32_t t,
+							  const struct design_table *sp,
 							  const uint64_t *keys,
 							  const uint32_t *idx, size_t n,
 							  struct pair_vec *out)
@@ -206,7 +210,7 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 				for (size_t l = j; l < j + 8; l++) { /* a hit among these: which */
 					uint64_t y = keys[i] ^ keys[l];
 					uint32_t dist = (uint32_t)__builtin_popcountll(y);
-					if (dist <= k && take_pair(d, t, y, dist, idx[i], idx[l], out))
+					if (dist <= k && take_pair(d, t, sp, y, dist, idx[i], idx[l], out))
 						return -1;
 				}
 			}
@@ -220,7 +224,7 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 					if (!(near >> l & 1))
 						continue;
 					uint64_t y = keys[i] ^ keys[j + l];
-					if (take_pair(d, t, y, (uint32_t)__builtin_popcountll(y), idx[i],
+					if (take_pair(d, t, sp, y, (uint32_t)__builtin_popcountll(y), idx[i],
 						      idx[j + l], out))
 						return -1;
 				}
@@ -229,7 +233,7 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 		for (; j < n; j++) {
 			uint64_t y = keys[i] ^ keys[j];
 			uint32_t dist = (uint32_t)__builtin_popcountll(y);
-			if (dist <= k && take_pair(d, t, y, dist, idx[i], idx[j], out))
+			if (dist <= k && take_pair(d, t, sp, y, dist, idx[i], idx[j], out))
 				return -1;
 		}
 	}
@@ -245,14 +249,15 @@ __attribute__((target("avx2"))) static int scan_run_avx2(const struct design *d,
 #define HAVE_AVX512_SCAN 1
 
 /* The hits of mask @near among keys[j..j + 8) against keys[i], in order. */
-static inline int take_near(const struct design *d, uint32_t t, const uint64_t *keys,
+static inline int take_near(const struct design *d, uint32_t t, const struct design_table *sp,
+			    const uint64_t *keys,
 			    const uint32_t *idx, size_t i, size_t j, unsigned near,
 			    struct pair_vec *out)
 {
 	while (near) {
 		const size_t l = j + (unsigned)__builtin_ctz(near);
 		const uint64_t y = keys[i] ^ keys[l];
-		if (take_pair(d, t, y, (uint32_t)__builtin_popcountll(y), idx[i], idx[l], out))
+		if (take_pair(d, t, sp, y, (uint32_t)__builtin_popcountll(y), idx[i], idx[l], out))
 			return -1;
 		near &= near - 1;
 	}
@@ -260,8 +265,8 @@ static inline int take_near(const struct design *d, uint32_t t, const uint64_t *
 }
 
 __attribute__((target("avx512f,avx512vpopcntdq"))) static int
-scan_run_avx512(const struct design *d, uint32_t t, const uint64_t *keys, const uint32_t *idx,
-		size_t n, struct pair_vec *out)
+scan_run_avx512(const struct design *d, uint32_t t, const struct design_table *sp,
+		const uint64_t *keys, const uint32_t *idx, size_t n, struct pair_vec *out)
 {
 	const __m512i kv = _mm512_set1_epi64((long long)d->k);
 	for (size_t i = 0; i + 1 < n; i++) {
@@ -273,8 +278,8 @@ scan_run_avx512(const struct design *d, uint32_t t, const uint64_t *keys, const 
 			const __mmask8 n0 = _mm512_cmple_epu64_mask(_mm512_popcnt_epi64(x0), kv);
 			const __mmask8 n1 = _mm512_cmple_epu64_mask(_mm512_popcnt_epi64(x1), kv);
 			if (__builtin_expect((n0 | n1) != 0, 0) &&
-			    (take_near(d, t, keys, idx, i, j, n0, out) ||
-			     take_near(d, t, keys, idx, i, j + 8, n1, out)))
+			    (take_near(d, t, sp, keys, idx, i, j, n0, out) ||
+			     take_near(d, t, sp, keys, idx, i, j + 8, n1, out)))
 				return -1;
 		}
 		for (; j < n; j += 8) {
@@ -282,7 +287,7 @@ scan_run_avx512(const struct design *d, uint32_t t, const uint64_t *keys, const 
 			const __m512i x = _mm512_xor_si512(a, _mm512_maskz_loadu_epi64(m, keys + j));
 			const __mmask8 near = _mm512_mask_cmple_epu64_mask(m, _mm512_popcnt_epi64(x), kv);
 			if (__builtin_expect(near != 0, 0) &&
-			    take_near(d, t, keys, idx, i, j, near, out))
+			    take_near(d, t, sp, keys, idx, i, j, near, out))
 				return -1;
 		}
 	}
@@ -337,7 +342,7 @@ static inline int split_pair(const struct design *d, uint32_t t, const struct de
 	for (unsigned e = 0; e < s; e++)
 		if (!(x & ss->mask[e]))
 			return 0;
-	return take_pair(d, t, x, dist, idx[p], idx[q], out);
+	return take_pair(d, t, &d->tables[t], x, dist, idx[p], idx[q], out);
 }
 
 /*
@@ -432,6 +437,20 @@ void join_split_runs(size_t min_run)
 #define VECTOR_RUN 12
 #define VECTOR512_RUN 8
 
+int join_run(const struct design *d, uint32_t t, const struct design_table *sp,
+	     const uint64_t *keys, const uint32_t *idx, size_t n, struct pair_vec *out,
+	     uint64_t *comparisons)
+{
+	*comparisons += (uint64_t)n * (n - 1) / 2;
+#ifdef HAVE_AVX2_SCAN
+	if (n >= VECTOR512_RUN && g_vector >= 2 && __builtin_cpu_supports("avx512vpopcntdq"))
+		return scan_run_avx512(d, t, sp, keys, idx, n, out);
+	if (n >= VECTOR_RUN && g_vector && __builtin_cpu_supports("avx2"))
+		return scan_run_avx2(d, t, sp, keys, idx, n, out);
+#endif
+	return scan_run_scalar(d, t, sp, keys, idx, n, out);
+}
+
 /* The sub-blocks of a table's runs, and from which run length on to use
  * them. */
 struct splitting {
@@ -445,14 +464,7 @@ static int scan_run(const struct design *d, uint32_t t, const uint64_t *keys,
 {
 	if (n >= sp->min_run)
 		return scan_run_split(d, t, &sp->ss, sc, keys, idx, n, out, cmp);
-	*cmp += (uint64_t)n * (n - 1) / 2;
-#ifdef HAVE_AVX2_SCAN
-	if (n >= VECTOR512_RUN && g_vector >= 2 && __builtin_cpu_supports("avx512vpopcntdq"))
-		return scan_run_avx512(d, t, keys, idx, n, out);
-	if (n >= VECTOR_RUN && g_vector && __builtin_cpu_supports("avx2"))
-		return scan_run_avx2(d, t, keys, idx, n, out);
-#endif
-	return scan_run_scalar(d, t, keys, idx, n, out);
+	return join_run(d, t, &d->tables[t], keys, idx, n, out, cmp);
 }
 
 /* The end of the run that holds keys[e - 1] (@shift: 64 minus the leading

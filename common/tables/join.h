@@ -55,6 +55,19 @@ size_t join_last_run(const uint64_t *keys, size_t n, uint32_t lead_bits);
 int join_scan(const struct design *d, uint32_t t, const uint64_t *keys,
 	      const uint32_t *idx, size_t n, struct pair_vec *out, uint64_t *comparisons);
 
+/**
+ * Compare all pairs of one run, @keys/@idx[0..n) (in any order), of table
+ * @t of @d, whose keys are permuted as table @sp is (any table that puts
+ * the same fingerprint bits in them: a run's pairs are the same in each,
+ * as a permutation keeps distances), and append those within d->k that
+ * table @t is first to see.  All pairs whatever the length: for runs
+ * shorter than join_split_threshold(), where join_scan() does the same.
+ * @return 0, or -1 on OOM.
+ */
+int join_run(const struct design *d, uint32_t t, const struct design_table *sp,
+	     const uint64_t *keys, const uint32_t *idx, size_t n, struct pair_vec *out,
+	     uint64_t *comparisons);
+
 /** Range splits for parallel scans: boundaries moved forward to run starts. */
 size_t join_align(const uint64_t *keys, size_t n, size_t pos, uint32_t lead_bits);
 

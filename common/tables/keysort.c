@@ -250,17 +250,23 @@ static inline struct table_rec rec_at(const struct table_rec *recs, const uint64
 }
 
 /* With @lut, the keys are first permuted in place (@pkeys: the same
- * array as @keys) in the counting pass, which reads them anyway. */
+ * array as @keys) in the counting pass, which reads them anyway; with
+ * @plut instead, each record's key is @plut's permutation of @keys[i]
+ * and @keys are left as they are (permuted in both passes: cheaper than
+ * a write of every key, and nothing to undo). */
 static void scatter_top(struct plan *p, const struct table_rec *recs, const uint64_t *keys,
-			uint64_t *pkeys, const struct design_lut *lut, uint64_t idx0,
-			struct table_rec *scratch, size_t n)
+			uint64_t *pkeys, const struct design_lut *lut, const struct design_lut *plut,
+			uint64_t idx0, struct table_rec *scratch, size_t n)
 {
 #pragma omp parallel num_threads(p->nt)
 	{
 		const int t = threads_id();
 		const size_t lo = n * (size_t)t / (size_t)p->nt, hi = n * (size_t)(t + 1) / (size_t)p->nt;
 		size_t *c = p->count + (size_t)t * p->nb;
-		if (lut) {
+		if (plut) {
+			for (size_t i = lo; i < hi; i++)
+				c[design_lut_permute(plut, keys[i]) >> p->shift]++;
+		} else if (lut) {
 			for (size_t i = lo; i < hi; i++) {
 				const uint64_t k = design_lut_permute(lut, pkeys[i]);
 				pkeys[i] = k;
@@ -273,9 +279,16 @@ static void scatter_top(struct plan *p, const struct table_rec *recs, const uint
 #pragma omp barrier
 #pragma omp single
 		plan_offsets(p);
-		for (size_t i = lo; i < hi; i++) {
-			const struct table_rec r = rec_at(recs, keys, idx0, i);
-			scratch[c[r.key >> p->shift]++] = r;
+		if (plut) {
+			for (size_t i = lo; i < hi; i++) {
+				const uint64_t k = design_lut_permute(plut, keys[i]);
+				scratch[c[k >> p->shift]++] = (struct table_rec){k, (uint32_t)(idx0 + i)};
+			}
+		} else {
+			for (size_t i = lo; i < hi; i++) {
+				const struct table_rec r = rec_at(recs, keys, idx0, i);
+				scratch[c[r.key >> p->shift]++] = r;
+			}
 		}
 	}
 }
@@ -287,7 +300,7 @@ void keysort(struct table_rec *recs, struct table_rec *scratch, size_t n)
 		keysort_small(recs, n);
 		return;
 	}
-	scatter_top(&p, recs, NULL, NULL, NULL, 0, scratch, n);
+	scatter_top(&p, recs, NULL, NULL, NULL, NULL, 0, scratch, n);
 	sort_buckets(&p, scratch, recs);
 	free(p.count);
 }
@@ -351,7 +364,7 @@ static void from_keys(const uint64_t *keys, uint64_t *pkeys, const struct design
 			visit->sorted(visit->ctx, 0, 0, out, n);
 		return;
 	}
-	scatter_top(&p, NULL, keys, pkeys, lut, idx0, out, n);
+	scatter_top(&p, NULL, keys, pkeys, lut, NULL, idx0, out, n);
 	sort_buckets_in_place(&p, out, visit);
 	free(p.count);
 }
@@ -368,20 +381,21 @@ void keysort_permuted(uint64_t *keys, const struct design_lut *lut, size_t n, ui
 	from_keys(keys, keys, lut, n, idx0, out, visit);
 }
 
-int keysort_scatter(const uint64_t *keys, size_t n, uint64_t idx0, unsigned bits,
-		    struct table_rec *out, size_t *start)
+int keysort_scatter(const uint64_t *keys, const struct design_lut *lut, size_t n, uint64_t idx0,
+		    unsigned bits, struct table_rec *out, size_t *start)
 {
 	struct plan p;
 	if (bits == 0) {
 		for (size_t i = 0; i < n; i++)
-			out[i] = (struct table_rec){keys[i], (uint32_t)(idx0 + i)};
+			out[i] = (struct table_rec){lut ? design_lut_permute(lut, keys[i]) : keys[i],
+						    (uint32_t)(idx0 + i)};
 		start[0] = 0;
 		start[1] = n;
 		return 0;
 	}
 	if (plan_init_bits(&p, bits))
 		return -1;
-	scatter_top(&p, NULL, keys, NULL, NULL, idx0, out, n);
+	scatter_top(&p, NULL, keys, NULL, NULL, lut, idx0, out, n);
 	memcpy(start, p.start, (p.nb + 1) * sizeof *start);
 	free(p.count);
 	return 0;

@@ -72,12 +72,14 @@ void keysort_permuted(uint64_t *keys, const struct design_lut *lut, size_t n, ui
  * The top level alone, for a caller that sorts the buckets itself, maybe
  * several times (memjoin.h: once per table of a group whose keys agree on
  * their top bits): the records (@keys[i], @idx0 + i) scattered stably into
- * @out by their keys' top @bits bits (0..16).  Bucket b is
- * out[start[b] .. start[b + 1]), in index order; @start has 2^bits + 1
- * entries.  @return 0, or -1 on OOM.
+ * @out by their keys' top @bits bits (0..16); with @lut, the records'
+ * keys are its permutation of @keys[i] (design_lut_permute()), and @keys
+ * are left as they are.  Bucket b is out[start[b] .. start[b + 1]), in
+ * index order; @start has 2^bits + 1 entries.  @return 0, or -1 on OOM.
  */
-int keysort_scatter(const uint64_t *keys, size_t n, uint64_t idx0, unsigned bits,
-		    struct table_rec *out, size_t *start) __attribute__((warn_unused_result));
+int keysort_scatter(const uint64_t *keys, const struct design_lut *lut, size_t n, uint64_t idx0,
+		    unsigned bits, struct table_rec *out, size_t *start)
+	__attribute__((warn_unused_result));
 
 /* Counters keysort_bucket() needs. */
 #define KEYSORT_COUNTERS ((1u << 13) + 2)

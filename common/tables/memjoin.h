@@ -27,13 +27,12 @@
  * Append to @out every pair within d->k among the fingerprints @fps[0..n)
  * (document indices @idx0 + i), found by tables @t0 .. @t1 - 1 of @d (all
  * of them: 0, d->n_tables), each pair by the first table of the design
- * that sees it, in an order that depends on the thread count.  @fps is
- * used as the tables' key array and holds the fingerprints again on
- * return.  @comparisons grows by the popcounts done.  Memory: 12 bytes
- * per fingerprint and the sort's per-thread buffers.
+ * that sees it, in an order that depends on the thread count.
+ * @comparisons grows by the popcounts done.  Memory: 12 bytes per
+ * fingerprint and the sort's per-thread buffers.
  * @return 0, or -1 on OOM (logged).
  */
-int memjoin(const struct design *d, uint32_t t0, uint32_t t1, uint64_t *fps, size_t n,
+int memjoin(const struct design *d, uint32_t t0, uint32_t t1, const uint64_t *fps, size_t n,
 	    uint64_t idx0, struct pair_vec *out, uint64_t *comparisons)
 	__attribute__((warn_unused_result));
 
