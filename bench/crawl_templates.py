@@ -111,6 +111,76 @@ FAMILIES = {
     'small-wix': ('holdout', 'small', WIX, '@', ('en',), {'side': 'none', 'depth': 4}),
 }
 
+# Tune families added for issue 15 (tune split; their hosts come after the
+# crawl's first --hosts hosts, so the families above keep their pages, byte
+# for byte). Each is the markup of real site software as it is publicly
+# documented or served: the class names, nesting and where the chrome sits.
+XENFORO = {'page': 'div|p-pageWrapper', 'header': 'header|p-header', 'nav': 'nav|p-nav',
+           'main': 'div|p-body-main', 'wrap': 'div|p-body-inner', 'side': 'div|p-body-sidebar',
+           'breadcrumb': 'ul|p-breadcrumbs', 'thread': 'div|block block--messages',
+           'title': 'h1|p-title-value', 'post': 'article|message message--post js-post',
+           'post_author': 'div|message-cell message-cell--user', 'post_body': 'div|message-cell message-cell--main',
+           'post_text': 'div|bbWrapper', 'board': 'div|block block--category', 'board_row': 'div|node node--forum',
+           'topics': 'div|block block--similarThreads', 'topic_row': 'div|structItem structItem--thread',
+           'footer': 'footer|p-footer', 'list': 'div|structItemContainer', 'item': 'div|structItem',
+           'widget': 'div|block', 'widget_title': 'h3|block-minorHeader'}
+VBULLETIN = {'page': 'div|above_body', 'header': 'div|#header', 'nav': 'div|#navbar',
+             'main': 'div|body_wrapper', 'wrap': 'div|#postlist', 'breadcrumb': 'div|#breadcrumb',
+             'thread': 'ol|#posts', 'title': 'h2|title', 'post': 'li|postbitlegacy postbitim postcontainer',
+             'post_author': 'div|userinfo', 'post_body': 'div|postbody', 'post_text': 'blockquote|postcontent restore',
+             'board': 'ol|#forums', 'board_row': 'li|forumbit_post L1',
+             'topics': 'div|#similar_threads', 'topic_row': 'tr|alt1', 'footer': 'div|#footer',
+             'list': 'ol|#threads', 'item': 'li|threadbit'}
+GHOST = {'page': 'div|viewport', 'header': 'header|site-header outer', 'nav': 'nav|site-nav',
+         'main': 'main|site-main outer', 'wrap': 'div|inner', 'article': 'article|article post',
+         'title': 'h1|article-title', 'dek': 'p|article-excerpt', 'byline': 'section|article-byline',
+         'body': 'section|gh-content gh-canvas', 'related': 'aside|read-more-wrap outer',
+         'teaser': 'article|post-card', 'share': 'div|article-share', 'comments': 'section|article-comments gh-canvas',
+         'comment': 'div|gh-comment', 'footer': 'footer|site-footer outer',
+         'newsletter': 'section|footer-cta outer', 'cookie': 'div|gh-portal-notification',
+         'list': 'div|post-feed', 'item': 'article|post-card'}
+BLOGGER = {'page': 'div|outer-wrapper', 'header': 'div|header-outer', 'nav': 'div|tabs-inner',
+           'main': 'div|main-inner', 'wrap': 'div|columns', 'article': 'div|post hentry uncustomized-post-template',
+           'title': 'h3|post-title entry-title', 'byline': 'div|post-header', 'body': 'div|post-body entry-content',
+           'share': 'div|post-share-buttons', 'related': 'div|related-posts', 'teaser': 'div|related-post',
+           'comments': 'div|comments', 'comment': 'li|comment', 'side': 'div|sidebar-container',
+           'widget': 'div|widget PopularPosts', 'widget_title': 'h2|title', 'footer': 'div|footer-outer',
+           'list': 'div|blog-posts hfeed', 'item': 'div|date-outer', 'cookie': 'div|#cookieChoiceInfo',
+           'newsletter': 'div|widget FollowByEmail'}
+CONFLUENCE = {'page': 'div|#page', 'header': 'header|#header', 'nav': 'nav|aui-header',
+              'main': 'div|#main', 'wrap': 'div|aui-page-panel-inner',
+              'side': 'div|ia-splitter-left', 'breadcrumb': 'ol|#breadcrumbs',
+              'article': 'div|#content', 'title': 'h1|#title-text', 'byline': 'div|page-metadata',
+              'body': 'div|wiki-content', 'related': 'div|#likes-and-labels-container',
+              'teaser': 'div|content-by-label-item', 'feedback': 'div|kb-feedback', 'footer': 'footer|#footer',
+              'widget': 'div|acs-side-bar', 'widget_title': 'h5|ia-title',
+              'list': 'ul|content-by-label', 'item': 'li|content-by-label-item'}
+RTD = {'page': 'div|wy-grid-for-nav', 'side': 'nav|wy-nav-side', 'wrap': 'section|wy-nav-content-wrap',
+       'main': 'div|wy-nav-content', 'article': 'div|rst-content', 'breadcrumb': 'div|breadcrumbs',
+       'title': 'h1|', 'body': 'div|section', 'footer': 'footer|', 'nav': 'div|rst-footer-buttons',
+       'widget': 'div|wy-menu wy-menu-vertical', 'widget_title': 'p|caption',
+       'list': 'div|toctree-wrapper compound', 'item': 'li|toctree-l1', 'header': 'div|wy-side-nav-search'}
+SQUARESPACE = {'page': 'div|#siteWrapper', 'header': 'header|#header',
+               'nav': 'nav|header-nav', 'main': 'main|#page', 'wrap': 'section|page-section',
+               'article': 'div|sqs-layout sqs-grid-12 columns-12', 'title': 'h1|',
+               'body': 'div|sqs-block html-block sqs-block-html', 'side': 'div|sqs-col-4 span-4',
+               'widget': 'div|sqs-block summary-v2-block', 'widget_title': 'h3|summary-heading',
+               'related': 'div|sqs-block summary-v2-block', 'teaser': 'div|summary-item',
+               'footer': 'footer|#footer-sections', 'cookie': 'div|sqs-cookie-banner-v2',
+               'newsletter': 'div|sqs-block newsletter-block', 'share': 'div|sqs-share-buttons',
+               'list': 'div|summary-item-list', 'item': 'div|summary-item'}
+ADDED = {
+    'forum-xenforo': ('tune', 'forum', XENFORO, 'p-{r}', ('en', 'de'), {'side': 'right'}),
+    'forum-vbulletin': ('tune', 'forum', VBULLETIN, '{r}', ('en', 'zh'), {'side': 'none'}),
+    'news-ghost': ('tune', 'news', GHOST, 'gh-{r}', ('en', 'de'), {'side': 'none', 'comments_in': 1}),
+    'news-blogger': ('tune', 'news', BLOGGER, '{r}', ('en', 'zh'), {'side': 'right'}),
+    'kb-confluence': ('tune', 'kb', CONFLUENCE, 'confluence-{r}', ('en', 'de'), {'side': 'left', 'feedback_out': 1}),
+    'docs-rtd': ('tune', 'docs', RTD, 'rst-{r}', ('en',), {'side': 'left'}),
+    'small-squarespace': ('tune', 'small', SQUARESPACE, 'sqs-{r}', ('en', 'de'), {'side': 'right', 'depth': 3}),
+}
+BASE = list(FAMILIES)
+FAMILIES.update(ADDED)
+
 E = html.escape
 
 
@@ -388,8 +458,11 @@ def render(family, host_name, c, page):
     return head + '<body>' + m.el('page', top + body + bottom) + '</body></html>'
 
 
-def family_names(split=None):
-    return [f for f, v in FAMILIES.items() if split is None or v[0] == split]
+def family_names(split=None, added=None):
+    """The families of split (or all); added=False: the crawl's first
+    families only, True: the ADDED ones only."""
+    return [f for f, v in FAMILIES.items() if (split is None or v[0] == split) and
+            (added is None or (f in ADDED) == added)]
 
 
 def site_kind(family):

@@ -4,6 +4,7 @@ pages per host, on the template families of crawl_templates.py, with
 duplicates, and its truth.
 
 usage: gen_crawl.py -s SEED -o OUTDIR [--hosts N] [--pages LO HI] [--parts N]
+                   [--added-hosts N]
 
 Writes into OUTDIR (standard library only; same seed, same bytes):
   crawl/part-NN.warc.gz  WARC/1.0 response records, one gzip member each
@@ -194,6 +195,12 @@ def page_url(host, n, con):
         return 'http://%s/bbs/dispbbs.asp?boardid=%d&id=%d' % (d, n % 9 + 1, 500 + n)
     if fam == 'forum-discourse':
         return 'https://%s/t/%s/%d' % (d, s, n)
+    if fam == 'forum-xenforo':
+        return 'https://%s/threads/%s.%d/' % (d, slug(con['title'], n).rsplit('-', 1)[0] or 'thread', 3000 + n)
+    if fam == 'forum-vbulletin':
+        return 'http://%s/forum/showthread.php?t=%d' % (d, 70000 + n)
+    if fam == 'kb-confluence':
+        return 'https://%s/wiki/spaces/KB/pages/%d/%s' % (d, 88000 + n, s)
     if fam == 'kb-zendesk':
         return 'https://%s/hc/%s/articles/3600%05d-%s' % (d, host['lang'], n, s)
     if fam == 'kb-drupal':
@@ -214,7 +221,8 @@ def make_host(rng, i, family):
     if lang == 'zh':
         site = rng.choice(T.ZH['place']) + rng.choice(['论坛', '新闻网', '社区', '资讯', '文档中心'])
     host = {'name': 'h%02d' % i, 'domain': '%s%s%d.example' % (a, b, i), 'family': family,
-            'split': TP.split_of(family), 'kind': TP.site_kind(family), 'lang': lang}
+            'split': TP.split_of(family), 'kind': TP.site_kind(family), 'lang': lang,
+            'added': family in TP.ADDED}
     host['chrome'] = CH.host_chrome(rng, lang, site, host['kind'])
     return host
 
@@ -324,11 +332,23 @@ def warc_record(url, body):
 
 # ---- the crawl ---------------------------------------------------------------
 
-def generate(seed, n_hosts, lo, hi):
-    rng = random.Random(seed)
-    fams = TP.family_names()
+def generate(seed, n_hosts, lo, hi, n_added=0):
+    """The first n_hosts hosts on the crawl's first families (as before the
+    added families existed: the same pages for a seed), then n_added hosts
+    on crawl_templates.ADDED's families, from a random stream of their own
+    and syndicating only among themselves."""
+    hosts, pages = _hosts(random.Random(seed), TP.family_names(added=False), 0, n_hosts, lo, hi)
+    if n_added:
+        more, extra = _hosts(random.Random(seed * 1000003 + 7), TP.family_names(added=True),
+                             n_hosts, n_added, lo, hi)
+        hosts += more
+        pages += extra
+    return hosts, pages
+
+
+def _hosts(rng, fams, first, n_hosts, lo, hi):
     order = [fams[i % len(fams)] for i in range(n_hosts)]
-    hosts = [make_host(rng, i, f) for i, f in enumerate(order)]
+    hosts = [make_host(rng, first + i, f) for i, f in enumerate(order)]
     pages = []
     for h in hosts:
         n = rng.randint(lo, hi)
@@ -425,10 +445,15 @@ def truth_pairs(rng, pages):
     return rows
 
 
-def write(out, hosts, pages, rows, parts, rng):
+def write(out, hosts, pages, rows, parts, rng, rng_added):
     os.makedirs(os.path.join(out, 'crawl'), exist_ok=True)
-    order = list(range(len(pages)))
+    # the first hosts' pages in the order they had before hosts were added
+    first = sum(1 for p in pages if not p['host']['added'])
+    order = list(range(first))
     rng.shuffle(order)
+    rest = list(range(first, len(pages)))
+    rng_added.shuffle(rest)
+    order += rest
     files = [open(os.path.join(out, 'crawl', 'part-%02d.warc.gz' % i), 'wb') for i in range(parts)]
     for n, i in enumerate(order):
         p = pages[i]
@@ -475,12 +500,19 @@ def main():
     ap.add_argument('--hosts', type=int, default=42)
     ap.add_argument('--pages', type=int, nargs=2, default=(50, 200), metavar=('LO', 'HI'))
     ap.add_argument('--parts', type=int, default=4)
+    ap.add_argument('--added-hosts', type=int, default=3 * len(TP.ADDED),
+                    help='hosts on the added tune families, after the first --hosts (0: none)')
     args = ap.parse_args()
-    hosts, pages = generate(args.seed, args.hosts, *args.pages)
+    hosts, pages = generate(args.seed, args.hosts, *args.pages, n_added=args.added_hosts)
     render_all(pages)
+    # The first hosts' truth and WARC order draw on the stream they always
+    # did; the added hosts' on one of their own.
     rng = random.Random(args.seed + 1)
-    rows = truth_pairs(rng, pages)
-    stats = write(args.out, hosts, pages, rows, args.parts, rng)
+    first = [p for p in pages if not p['host']['added']]
+    rows = truth_pairs(rng, first)
+    rng_added = random.Random(args.seed * 1000003 + 8)
+    rows += truth_pairs(rng_added, pages[len(first):])
+    stats = write(args.out, hosts, pages, rows, args.parts, rng, rng_added)
     print('gen_crawl.py: %d hosts, %d pages, %d labelled pairs in %s' % (
         stats['hosts'], stats['pages'], len(rows), args.out), file=sys.stderr)
     return 0
