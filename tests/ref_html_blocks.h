@@ -25,7 +25,7 @@ static enum hb_cls ref_classify_block(const struct hblock *b)
 {
 	if ((b->flags & HB_COPYRIGHT) || ref_link_dense(b))
 		return HB_BAD;
-	if (b->words10 < REF_SHORT_WORDS10)
+	if (b->words10 < REF_SHORT_WORDS10 || (b->pointer & HB_PTR_ENTRY))
 		return HB_SHORT;
 	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
 	    (b->words10 >= REF_GOOD_WORDS10 || (b->words10 >= REF_SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
@@ -37,7 +37,7 @@ static enum hb_cls ref_classify_block(const struct hblock *b)
  * too, 2 = all): a mark (dropped chrome) has no text at any tier. */
 static uint8_t ref_hidden_at(int tier)
 {
-	return (uint8_t)(HB_MARK | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
+	return (uint8_t)(HB_MARK | HB_NEVER | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
 }
 
 /* @tier with REF_KEEP_MAIN: the page's declared main content has text, so
@@ -95,6 +95,9 @@ static int ref_classify_initial(struct hblock *b, size_t n, int tier)
 		}
 		b[i].cls = c;
 		main_has_content |= (b[i].flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
+		/* an entry pointing elsewhere (not its linked title) is text there */
+		main_has_content |= (b[i].flags & HB_MAIN) && c != REF_CHROME && !ref_link_dense(&b[i]) &&
+				    (b[i].pointer & HB_PTR_ENTRY);
 	}
 	return main_has_content;
 }
@@ -281,6 +284,16 @@ static size_t ref_classify_fallback(struct hblock *b, size_t n, int tier)
 	for (size_t i = 0; i < n; i++)
 		main_text |= b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN &&
 			     !(b[i].flags & HB_COPYRIGHT) && (b[i].flags & HB_MAIN);
+	/* pointers out when the rest has HB_OWN_MIN bytes */
+	uint64_t own = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN && !(b[i].flags & HB_COPYRIGHT) &&
+		    (!main_text || (b[i].flags & HB_MAIN)) && !b[i].pointer)
+			own += b[i].len;
+	const int drop = own >= HB_OWN_MIN;
+	for (size_t i = 0; i < n; i++)
+		if (drop && b[i].pointer && b[i].cls != REF_CHROME)
+			b[i].cls = HB_BAD;
 	uint8_t keep[80] = {0}; /* the test's pages have fewer blocks */
 	uint64_t best = 0, kept = 0;
 	size_t best_start = 0, best_end = 0;
@@ -308,7 +321,7 @@ static size_t ref_classify_fallback(struct hblock *b, size_t n, int tier)
 	for (size_t i = 0; i < n; i++) {
 		const int text = b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN &&
 				 !(b[i].flags & HB_COPYRIGHT) && (!main_text || (b[i].flags & HB_MAIN));
-		b[i].cls = text && (kept < 150 || keep[i]) ? HB_GOOD : HB_BAD;
+		b[i].cls = text && (kept < 150 || keep[i]) && !(drop && b[i].pointer) ? HB_GOOD : HB_BAD;
 	}
 	return ref_count_good(b, n);
 }
@@ -333,8 +346,15 @@ static size_t ref_hblocks_classify(struct hblock *b, size_t n)
 		keep |= (b[i].flags & HB_MAIN) && !(b[i].flags & (HB_SOFT | HB_FORM | HB_MARK | HB_COPYRIGHT)) &&
 			b[i].words10 > 0;
 	keep = keep ? REF_KEEP_MAIN : 0;
-	size_t good = 0;
-	for (int tier = 0; tier < 3 && !good; tier++)
+	hblocks_mark_pointers(b, n);
+	size_t good = ref_classify_tier(b, n, keep);
+	/* the words outside links of the entries visible at tier 0: an
+	 * index's content, chrome not let in to outweigh it */
+	uint64_t ptr = 0;
+	for (size_t i = 0; i < n && !good; i++)
+		if ((b[i].pointer & HB_PTR_ENTRY) && b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN)
+			ptr += b[i].words10 - (b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10);
+	for (int tier = 1; tier < 3 && !good && ptr < 150; tier++)
 		if (!ref_same_as_before(seen, tier))
 			good = ref_classify_tier(b, n, tier | keep);
 	for (int tier = 0; tier < 3 && !good; tier++)

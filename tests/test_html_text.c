@@ -269,11 +269,45 @@ static void test_soft_against_main(void)
 	CHECK(contains(m, "Our Officer Plans") && contains(m, "several museums"));
 	CHECK(!contains(m, "cookie"));
 	CHECK(html_text_fallback(H));
-	/* No declared main content: the soft box is still better than nothing. */
+	/* No declared main content: a box named for a place (a sidebar) is
+	 * still better than nothing... */
+	m = main_of("<body><div class=\"sidebar\"><p>We moved the office to the old mill on the river "
+		    "last spring, and the new workshop opens to visitors every Saturday.</p></div></body>");
+	CHECK(contains(m, "old mill"));
+	/* ...but a cookie banner is never a page's content: nothing is. */
 	m = main_of("<body><div class=\"cookie-banner\"><p>We use cookies to improve your experience on "
 		    "our website. By continuing to browse you agree to our use of cookies. Read our "
 		    "cookie policy to find out more.</p></div></body>");
-	CHECK(contains(m, "cookie policy"));
+	CHECK(!contains(m, "cookie policy"));
+}
+
+/* A thread's short post beside a "similar threads" table whose rows are
+ * cut into cells (a linked title, its author, replies, date): the rows
+ * are entries pointing elsewhere, left out of the fallback; the cookie
+ * banner is not let in. */
+static void test_pointer_rows(void)
+{
+	const char *const page =
+		"<body><div class=\"cookie\"><p>We use cookies to improve your experience on our website. "
+		"By continuing to browse you agree to our use of cookies.</p></div>"
+		"<h2>Printer offline after update</h2><div class=\"post\"><div class=\"who\">anna_77</div>"
+		"<blockquote>Mine went offline too; reinstalling the driver fixed it.</blockquote></div>"
+		"<div id=\"similar\"><h3>Similar threads</h3><table>"
+		"<tr><td><a href=\"/t/1\">Scanner not found</a></td><td>by bob</td><td>12 replies</td><td>2 May</td></tr>"
+		"<tr><td><a href=\"/t/2\">Paper jam in tray two</a></td><td>by cy</td><td>3 replies</td><td>9 May</td></tr>"
+		"<tr><td><a href=\"/t/3\">Wifi drops at night</a></td><td>by dee</td><td>40 replies</td><td>1 Jun</td></tr>"
+		"</table></div></body>";
+	const char *m = main_of(page);
+	CHECK(contains(m, "reinstalling the driver") && contains(m, "Printer offline"));
+	CHECK(!contains(m, "replies") && !contains(m, "by bob") && !contains(m, "cookies"));
+	CHECK(html_text_fallback(H));
+	int cells = 0;
+	for (size_t i = 0; i < html_text_n_blocks(H); i++) {
+		const struct html_text_block b = html_text_block_at(H, i);
+		if (b.len && (!memcmp(b.text, "by ", 3) || !memcmp(b.text, "Scanner", 7)))
+			cells += (b.flags & HTB_POINTER) != 0 ? 1 : 100;
+	}
+	CHECK(cells == 4); /* each row's title and author cells */
 }
 
 /* A row that points to another page (a linked title and its metadata) is
@@ -313,14 +347,18 @@ static void test_chrome_words(void)
 		int want;
 	} cases[] = {
 		{"top-ad", 1}, {"ad_slot", 1}, {"ads", 1}, {"adSlot", 1}, {"main-nav", 1}, {"mainNav", 1},
-		{"article-header", 1}, {"comments", 1}, {"post cookie-notice", 1}, {"breadcrumbs", 1},
+		{"article-header", 1}, {"comments", 1}, {"post cookie-notice", 2}, {"breadcrumbs", 1},
 		{"add-to-cart", 0}, {"shadow", 0}, {"header2", 0}, {"loading", 0}, {"has-sidebar", 0},
 		{"with-ads content", 0}, {"category-social", 0}, {"", 0}, {"   ", 0}, {"navigational", 0},
 		{"entry-content", 0}, {"iPad", 0}, {"x-ad-", 1},
 		/* One of each kind the issue names: navigation, menus, sidebars,
 		 * footers, ads, comments, share buttons, cookie banners. */
 		{"site-navigation", 1}, {"dropdown-menu", 1}, {"sidebarLeft", 1}, {"page_footer", 1},
-		{"advert-box", 1}, {"comment-list", 1}, {"share-buttons", 1}, {"cookie-consent", 1},
+		{"advert-box", 2}, {"comment-list", 1}, {"share-buttons", 1}, {"cookie-consent", 2},
+		/* Never content (2), whatever else the page has; a place or a
+		 * word that may wrap an article (a paywall's "subscription") 1. */
+		{"newsletter-signup", 2}, {"gdpr", 2}, {"taboola-feed", 2}, {"subscription-wall", 1},
+		{"modal-open", 1}, {"sidebar", 1},
 		{"menuitem", 0}, {"footnote", 0}, {"shared-library", 0},
 		/* A layout's name for the content's container beside a chrome
 		 * word; not for reader comments, nor in one part with chrome. */
@@ -1411,6 +1449,7 @@ int main(void)
 	test_soft_fallback();
 	test_soft_against_main();
 	test_pointer_blocks();
+	test_pointer_rows();
 	test_chrome_words();
 	test_entities();
 	test_malformed();

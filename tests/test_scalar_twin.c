@@ -39,6 +39,7 @@ struct html_text_block twin_text_block_at(const struct html_text *h, size_t i);
 uint32_t twin_hblock_words10(const char *s, size_t n);
 void twin_hblock_measure(struct hblock *b, const char *s);
 size_t twin_hblocks_classify(struct hblock *b, size_t n, int *fallback);
+void twin_hblocks_mark_pointers(struct hblock *b, size_t n);
 size_t twin_entity_decode(const char *s, size_t n, char *out, size_t *olen);
 size_t twin_entity_decode_in(const char *s, size_t n, int in_attr, char *out, size_t *olen);
 size_t twin_collapse(char *out, const char *s, size_t n, size_t avail, int has_text, int *pending,
@@ -72,6 +73,7 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #define hblock_words10 twin_hblock_words10
 #define hblock_measure twin_hblock_measure
 #define hblocks_classify twin_hblocks_classify
+#define hblocks_mark_pointers twin_hblocks_mark_pointers
 #define html_entity_decode twin_entity_decode
 #define html_entity_decode_in twin_entity_decode_in
 #define html_collapse twin_collapse
@@ -112,6 +114,7 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #undef hblock_words10
 #undef hblock_measure
 #undef hblocks_classify
+#undef hblocks_mark_pointers
 #undef html_entity_decode
 #undef html_entity_decode_in
 #undef html_collapse

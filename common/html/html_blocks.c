@@ -359,12 +359,64 @@ static int link_dense(const struct hblock *b)
 	return (uint64_t)b->link_words10 * 3 > b->words10;
 }
 
+/* Links a quarter to three quarters of the words: a linked title beside
+ * its author, replies and date or its summary; a paragraph of prose links
+ * a few, an entry of a list of links (a table of contents) all. */
+static int pointer_line(const struct hblock *b)
+{
+	const uint64_t lw = b->link_words10, w = b->words10;
+	return lw && lw * 4 >= w && lw * 4 <= w * 3;
+}
+
+/* Does b[s..e], the entry of a link-dense block, point to another page
+ * (html_blocks.h)?  A list of links has no block of text beside them. */
+static int pointer_entry(const struct hblock *b, size_t s, size_t e)
+{
+	uint64_t w = 0, lw = 0;
+	int text = 0;
+	for (size_t k = s; k <= e; k++) {
+		w += b[k].words10;
+		lw += b[k].link_words10;
+		text |= b[k].words10 && !link_dense(&b[k]);
+	}
+	return text && w <= HB_ENTRY_WORDS10 && lw * 4 >= w && lw * 4 <= w * 3;
+}
+
+/*
+ * The entry of a link-dense block (a linked title) is the smallest
+ * element that holds it and a neighbour: the run around it whose inner
+ * gaps are at least the deeper of its two gaps.  Runs longer than
+ * HB_ENTRY_BLOCKS are not followed to their ends, so the pass is linear.
+ */
+void hblocks_mark_pointers(struct hblock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		b[i].pointer = (uint8_t)(pointer_line(&b[i]) ? HB_PTR_LINE : 0);
+	for (size_t i = 0; i < n; i++) {
+		if (!b[i].words10 || !link_dense(&b[i]) || (b[i].pointer & HB_PTR_ENTRY))
+			continue;
+		const uint16_t before = i ? b[i].gap_depth : 0, after = i + 1 < n ? b[i + 1].gap_depth : 0;
+		const uint16_t g = before > after ? before : after;
+		if (!g)
+			continue;
+		size_t s = i, e = i;
+		while (s > 0 && b[s].gap_depth >= g && i - s < HB_ENTRY_BLOCKS)
+			s--;
+		while (e + 1 < n && b[e + 1].gap_depth >= g && e - i < HB_ENTRY_BLOCKS)
+			e++;
+		if (e - s + 1 > HB_ENTRY_BLOCKS || !pointer_entry(b, s, e))
+			continue;
+		for (size_t k = s; k <= e; k++)
+			b[k].pointer |= HB_PTR_ENTRY;
+	}
+}
+
 /* Class of a block from its own evidence. */
 static enum hb_cls classify_block(const struct hblock *b)
 {
 	if ((b->flags & HB_COPYRIGHT) || link_dense(b))
 		return HB_BAD;
-	if (b->words10 < SHORT_WORDS10)
+	if (b->words10 < SHORT_WORDS10 || (b->pointer & HB_PTR_ENTRY))
 		return HB_SHORT;
 	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
 	    (b->words10 >= GOOD_WORDS10 || (b->words10 >= SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
@@ -376,7 +428,7 @@ static enum hb_cls classify_block(const struct hblock *b)
  * too, 2 = all): a mark (dropped chrome) has no text at any tier. */
 static uint8_t hidden_at(int tier)
 {
-	return (uint8_t)(HB_MARK | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
+	return (uint8_t)(HB_MARK | HB_NEVER | (tier < 2 ? HB_SOFT : 0) | (tier < 1 ? HB_FORM : 0));
 }
 
 /*
@@ -388,6 +440,8 @@ static uint8_t hidden_at(int tier)
  * author said where the content is.
  */
 #define TIER_KEEP_MAIN 4
+/* hblocks_classify()'s: the soft tiers are not tried (pointer_text()). */
+#define TIER_NO_SOFT 8
 
 /*
  * A link line, unlike a link list, sits between text blocks: it is part
@@ -460,7 +514,9 @@ static inline __attribute__((always_inline)) int initial_pass(struct hblock *b, 
 			lone_link_run(b, run, i);
 		in_run = 0;
 		after_text = 1;
-		main_has_content |= (flags & HB_MAIN) && (c == HB_GOOD || c == HB_NEARGOOD);
+		/* an entry pointing elsewhere is text too there: an index's */
+		main_has_content |= (flags & HB_MAIN) &&
+				    (c == HB_GOOD || c == HB_NEARGOOD || (b[i].pointer & HB_PTR_ENTRY));
 	}
 	if (first)
 		*seen = all;
@@ -705,6 +761,18 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 	for (size_t i = 0; i < n; i++)
 		if (fallback_text(&b[i]))
 			need |= b[i].flags & HB_MAIN;
+	/* Rows pointing to other pages change from page to page and, beside
+	 * a short post, outweigh it: left out (as frame) when the page has
+	 * HB_OWN_MIN bytes of other text; an index, all pointers, keeps them. */
+	uint64_t own = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fallback_text(&b[i]) && (b[i].flags & need) == need && !b[i].pointer)
+			own += b[i].len;
+	const int drop = own >= HB_OWN_MIN;
+	if (drop)
+		for (size_t i = 0; i < n; i++)
+			if (b[i].pointer && b[i].cls != HB_CHROME && b[i].cls != HB_HIDDEN)
+				b[i].cls = HB_BAD;
 	/* CTX_KEEP in ctx: b[i] is in a run kept (the largest one is marked
 	 * last); ctx's other bits are the verdicts a later tier reads. */
 	size_t start = 0, best_start = 0, best_end = 0;
@@ -732,7 +800,7 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 	const int all = kept < FALLBACK_WORDS10;
 	for (size_t i = 0; i < n; i++) {
 		const int in = fallback_text(&b[i]) && (b[i].flags & need) == need &&
-			       (all || (b[i].ctx & CTX_KEEP));
+			       (all || (b[i].ctx & CTX_KEEP)) && !(drop && b[i].pointer);
 		b[i].cls = in ? HB_GOOD : HB_BAD;
 		b[i].ctx &= (uint8_t)~CTX_KEEP;
 	}
@@ -742,6 +810,17 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 /* Does @tier show the same blocks as the tier before it?  (A page with no
  * form shows the same at tiers 0 and 1: classifying again would find
  * nothing new.) */
+/* The words outside links of the entries (hblocks_mark_pointers())
+ * visible after classify_tier() at tier 0, x 10. */
+static uint64_t pointer_text(const struct hblock *b, size_t n)
+{
+	uint64_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((b[i].pointer & HB_PTR_ENTRY) && b[i].cls != HB_CHROME && b[i].cls != HB_HIDDEN)
+			w += b[i].words10 - (b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10);
+	return w;
+}
+
 static int same_as_before(uint8_t flags_seen, int tier)
 {
 	return tier > 0 && (hidden_at(tier) & flags_seen) == (hidden_at(tier - 1) & flags_seen);
@@ -749,6 +828,7 @@ static int same_as_before(uint8_t flags_seen, int tier)
 
 size_t hblocks_classify(struct hblock *b, size_t n, int *fallback)
 {
+	hblocks_mark_pointers(b, n);
 	uint8_t seen = 0;
 	size_t good = classify_tier(b, n, 0, &seen);
 	int keep = 0;
@@ -757,7 +837,13 @@ size_t hblocks_classify(struct hblock *b, size_t n, int *fallback)
 			keep = (b[i].flags & HB_MAIN) && !(b[i].flags & (hidden_at(0) | HB_COPYRIGHT)) &&
 			       b[i].words10;
 	keep = keep ? TIER_KEEP_MAIN : 0;
-	for (int tier = 1; tier < 3 && !good; tier++)
+	/* A page whose visible text holds entries pointing elsewhere (an
+	 * index, a thread beside its "similar threads") has content without
+	 * its chrome: those entries, or what the fallback keeps beside them.
+	 * Chrome is not let back in to outweigh them. */
+	if (!good && pointer_text(b, n) >= FALLBACK_WORDS10)
+		keep |= TIER_NO_SOFT;
+	for (int tier = 1; tier < 3 && !good && !(keep & TIER_NO_SOFT); tier++)
 		if (!same_as_before(seen, tier))
 			good = classify_tier(b, n, tier | keep, NULL);
 	if (fallback)

@@ -17,7 +17,8 @@
  *            under 100 words, or a chrome mark (where html_text dropped
  *            nav/header/footer/aside or a class-marked element: the edge
  *            of the page's chrome);
- *   SHORT    words < 10;
+ *   SHORT    words < 10, or part of an entry pointing to another page
+ *            (hblocks_mark_pointers() below);
  *   GOOD     links <= 0.2 and (words >= 40, or >= 15 with sentence
  *            punctuation);
  *   NEARGOOD anything else.
@@ -36,8 +37,11 @@
  * even when short).  A page with no GOOD block at all (API references,
  * tables, an index of links, a page of a few words) is not confidently
  * anything: all its text but what html_text dropped as chrome and legal
- * lines is kept (only the declared main content's, if that has any), and
- * the caller is told so.
+ * lines is kept (only the declared main content's, if that has any; rows
+ * pointing elsewhere only if the rest is under HB_OWN_MIN bytes), and
+ * the caller is told so.  Chrome whose class names what is never content
+ * (HB_NEVER: a cookie banner, an advert) is hidden at every tier, and no
+ * chrome is let in over a page's entries (an index).
  */
 #ifndef NDD_HTML_BLOCKS_H
 #define NDD_HTML_BLOCKS_H
@@ -54,6 +58,8 @@ enum {
 	HB_SENTENCE = 1 << 4,  /* has sentence-ending punctuation */
 	HB_COPYRIGHT = 1 << 5, /* a short legal line */
 	HB_MARK = 1 << 6,      /* no text: here chrome was dropped */
+	HB_NEVER = 1 << 7,     /* with HB_SOFT: its class names what is never content (an ad, a
+				* cookie banner, a newsletter box): not let back in at any tier */
 };
 
 /* Classes, in order of merit. */
@@ -67,6 +73,7 @@ struct hblock {
 	uint32_t words10;   /* words x 10 */
 	uint8_t flags, cls;
 	uint8_t ctx;        /* scratch of the classifier */
+	uint8_t pointer;    /* hblocks_classify(): part of an entry that points to another page */
 	/*
 	 * How many elements stayed open from the end of the block before
 	 * this one to the end of this one (0 for the first block): the
@@ -111,5 +118,27 @@ uint32_t hblock_words10(const char *s, size_t n);
  * the fallback (all text) decided, else 0.
  */
 size_t hblocks_classify(struct hblock *b, size_t n, int *fallback);
+
+/*
+ * A row of a list or table that points to another page (a thread's
+ * "similar threads", a teaser, an index entry) is often cut into several
+ * blocks: its linked title in one cell or heading, the author, replies,
+ * date or summary in others, so no block of it looks like one.  Its
+ * *entry* is the smallest element holding its link-dense block (the
+ * title) and a neighbour (gap_depth): an entry of at most
+ * HB_ENTRY_BLOCKS blocks and HB_ENTRY_WORDS10 words with a block that is
+ * not link-dense (its metadata or summary) and links a quarter to three
+ * quarters of its words is a pointer: each of its blocks gets pointer = HB_PTR_ENTRY.  A
+ * block with links a quarter to three quarters of its words (a linked
+ * title and its metadata in one line) gets HB_PTR_LINE.  A block of an
+ * entry is no content on its own evidence (at most SHORT); the fallback
+ * leaves both kinds out when the page has HB_OWN_MIN bytes of other
+ * text.  hblocks_classify() calls it first; exposed for tests.
+ */
+enum { HB_PTR_LINE = 1, HB_PTR_ENTRY = 2 };
+#define HB_OWN_MIN 50
+#define HB_ENTRY_BLOCKS 6
+#define HB_ENTRY_WORDS10 800
+void hblocks_mark_pointers(struct hblock *b, size_t n);
 
 #endif

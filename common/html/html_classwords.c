@@ -15,6 +15,7 @@ enum {
 	PART_READER = 4,  /* names reader comments (chrome too) */
 	PART_MOD = 8,     /* a word after it describes the page: "has-sidebar" */
 	PART_PROSE = 16,  /* a function word of prose: "sharing-with-a-single-developer" */
+	PART_NEVER = 32,  /* names a component that is never a page's content: ad, cookie... */
 };
 
 /* A part of this many words or more with a function word of prose in it
@@ -30,7 +31,13 @@ enum {
  * class and id word of every page), and once for all kinds.
  *
  * Chrome: navigation, menus, sidebars, footers, ads, comments, share
- * buttons, cookie banners.  Content (article, body, content, entry, main,
+ * buttons, cookie banners.  Of these, some (N below) name a component
+ * that is never a page's content, whatever else the page holds: an
+ * advert, a consent banner, a newsletter signup.  A layout word
+ * (sidebar, header, widget) is only a place, and a site may put its
+ * content there; these are a function.  Words that may wrap an article
+ * stay C: ad (an abbreviation), subscription (a paywall's wrapper),
+ * modal and popup (a reader overlay), share, social, promo.  Content (article, body, content, entry, main,
  * story): a value with a part made of such words and no chrome word is
  * not chrome even when another part names a layout ("l-sidebar-fixed
  * l-article-body-segment": a layout wrapper around the article), as
@@ -51,36 +58,37 @@ struct wlist {
 	uint32_t lens; /* bit k set if a word here is k bytes long */
 };
 #define C(s) {s, sizeof(s) - 1, PART_CHROME}
+#define N(s) {s, sizeof(s) - 1, PART_CHROME | PART_NEVER}
 #define R(s) {s, sizeof(s) - 1, PART_CHROME | PART_READER}
 #define M(s) {s, sizeof(s) - 1, PART_CONTENT}
 #define X(s) {s, sizeof(s) - 1, PART_MOD | PART_PROSE}
 #define P(s) {s, sizeof(s) - 1, PART_PROSE}
 #define L(a, lens) {a, sizeof(a) / sizeof(a[0]), lens}
 #define B(k) (1u << (k)) /* by hand: test_html_blocks looks up every word */
-static const struct word w_a[] = {C("ad"), C("ads"), C("adsense"), C("adslot"), C("adv"),
-	C("advert"), C("advertisement"), C("advertising"), C("adverts"), M("article"), P("a"),
+static const struct word w_a[] = {C("ad"), C("ads"), N("adsense"), N("adslot"), C("adv"),
+	N("advert"), N("advertisement"), N("advertising"), N("adverts"), M("article"), P("a"),
 	P("an"), P("and")};
 static const struct word w_b[] = {C("banner"), C("breadcrumb"), C("breadcrumbs"), C("byline"),
 	M("body")};
-static const struct word w_c[] = {R("comment"), R("comments"), C("consent"), C("cookie"),
-	C("cookies"), C("copyright"), M("content")};
+static const struct word w_c[] = {R("comment"), R("comments"), N("consent"), N("cookie"),
+	N("cookies"), C("copyright"), M("content")};
 static const struct word w_d[] = {R("disqus")};
 static const struct word w_e[] = {M("entry")};
 static const struct word w_f[] = {C("follow"), C("footer"), P("for"), P("from")};
-static const struct word w_g[] = {C("gdpr")};
+static const struct word w_g[] = {N("gdpr")};
 static const struct word w_h[] = {C("header"), C("hidden"), X("has"), P("how")};
 static const struct word w_i[] = {P("in"), P("is")};
 static const struct word w_m[] = {C("masthead"), C("menu"), C("menubar"), C("menus"),
 	C("modal"), M("main")};
 static const struct word w_n[] = {C("nav"), C("navbar"), C("navi"), C("navigation"),
-	C("newsletter"), X("no")};
-static const struct word w_o[] = {C("outbrain"), P("of"), P("on")};
+	N("newsletter"), X("no")};
+static const struct word w_o[] = {N("outbrain"), P("of"), P("on")};
 static const struct word w_p[] = {C("pager"), C("pagination"), C("popup"), C("promo")};
 static const struct word w_r[] = {C("related"), C("rss")};
-static const struct word w_s[] = {C("share"), C("sharethis"), C("sharing"), C("sidebar"),
-	C("sidenav"), C("signup"), C("skiplink"), C("social"), C("sponsor"), C("sponsored"),
+static const struct word w_s[] = {C("share"), N("sharethis"), C("sharing"), C("sidebar"),
+	C("sidenav"), N("signup"), C("skiplink"), C("social"), C("sponsor"), C("sponsored"),
 	C("sponsors"), C("submenu"), C("subscribe"), C("subscription"), M("story")};
-static const struct word w_t[] = {C("taboola"), C("tagcloud"), C("toolbar"), C("topbar"),
+static const struct word w_t[] = {N("taboola"), C("tagcloud"), C("toolbar"), C("topbar"),
 	P("the"), P("to")};
 static const struct word w_w[] = {C("widget"), C("widgets"), X("with"), X("without"), P("what"),
 	P("why")};
@@ -107,6 +115,7 @@ static const struct wlist listed_words[26] = {
 	AT('y', w_y, B(4)),
 };
 #undef C
+#undef N
 #undef R
 #undef M
 #undef X
@@ -228,7 +237,7 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 		const unsigned k = word_kind(w, wl, w, 0);
 		found |= k & PART_PROSE;
 		if (!skip_next) {
-			found |= k & (PART_CHROME | PART_READER | PART_CONTENT);
+			found |= k & (PART_CHROME | PART_READER | PART_CONTENT | PART_NEVER);
 			/* A compound split in two: "top-bar", "side_bar", "navBar". */
 			if (pl && pl + wl <= LONG_WORD && (word_kind(prev, pl, w, wl) & PART_CHROME))
 				found |= PART_CHROME;
@@ -242,7 +251,7 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 int html_class_is_chrome(const char *s, size_t n)
 {
 	size_t i = 0;
-	int chrome = 0, content = 0;
+	int chrome = 0, content = 0, never = 0;
 	while (i < n) {
 		if (kind[(unsigned char)s[i]] & K_WS) {
 			i++;
@@ -252,7 +261,8 @@ int html_class_is_chrome(const char *s, size_t n)
 		if (k & PART_READER)
 			return 1;
 		chrome |= (k & PART_CHROME) != 0;
+		never |= (k & PART_NEVER) != 0;
 		content |= k == PART_CONTENT;
 	}
-	return chrome && !content;
+	return chrome && !content ? 1 + never : 0;
 }

@@ -29,7 +29,12 @@
  * the content's container in a layout, and is not chrome, unless a part
  * names reader comments (comment, comments, disqus: "comment-body" is a
  * comment's).  Pure and reentrant.
- * @return 1 or 0.
+ * @return 0 if not chrome; 2 if a chrome word of the value names a
+ * component that is never a page's content (advert, advertisement,
+ * advertising, adverts, adsense, adslot, consent, cookie, cookies, gdpr,
+ * newsletter, outbrain, sharethis, signup, taboola); else 1 (a place:
+ * sidebar, header, widget, menu, related, comments; or a word that may
+ * wrap an article: ad, ads, modal, popup, share, social, subscription...).
  */
 int html_class_is_chrome(const char *s, size_t n);
 

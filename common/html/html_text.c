@@ -44,14 +44,14 @@
  * push and per pop).  The first four are the block flags of the same name.  Above
  * them h->in holds the open bits (open_bit()) the same way. */
 enum {
-	E_SOFT, E_FORM, E_MAIN, E_HEADING, E_DROP, E_LINK, E_HEAD, E_FOREIGN, E_BLOCK, E_CODE,
-	E_NFLAGS
+	E_SOFT, E_FORM, E_MAIN, E_HEADING, E_DROP, E_LINK, E_HEAD, E_NEVER, E_FOREIGN, E_BLOCK,
+	E_CODE, E_NFLAGS
 };
 #define EF(x) (1u << (x))
 _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == HB_MAIN &&
-		       EF(E_HEADING) == HB_HEADING,
+		       EF(E_HEADING) == HB_HEADING && EF(E_NEVER) == HB_NEVER,
 	       "element flags and block flags disagree");
-#define E_BLOCK_FLAGS (EF(E_SOFT) | EF(E_FORM) | EF(E_MAIN) | EF(E_HEADING))
+#define E_BLOCK_FLAGS (EF(E_SOFT) | EF(E_FORM) | EF(E_MAIN) | EF(E_HEADING) | EF(E_NEVER))
 
 /*
  * HTML_TEXT_REFERENCE turns the tree builder's shortcuts off: every start
@@ -898,10 +898,12 @@ static inline __attribute__((always_inline)) uint16_t attr_flags(struct html_tex
 			continue;
 		switch (a->kind) {
 		case HATTR_CLASS:
-		case HATTR_ID:
-			if (chrome_value(h, a->value, a->value_len))
-				named = EF(E_SOFT);
+		case HATTR_ID: {
+			const int c = chrome_value(h, a->value, a->value_len);
+			if (c)
+				named |= (uint16_t)(c > 1 ? EF(E_SOFT) | EF(E_NEVER) : EF(E_SOFT));
 			break;
+		}
 		case HATTR_ITEMPROP:
 			/* schema.org's article text: the publisher's own word */
 			if (value_is(a, "articlebody"))
@@ -1260,12 +1262,8 @@ struct html_text_block html_text_block_at(const struct html_text *h, size_t i)
 {
 	const struct hblock *const b = &h->blocks[i];
 	const unsigned f = b->flags;
-	/* A row that points to another page, a linked title beside its
-	 * author, replies and date or its summary, links a quarter to three
-	 * quarters of its words; a paragraph of prose links a few, and an
-	 * entry of a list of links (a table of contents, a site map) all. */
-	const uint64_t lw = b->link_words10, w = b->words10;
-	const int links = lw * 4 >= w && lw * 4 <= w * 3 && lw;
+	/* A row that points to another page (hblocks_mark_pointers()) */
+	const int links = b->pointer != 0;
 	return (struct html_text_block){
 		h->text.p + b->off, b->len,
 		(b->cls == HB_GOOD ? HTB_CONTENT : 0u) | (f & HB_SOFT ? HTB_SOFT : 0u) |
