@@ -202,9 +202,10 @@ static void split_bucket(const struct mj *m, struct mj_thread *th, const struct 
 }
 
 /* The run @keys/@idx[0..len) (keys as the group's first table's) of the
- * group's table @g. */
+ * group's table @g; @shared: the run is a sub-bucket the group's other
+ * tables read too, not this table's copy in th->keys/th->idx. */
 static void join_one_run(struct mj *m, struct mj_thread *th, uint32_t g, uint64_t *keys,
-			 uint32_t *idx, size_t len, size_t min_run)
+			 uint32_t *idx, size_t len, size_t min_run, int shared)
 {
 	const uint32_t t = m->group[g];
 	if (len < min_run) {
@@ -215,7 +216,7 @@ static void join_one_run(struct mj *m, struct mj_thread *th, uint32_t g, uint64_
 	/* long enough to be searched by sub-blocks: made this table's keys
 	 * and sorted (in a copy when it lies in the sub-bucket the group
 	 * shares) */
-	if (keys != th->keys) {
+	if (shared) {
 		memcpy(th->keys, keys, len * sizeof *keys);
 		memcpy(th->idx, idx, len * sizeof *idx);
 		keys = th->keys;
@@ -244,7 +245,7 @@ static void join_sub(struct mj *m, struct mj_thread *th, uint32_t g, uint64_t *k
 	const size_t min_run = join_split_threshold(lead, m->d->k);
 	const struct run_lut *rl = &m->rl[g];
 	if (rl->n_bytes == 0) { /* the sub-bucket is one run */
-		join_one_run(m, th, g, keys, idx, n, min_run);
+		join_one_run(m, th, g, keys, idx, n, min_run, 1);
 		return;
 	}
 	uint16_t *run = th->run;
@@ -266,7 +267,7 @@ static void join_sub(struct mj *m, struct mj_thread *th, uint32_t g, uint64_t *k
 	size_t a = 0;
 	for (size_t v = 0; v < groups && !th->bad; v++) { /* cnt[v] is now the end of run v */
 		if (cnt[v] - a >= 2)
-			join_one_run(m, th, g, th->keys + a, th->idx + a, cnt[v] - a, min_run);
+			join_one_run(m, th, g, th->keys + a, th->idx + a, cnt[v] - a, min_run, 0);
 		a = cnt[v];
 	}
 }
