@@ -893,7 +893,7 @@ fpopt+=(--method "$method")
 # "Resume"): the functions that pipe stages together read the same
 # settings from the script's variables.
 if [ "$mpi" -gt 0 ]; then
-	step extract mpi "docs.*.ndf extract.*.json" mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" -- "${files[@]}"
+	step extract mpi "docs.*.ndf extract.*.json" mpi_run extract "$work" "${topt[@]}" "${qopt[@]}" --files0-from "$work/inputs.list"
 	# the parts extract wrote, as its marker names them: the same list
 	# for template's key when a resumed run finds them already removed
 	mapfile -t docs < <(sed -n 's/^file [^ ]* \(docs\.[0-9]*\.ndf\)$/\1/p' "$work/.done-extract" | sort -t. -k2,2n)

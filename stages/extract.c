@@ -47,6 +47,7 @@
 #include "output/docjson.h"
 #include "format/docrec.h"
 #include "util/log.h"
+#include "util/names0.h"
 #include "format/ndf.h"
 #include "util/outfile.h"
 #include "html/webdoc.h"
@@ -167,47 +168,20 @@ static void usage(FILE *fp, int status)
 	exit(status);
 }
 
-/* --files0-from: the names, each ended by NUL, so that any name (newlines
- * included) and any number of them (past the kernel's argument limit)
- * can be given.  The names stay in one buffer for the whole run. */
+/* --files0-from (util/names0.h): the names stay in one buffer for the
+ * whole run. */
 static void read_names(const char *path, struct opts *o)
 {
-	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!fp) {
-		log_error("--files0-from '%s': %s", path, strerror(errno));
+	char **names;
+	const int n = names0_read(path, &names);
+	if (n < 0)
 		exit(EXIT_FAILED);
-	}
-	size_t len = 0, cap = 1 << 16, n = 0;
-	char *buf = xmalloc(cap);
-	size_t got;
-	while ((got = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
-		len += got;
-		if (len + 1 == cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	const int bad = ferror(fp);
-	if (fp != stdin)
-		fclose(fp);
-	if (bad) {
-		log_error("--files0-from '%s': read error", path);
-		exit(EXIT_FAILED);
-	}
-	if (len && buf[len - 1] != '\0')
-		buf[len++] = '\0'; /* a last name without its NUL */
-	for (size_t i = 0; i < len; i++)
-		n += buf[i] == '\0';
-	char **names = xmalloc((n + 1) * sizeof *names);
-	n = 0;
-	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
-		if (buf[i]) /* an empty name is no file */
-			names[n++] = buf + i;
-	names[n] = NULL;
-	o->inputs = names;
-	o->n_inputs = (int)n;
 	if (!n) {
 		log_error("--files0-from '%s' names no file", path);
 		exit(EXIT_FAILED);
 	}
+	o->inputs = names;
+	o->n_inputs = n;
 }
 
 static void parse(struct opts *o, int argc, char **argv)

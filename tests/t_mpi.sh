@@ -52,6 +52,29 @@ for corpus in "$TOP/corpus-samples" "$tmp/gen/crawl"; do
 	rm -rf "$tmp/one" "$tmp"/mpi?
 done
 
+# More input names than one exec's argument list holds (ARG_MAX): the
+# ranks read the names from the run's list (--files0-from), so the MPI
+# run works and matches the one machine's.  Names of 240 bytes, empty
+# WARCs beside the samples (each an input without records: exit 1).
+mkdir -p "$tmp/many"
+cp "$TOP"/corpus-samples/*.warc* "$tmp/many/"
+: > "$tmp/empty.warc"
+long=$(printf '%0240d' 0)
+n_many=$(($(getconf ARG_MAX) / 240 + 500))
+i=0
+while [ $i -lt $n_many ]; do ln -s ../empty.warc "$tmp/many/$long.$i.warc"; i=$((i + 1)); done
+"$RUN" -q -t 1 --bin "$BIN" --tables -o "$tmp/one" "$tmp/many" >/dev/null 2>&1
+[ $? -le 1 ] || bad "one machine on $n_many names"
+"$RUN" -q -t 1 --bin "$BIN" --mpi 2 -o "$tmp/mpi2" "$tmp/many" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -le 1 ] || { bad "--mpi 2 on $n_many names of 240 bytes: exit $rc"; grep -v 'no WARC record' "$tmp/err" | head -5; }
+sums "$tmp/one" > "$tmp/want"
+sums "$tmp/mpi2" | cmp -s - "$tmp/want" || bad "--mpi 2 on $n_many names: outputs differ"
+grep -q "\"inputs\": $((n_many + $(ls "$TOP"/corpus-samples/*.warc* | wc -l)))," "$tmp/mpi2/stats.json" ||
+	bad "--mpi 2 on $n_many names: not every input was read"
+echo "--mpi 2 on $n_many input names ($(ls "$tmp/many" | wc -c) bytes of names, ARG_MAX $(getconf ARG_MAX)): as one machine"
+rm -rf "$tmp/many" "$tmp/one" "$tmp/mpi2"
+
 # The table step alone on 3 ranks: the brute-force pairs, through
 # ndd-self-join --found-pairs.
 GEN="$TOP/$BUILD/bench/gen_fps"

@@ -6,7 +6,7 @@
  * (0, 1 = some input skipped, 2) and every rank exits 0 unless the step
  * failed (mpirun reports any non-zero exit as a failed job).
  *
- *   mpirun -np P ndd-mpi extract WORK [ndd-extract options] -- FILE...
+ *   mpirun -np P ndd-mpi extract WORK [ndd-extract options] {--files0-from LIST | -- FILE...}
  *   mpirun -np P ndd-mpi fingerprint WORK OUT.ndf [ndd-fingerprint options]
  *   mpirun -np P ndd-mpi tables -k K [--raw F] [--pairs F] [--stats F] FPS...
  *
@@ -43,7 +43,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: mpirun -np P ndd-mpi [--status FILE] STEP ARGS...\n"
 		    "Steps (each run by every rank; see docs/MPI.md):\n"
-		    "  extract WORK [ndd-extract options] -- FILE...\n"
+		    "  extract WORK [ndd-extract options] {--files0-from LIST | -- FILE...}\n"
 		    "  fingerprint WORK OUT.ndf [ndd-fingerprint options]\n"
 		    "  tables -k K [--raw FILE] [--pairs FILE] [--stats FILE] FPS...\n");
 }

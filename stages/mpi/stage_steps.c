@@ -18,6 +18,7 @@
 #include "format/ndf_batch.h"
 #include "util/cli.h"
 #include "util/log.h"
+#include "util/names0.h"
 #include "util/outfile.h"
 #include "rank.h"
 #include "steps.h"
@@ -82,23 +83,55 @@ int step_extract(int argc, char **argv)
 	int dash = 2;
 	while (dash < argc && strcmp(argv[dash], "--"))
 		dash++;
-	if (argc < 2 || dash >= argc - 1) {
+	/* --files0-from LIST among the options: the names from LIST, as
+	 * ndd-extract takes them (a night's thousands of names do not fit
+	 * mpirun's argument list) */
+	const char *list = NULL;
+	int n_opts = 0;
+	char **opts = xcalloc((size_t)argc + 1, sizeof *opts);
+	for (int i = 2; i < dash; i++) {
+		if (!strcmp(argv[i], "--files0-from") && i + 1 < dash)
+			list = argv[++i];
+		else if (!strncmp(argv[i], "--files0-from=", 14))
+			list = argv[i] + 14;
+		else
+			opts[n_opts++] = argv[i];
+	}
+	char **files = argv + dash + 1, **listed = NULL;
+	int n_files = dash < argc ? argc - dash - 1 : 0;
+	if (argc < 2 || (list ? n_files > 0 : n_files < 1)) {
 		if (mpi_rank == 0)
-			log_error("usage: ndd-mpi extract WORK [ndd-extract options] -- FILE...");
+			log_error("usage: ndd-mpi extract WORK [ndd-extract options] "
+				  "{--files0-from LIST | -- FILE...}");
+		free(opts);
 		return EXIT_FAILED;
 	}
+	int status = EXIT_OK;
+	if (list) {
+		/* every rank reads the list: it lies where the ranks see WORK */
+		n_files = names0_read(list, &listed);
+		files = listed;
+		if (n_files < 1 && mpi_rank == 0 && n_files == 0)
+			log_error("--files0-from '%s' names no file", list);
+		if (n_files < 1)
+			status = EXIT_FAILED;
+	}
+	status = mpi_agree(status, "reading the input list");
+	if (status > 1) {
+		names0_free(listed);
+		free(opts);
+		return status;
+	}
 	const char *work = argv[1];
-	char **files = argv + dash + 1;
-	const int n_files = argc - dash - 1;
-	int first, count, status = EXIT_OK;
+	int first, count;
 	file_share(files, n_files, &first, &count);
 	if (count) {
-		char **a = xcalloc((size_t)(dash + count + 8), sizeof *a);
+		char **a = xcalloc((size_t)(n_opts + count + 8), sizeof *a);
 		char base[24];
 		int n = 0;
 		a[n++] = a_extract;
-		for (int i = 2; i < dash; i++)
-			a[n++] = argv[i];
+		for (int i = 0; i < n_opts; i++)
+			a[n++] = opts[i];
 		snprintf(base, sizeof base, "%d", first);
 		a[n++] = a_base;
 		a[n++] = base;
@@ -116,6 +149,8 @@ int step_extract(int argc, char **argv)
 		free(a);
 	}
 	log_init("ndd-mpi");
+	names0_free(listed);
+	free(opts);
 	return mpi_agree(status, "extract");
 }
 

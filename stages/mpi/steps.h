@@ -7,7 +7,8 @@
 #ifndef NDD_MPI_STEPS_H
 #define NDD_MPI_STEPS_H
 
-/* extract WORK [ndd-extract options] -- FILE...: the files, split over the
+/* extract WORK [ndd-extract options] {--files0-from LIST | -- FILE...}: the
+ * files (LIST: NUL-ended names, util/names0.h), split over the
  * ranks by size in order, extracted into WORK/docs.R.ndf by rank R. */
 int step_extract(int argc, char **argv);
 
