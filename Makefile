@@ -124,12 +124,16 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 
 # MPI=1 also builds $(BUILD)/bin/ndd-mpi (docs/MPI.md) with the MPI
-# compiler wrapper around $(CC) (Open MPI's or MPICH's mpicc); the other
-# programs never link MPI.  It runs ndd-extract's and ndd-fingerprint's
-# main() in-process: those stages are compiled again with main renamed.
+# compiler wrapper MPI_CC around $(CC) (Open MPI's or MPICH's mpicc); the
+# other programs never link MPI.  It runs ndd-extract's and
+# ndd-fingerprint's main() in-process: those stages are compiled again
+# with main renamed.  MPIRUN is the launcher the tests use.  Another MPI
+# in its own build directory, e.g. MPICH beside Open MPI:
+#   make test MPI=1 BUILD=build-mpich MPI_CC=mpicc.mpich MPIRUN=mpirun.mpich
+MPIRUN     ?= mpirun
 ifeq ($(MPI),1)
-MPICC      ?= mpicc
-MPI_CC      = OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPICC)
+MPI_CC     ?= $(or $(MPICC),mpicc)
+MPI_WRAP    = OMPI_CC=$(CC) MPICH_CC=$(CC) $(MPI_CC)
 MPI_SRC     = $(sort $(wildcard stages/mpi/*.c))
 MPI_STAGES  = extract fingerprint
 MPI_OBJ     = $(MPI_SRC:%.c=$(BUILD)/%.o) $(MPI_STAGES:%=$(BUILD)/mpi-stages/%.o)
@@ -139,24 +143,24 @@ all: $(MPI_BIN)
 $(BUILD)/stages/mpi/%.o: stages/mpi/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MPICC   $<")
-	$(Q)$(MPI_CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(MPI_WRAP) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/mpi-stages/%.o: stages/%.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (main renamed)")
 	$(Q)$(CC) $(ALL_CFLAGS) -Dmain=ndd_$*_main -include stages/mpi/rank.h \
-		$(shell $(MPI_CC) --showme:compile 2>/dev/null || $(MPI_CC) -compile-info 2>/dev/null | sed 's/^[^ ]* //; s/ -c / /') \
+		$(shell $(MPI_WRAP) --showme:compile 2>/dev/null || $(MPI_WRAP) -compile-info 2>/dev/null | sed 's/^[^ ]* //; s/ -c / /') \
 		-c $< -o $@
 
 $(MPI_BIN): $(MPI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(MPI_CC) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(MPI_WRAP) $(ALL_LDFLAGS) $^ $(LDLIBS) -o $@
 endif
 
 ## test: build and run every test: unit tests, golden CLI tests, end to end
 test: $(STAGE_BIN) $(MPI_BIN) $(TEST_BIN) $(BENCH_BIN)
-	$(Q)BUILD=$(BUILD) NDD_MPI_BUILT=$(if $(filter 1,$(MPI)),1,0) sh tests/run_all.sh $(TEST_BIN)
+	$(Q)BUILD=$(BUILD) NDD_MPI_BUILT=$(if $(filter 1,$(MPI)),1,0) MPIRUN="$(MPIRUN)" sh tests/run_all.sh $(TEST_BIN)
 
 check: test
 

@@ -902,10 +902,11 @@ if [ "$mpi" -gt 0 ]; then
 	mpi_stats "$work/extract.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
 	# Templates: what repeats over a host's pages is its template, not
 	# content (docs/TEMPLATES.md); fingerprint then decides each page's
-	# text without it.
-	[ "$templates" = 0 ] || step template template "templates.ndf template.json" run_stage template \
-		"${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
-		--stats "$work/template.json" -o "$work/templates.ndf" "${docs[@]}"
+	# text without it.  Each host is learnt on one rank, from the pages
+	# the ranks' documents hold of it (docs/MPI.md).
+	[ "$templates" = 0 ] || step template mpi "templates.ndf template.json" mpi_run template \
+		"${topt[@]}" "${qopt[@]}" "${popt[@]}" \
+		--stats "$work/template.json" "$work" "$work/templates.ndf"
 	step fingerprint mpi "fingerprints.ndf fingerprint.*.json" mpi_run fingerprint "$work" "$work/fingerprints.ndf" "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
 	mapfile -t parts < <(mpi_parts fingerprint json)
 	mpi_stats "$work/fingerprint.json" "${parts[@]}" || die "cannot sum the ranks' statistics"

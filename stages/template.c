@@ -15,7 +15,7 @@
  * (a quarter of -m: 16 bytes a host; when it is full it starts again, and
  * the store's per-host cap still holds) and one partition when spilled
  * (its 1/256 of the spill: a spill of 256 x -m/2 fits).  A page keeps at
- * most MAX_PAGE_BLOCKS block hashes.  Everything but the signatures is
+ * most TPL_MAX_PAGE_BLOCKS block hashes.  Everything but the signatures is
  * serial and in document order, so the output is the same for any -t.
  */
 #include <errno.h>
@@ -26,22 +26,17 @@
 
 #include "format/docrec.h"
 #include "format/ndf.h"
-#include "format/ndf_batch.h"
-#include "format/tplrec.h"
 #include "template/host.h"
+#include "template/hostlearn.h"
 #include "template/learn.h"
-#include "template/pagesig.h"
 #include "template/tplset.h"
+#include "template/tplwrite.h"
 #include "util/cli.h"
-#include "util/grow.h"
 #include "util/infile.h"
 #include "util/outfile.h"
 #include "util/log.h"
 
-#define MAX_PAGE_BLOCKS 4096 /* block hashes kept of one page */
-#define MAX_AGE 30           /* nights a --previous template is carried */
 #define N_PARTS 256
-#define OUT_BLOCK (1u << 20)
 
 struct opts {
 	struct cli_common cc;
@@ -78,7 +73,7 @@ static void usage(FILE *fp, int status)
 		"  -m, --memory SIZE      memory for pages before spilling (default 1G)\n"
 		"  -T, --tmpdir DIR       where to spill (default $TMPDIR or /tmp)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n" CLI_COMMON_HELP,
-		d.min_pages, d.share_pct, d.near_bits, MAX_AGE);
+		d.min_pages, d.share_pct, d.near_bits, TPL_MAX_AGE);
 	exit(status);
 }
 
@@ -180,12 +175,6 @@ static uint32_t *hostmap_get(struct hostmap *m, uint64_t host)
 
 /* ---- the page store ---- */
 
-/* A page in the store: this header, then n u64 block hashes. */
-struct page_head {
-	uint64_t host, seq, sig;
-	uint64_t n;
-};
-
 struct store {
 	uint8_t *buf;
 	size_t len, limit;
@@ -220,8 +209,8 @@ static FILE *part_file(struct store *s, unsigned p)
 static int spill(struct store *s)
 {
 	for (size_t at = 0; at < s->len;) {
-		const struct page_head *h = (const struct page_head *)(s->buf + at);
-		const size_t size = sizeof *h + h->n * 8;
+		const struct tpl_page_head *h = (const struct tpl_page_head *)(s->buf + at);
+		const size_t size = tpl_page_size(h->n);
 		FILE *f = part_file(s, (unsigned)(h->host >> 56));
 		if (!f || fwrite(h, 1, size, f) != size) {
 			log_error("cannot write a spill file in '%s': %s", s->tmpdir, strerror(errno));
@@ -235,9 +224,9 @@ static int spill(struct store *s)
 	return 0;
 }
 
-static int store_add(struct store *s, const struct page_head *h, const uint64_t *blocks)
+static int store_add(struct store *s, const struct tpl_page_head *h, const uint64_t *blocks)
 {
-	const size_t size = sizeof *h + h->n * 8;
+	const size_t size = tpl_page_size(h->n);
 	if (s->len + size > s->limit && s->len && spill(s))
 		return -1;
 	if (s->len + size > s->limit) { /* one page bigger than the store: never, by the caps */
@@ -250,127 +239,32 @@ static int store_add(struct store *s, const struct page_head *h, const uint64_t 
 	return 0;
 }
 
-/* ---- output, merged with --previous ---- */
-
-struct out {
-	struct outfile of;
-	struct ndf_writer *w;
-	struct ndf_batch batch;
-	const struct tplset *prev;
-	size_t prev_at;
-	uint32_t min_pages;
-	struct stats *st;
-};
-
-static int out_record(struct out *o, const struct tpl_record *r, const uint64_t *hashes)
-{
-	uint8_t *const at = ndf_batch_reserve(&o->batch, tplrec_size(r->n), r->host);
-	if (!at)
-		return -1;
-	ndf_batch_commit(&o->batch, tplrec_encode(r, hashes, at));
-	return 0;
-}
-
-/* The previous night's host i, a night older (dropped past MAX_AGE). */
-static int out_previous(struct out *o, size_t i)
-{
-	const struct tplset *p = o->prev;
-	if (p->age[i] + 1 > MAX_AGE)
-		return 0;
-	const struct tpl_record r = {p->host[i], p->pages[i], p->age[i] + 1,
-				     (uint32_t)(p->start[i + 1] - p->start[i]), NULL};
-	o->st->previous_hosts++;
-	return out_record(o, &r, p->hash + p->start[i]);
-}
-
-/* Previous hosts below @host (all with UINT64_MAX... and @last). */
-static int out_previous_below(struct out *o, uint64_t host, int last)
-{
-	const struct tplset *p = o->prev;
-	while (p && o->prev_at < p->n_hosts && (last || p->host[o->prev_at] < host))
-		if (out_previous(o, o->prev_at++))
-			return -1;
-	return 0;
-}
-
-/* Tonight's host: its learnt template, or the previous night's when
- * tonight had too few distinct pages to learn from. */
-static int out_host(struct out *o, uint64_t host, uint32_t groups, const uint64_t *h, size_t n)
-{
-	if (out_previous_below(o, host, 0))
-		return -1;
-	const struct tplset *p = o->prev;
-	const int have_prev = p && o->prev_at < p->n_hosts && p->host[o->prev_at] == host;
-	if (groups < o->min_pages && have_prev)
-		return out_previous(o, o->prev_at++);
-	if (have_prev)
-		o->prev_at++;
-	if (!n)
-		return 0;
-	const struct tpl_record r = {host, groups, 0, (uint32_t)n, NULL};
-	o->st->learnt++;
-	o->st->learnt_blocks += n;
-	return out_record(o, &r, h);
-}
-
 /* ---- learning, host by host ---- */
 
 struct learn {
 	struct tpl_learner *l;
-	struct tpl_page *pages;
-	size_t cap;
+	struct tpl_writer *w;
 	const struct opts *o;
+	struct stats *st;
 };
 
-static int by_host_seq(const void *a, const void *b)
+static int learnt(void *ctx, uint64_t host, uint32_t groups, const uint64_t *h, size_t n)
 {
-	const struct page_head *x = *(const struct page_head *const *)a;
-	const struct page_head *y = *(const struct page_head *const *)b;
-	if (x->host != y->host)
-		return x->host < y->host ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	const struct learn *L = ctx;
+	return tpl_writer_host(L->w, host, groups, h, n);
 }
 
 /* Learn every host of the @len bytes of pages at @buf, in host order. */
-static int learn_all(struct learn *L, uint8_t *buf, size_t len, struct out *o)
+static int learn_all(struct learn *L, const uint8_t *buf, size_t len)
 {
-	size_t n = 0, cap = 1024;
-	const struct page_head **v = xmalloc(cap * sizeof *v);
-	for (size_t at = 0; at < len; n++) {
-		if (n == cap)
-			v = xrealloc(v, (cap *= 2) * sizeof *v);
-		v[n] = (const struct page_head *)(buf + at);
-		at += sizeof *v[n] + v[n]->n * 8;
-	}
-	qsort(v, n, sizeof *v, by_host_seq);
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc;) {
-		size_t j = i, k = 0;
-		while (j < n && v[j]->host == v[i]->host)
-			j++;
-		const size_t m = j - i < L->o->sample ? j - i : L->o->sample;
-		if (m > L->cap)
-			L->pages = xrealloc(L->pages, (L->cap = m) * sizeof *L->pages);
-		for (; k < m; k++)
-			L->pages[k] = (struct tpl_page){v[i + k]->sig, (uint32_t)v[i + k]->n,
-							(const uint64_t *)(v[i + k] + 1)};
-		const uint64_t *h;
-		size_t nh;
-		uint32_t groups;
-		rc = tpl_learn(L->l, L->pages, m, &L->o->tp, &h, &nh, &groups);
-		if (rc)
-			log_error("out of memory learning a template");
-		else
-			rc = out_host(o, v[i]->host, groups, h, nh);
-		o->st->hosts++;
-		i = j;
-	}
-	free(v);
+	struct tpl_learn_counts n = {0, 0};
+	const int rc = tpl_learn_pages(L->l, buf, len, L->o->sample, &L->o->tp, learnt, L, &n);
+	L->st->hosts += n.hosts;
 	return rc;
 }
 
 /* Learn from partition file @f (all its pages at once). */
-static int learn_part(struct learn *L, FILE *f, struct out *o, uint8_t **buf, size_t *cap)
+static int learn_part(struct learn *L, FILE *f, uint8_t **buf, size_t *cap)
 {
 	if (fflush(f) || fseeko(f, 0, SEEK_END))
 		return -1;
@@ -383,7 +277,7 @@ static int learn_part(struct learn *L, FILE *f, struct out *o, uint8_t **buf, si
 		log_error("cannot read back a spill file: %s", strerror(errno));
 		return -1;
 	}
-	return learn_all(L, *buf, (size_t)size, o);
+	return learn_all(L, *buf, (size_t)size);
 }
 
 /* ---- reading the documents ---- */
@@ -397,7 +291,7 @@ struct reader {
 	uint8_t *take;
 	size_t cap;
 	size_t *hoff;      /* where each taken record's hashes start in @hash */
-	uint64_t *hash;    /* the taken records' block hashes, MAX_PAGE_BLOCKS at most each */
+	uint64_t *hash;    /* the taken records' block hashes, TPL_MAX_PAGE_BLOCKS at most each */
 	size_t hash_cap;
 	struct stats *st;
 	uint64_t first_config;
@@ -446,8 +340,8 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		if (!R->take[i])
 			continue;
 		uint32_t nb = docrec_n_blocks(&R->doc[i]);
-		if (nb > MAX_PAGE_BLOCKS) {
-			nb = MAX_PAGE_BLOCKS;
+		if (nb > TPL_MAX_PAGE_BLOCKS) {
+			nb = TPL_MAX_PAGE_BLOCKS;
 			R->st->capped_blocks++;
 		}
 		R->hoff[i] = nh;
@@ -469,16 +363,8 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			const struct doc_record *d = &R->doc[i];
 			if (!R->take[i] || failed)
 				continue;
-			if (array_grow((void **)&blk, &blk_cap, d->n_blocks, sizeof *blk)) {
+			if (tpl_page_blocks(d, &blk, &blk_cap, &R->sig[i], R->hash + R->hoff[i]) < 0)
 				failed = 1;
-				continue;
-			}
-			docrec_blocks(d, blk);
-			R->sig[i] = page_signature(blk, d->n_blocks);
-			const uint32_t nb = d->n_blocks < MAX_PAGE_BLOCKS ? d->n_blocks : MAX_PAGE_BLOCKS;
-			/* repeats are kept: learning counts a block once per page anyway */
-			for (uint32_t k = 0; k < nb; k++)
-				R->hash[R->hoff[i] + k] = blk[k].hash;
 		}
 		free(blk);
 	}
@@ -490,8 +376,8 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		if (!R->take[i])
 			continue;
 		const struct doc_record *d = &R->doc[i];
-		const uint32_t nb = d->n_blocks < MAX_PAGE_BLOCKS ? d->n_blocks : MAX_PAGE_BLOCKS;
-		const struct page_head h = {R->host[i], R->st->sampled++, R->sig[i], nb};
+		const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
+		const struct tpl_page_head h = {R->host[i], R->st->sampled++, R->sig[i], nb};
 		if (store_add(R->s, &h, R->hash + R->hoff[i]))
 			return -1;
 	}
@@ -577,55 +463,39 @@ int main(int argc, char **argv)
 		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-");
 	if (st.capped_blocks)
 		log_warn("%llu pages had more than %d blocks: only their first %d were learnt from",
-			 (unsigned long long)st.capped_blocks, MAX_PAGE_BLOCKS, MAX_PAGE_BLOCKS);
+			 (unsigned long long)st.capped_blocks, TPL_MAX_PAGE_BLOCKS, TPL_MAX_PAGE_BLOCKS);
 
 	struct tplset prev = {0};
-	struct out o = {.min_pages = opt.tp.min_pages, .st = &st};
-	if (!rc && opt.previous) {
+	if (!rc && opt.previous)
 		rc = tplset_load(&prev, opt.previous);
-		o.prev = rc ? NULL : &prev;
-	}
-	if (!rc && !(rc = outfile_open(&o.of, opt.cc.output))) {
-		struct ndf_header h;
-		memset(&h, 0, sizeof h);
-		h.version = NDF_VERSION;
-		h.kind = NDF_KIND_TEMPLATES;
-		h.aux = TPLREC_VERSION;
-		h.feature_config = R.first_config;
-		o.w = ndf_writer_open(o.of.fp, o.of.display, &h);
-		ndf_batch_init(&o.batch, o.w, OUT_BLOCK);
-		rc = o.w ? 0 : -1;
-	}
-	struct learn L = {tpl_learner_new(), NULL, 0, &opt};
+	struct learn L = {tpl_learner_new(), NULL, &opt, &st};
 	if (!L.l)
 		rc = -1;
+	if (!rc) {
+		L.w = tpl_writer_open(opt.cc.output, R.first_config, opt.previous ? &prev : NULL,
+				      opt.tp.min_pages);
+		rc = L.w ? 0 : -1;
+	}
 	if (!rc && !s.spilled) {
-		rc = learn_all(&L, s.buf, s.len, &o);
+		rc = learn_all(&L, s.buf, s.len);
 	} else if (!rc) {
 		rc = spill(&s);
 		uint8_t *buf = s.buf;
 		size_t cap = s.limit;
 		for (unsigned p = 0; p < N_PARTS && !rc; p++)
 			if (s.part[p])
-				rc = learn_part(&L, s.part[p], &o, &buf, &cap);
+				rc = learn_part(&L, s.part[p], &buf, &cap);
 		s.buf = buf;
 	}
-	if (!rc)
-		rc = out_previous_below(&o, 0, 1);
-	if (!rc)
-		rc = ndf_batch_flush(&o.batch);
-	if (o.w) {
-		struct ndf_writer *w = o.w;
-		o.w = NULL;
-		if (rc)
-			ndf_writer_abort(w);
-		else if (ndf_writer_finish(w))
-			rc = -1;
+	if (!rc) {
+		struct tpl_write_stats ws;
+		rc = tpl_writer_finish(L.w, &ws);
+		st.learnt = ws.learnt;
+		st.learnt_blocks = ws.learnt_blocks;
+		st.previous_hosts = ws.previous_hosts;
+	} else {
+		tpl_writer_abort(L.w);
 	}
-	if (!rc)
-		rc = outfile_commit(&o.of);
-	else if (o.of.fp)
-		outfile_abort(&o.of);
 	if (!rc && opt.stats)
 		rc = write_stats(opt.stats, &st);
 	for (unsigned p = 0; p < N_PARTS; p++)
@@ -640,8 +510,6 @@ int main(int argc, char **argv)
 	free(R.hosts.key);
 	free(R.hosts.count);
 	free(s.buf);
-	ndf_batch_free(&o.batch);
-	free(L.pages);
 	tpl_learner_free(L.l);
 	tplset_free(&prev);
 	if (rc)

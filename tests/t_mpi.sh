@@ -13,10 +13,15 @@ if [ "${NDD_MPI_BUILT:-1}" = 0 ]; then
 	echo "SKIP: make test without MPI=1 (ndd-mpi is built and tested by make test MPI=1)"
 	exit 0
 fi
-if [ ! -x "$BIN/ndd-mpi" ] || ! command -v mpirun >/dev/null; then
-	echo "SKIP: no ndd-mpi in $BIN (make MPI=1) or no mpirun (apt-get install openmpi-bin libopenmpi-dev)"
+# MPIRUN: the launcher of the MPI that built ndd-mpi (make passes its
+# MPIRUN: mpirun.mpich with MPICC=mpicc.mpich); run_pipeline.sh gets it
+# as NDD_MPIRUN.
+launcher=${MPIRUN:-mpirun}
+if [ ! -x "$BIN/ndd-mpi" ] || ! command -v "$launcher" >/dev/null; then
+	echo "SKIP: no ndd-mpi in $BIN (make MPI=1) or no $launcher (apt-get install openmpi-bin libopenmpi-dev)"
 	exit 0
 fi
+export NDD_MPIRUN="$launcher"
 # Under the sanitizers, LeakSanitizer reports Open MPI's own allocations
 # at exit (its plugins are unloaded by then, so no suppression can name
 # them) and turns a rank's exit status into 1: leaks are not checked in
@@ -25,8 +30,9 @@ asan_leaks=${ASAN_OPTIONS:-}
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 RUN="$TOP/run_pipeline.sh"
 # Open MPI's mpirun wants these for 4 ranks on a small machine, and as root
-MPIRUN="mpirun"
-mpirun --version 2>&1 | grep -q "Open MPI" && MPIRUN="mpirun --oversubscribe --allow-run-as-root"
+MPIRUN=$launcher
+"$launcher" --version 2>&1 | grep -q "Open MPI" && MPIRUN="$launcher --oversubscribe --allow-run-as-root"
+echo "launcher: $("$launcher" --version 2>&1 | grep -m1 -E 'Open MPI|OpenRTE|Version|HYDRA')"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -51,6 +57,38 @@ for corpus in "$TOP/corpus-samples" "$tmp/gen/crawl"; do
 	echo "$(basename "$corpus"): --mpi 1, 2, 4 byte-identical ($(($(wc -l < "$tmp/one/clusters.csv") - 1)) rows)"
 	rm -rf "$tmp/one" "$tmp"/mpi?
 done
+
+# The template step alone, against ndd-template over the same parts in
+# order: a host's first pages lie on several ranks (--sample 5 of hosts
+# of 10 to 30 pages), and --previous with some hosts learnt and some
+# carried from it (--min-pages 12).  The same bytes and ndd-template's
+# statistics.
+printf '%s\0' "$tmp"/gen/crawl/* > "$tmp/list"
+for n in 2 3; do
+	mkdir -p "$tmp/w$n"
+	$MPIRUN -np $n "$BIN/ndd-mpi" extract "$tmp/w$n" -q -t 1 --files0-from "$tmp/list" 2>"$tmp/err" ||
+		{ bad "ndd-mpi extract on $n ranks"; cat "$tmp/err"; }
+done
+"$BIN/ndd-template" -q -o "$tmp/prev.ndf" "$tmp"/w3/docs.0.ndf "$tmp"/w3/docs.1.ndf "$tmp"/w3/docs.2.ndf
+for args in "--sample 5" "--sample 30 --min-pages 12 --previous $tmp/prev.ndf"; do
+	# shellcheck disable=SC2086 # the options are words
+	"$BIN/ndd-template" -q $args --stats "$tmp/s1.json" -o "$tmp/t1.ndf" \
+		"$tmp"/w3/docs.0.ndf "$tmp"/w3/docs.1.ndf "$tmp"/w3/docs.2.ndf || bad "ndd-template $args"
+	for n in 2 3; do
+		# shellcheck disable=SC2086
+		$MPIRUN -np $n "$BIN/ndd-mpi" template -q -t 1 $args --stats "$tmp/s$n.json" \
+			"$tmp/w$n" "$tmp/t$n.ndf" 2>"$tmp/err" || { bad "ndd-mpi template $args"; cat "$tmp/err"; }
+		cmp -s "$tmp/t1.ndf" "$tmp/t$n.ndf" || bad "template on $n ranks, $args: templates differ"
+		python3 - "$tmp/s1.json" "$tmp/s$n.json" <<'PY' || bad "template on $n ranks, $args: statistics differ"
+import json, sys
+one, mpi = (json.load(open(p)) for p in sys.argv[1:])
+sys.exit(any(mpi.get(k) != v for k, v in one.items()))
+PY
+	done
+	echo "template $args: 2 and 3 ranks as ndd-template ($(sed 's/.*"hosts_with_template": \([0-9]*\).*"hosts_from_previous": \([0-9]*\).*/\1 learnt, \2 from --previous/' "$tmp/s1.json"))"
+done
+grep -q '"hosts_from_previous": [1-9]' "$tmp/s1.json" || bad "--previous: no host kept its earlier template"
+rm -rf "$tmp/w2" "$tmp/w3"
 
 # More input names than one exec's argument list holds (ARG_MAX): the
 # ranks read the names from the run's list (--files0-from), so the MPI
@@ -88,6 +126,25 @@ sort "$tmp/brute.txt" > "$tmp/want"
 sed "s/,[a-z-]*\r\$/\r/" "$tmp/pairs.txt" | sort > "$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || bad "3 ranks: $(wc -l < "$tmp/got") pairs, brute force $(wc -l < "$tmp/want")"
 echo "tables on 3 ranks: $(($(wc -l < "$tmp/want") - 1)) pairs as brute force"
+# Each rank reads only the blocks of its share of the catalog (the
+# sections' block indexes): 100,000 fingerprints in two files, three
+# sections, on 3 ranks.  The sorted tables are ndd-permute-sort's bytes
+# (the dataset id from the headers is the one a full read gives), and no
+# rank reads more than 60 % of the catalog's bytes.
+"$GEN" -n 100000 -s 6 -k 4 -o "$tmp/big.ndf" >/dev/null || bad "gen_fps 100000"
+cat "$tmp/big.ndf" "$tmp/big.ndf" > "$tmp/big2.ndf"
+"$BIN/ndd-permute-sort" -q -t 1 -k 4 -o "$tmp/raw1.ndf" "$tmp/big2.ndf" "$tmp/big.ndf" || bad "permute-sort"
+$MPIRUN -np 3 "$BIN/ndd-mpi" tables -q -t 1 -k 4 --raw "$tmp/raw3.ndf" --stats "$tmp/big.json" \
+	"$tmp/big2.ndf" "$tmp/big.ndf" 2>"$tmp/err" || { bad "ndd-mpi tables on 3 sections"; cat "$tmp/err"; }
+cmp -s "$tmp/raw1.ndf" "$tmp/raw3.ndf" || bad "3 ranks, 3 sections: sorted tables differ from ndd-permute-sort's"
+total=$(($(wc -c < "$tmp/big2.ndf") + $(wc -c < "$tmp/big.ndf")))
+read_bytes=$(sed -n 's/.*"per_rank_catalog_bytes_read": \[\(.*\)\].*/\1/p' "$tmp/big.json")
+for b in $(echo "$read_bytes" | tr -d ,); do
+	[ "$b" -gt 0 ] && [ $((b * 100)) -lt $((total * 60)) ] || bad "a rank read $b of the catalog's $total bytes"
+done
+echo "tables on 3 ranks, 3 sections: bytes read per rank [$read_bytes] of $total; sorted tables as ndd-permute-sort"
+rm -f "$tmp"/big*.ndf "$tmp"/raw?.ndf
+
 # A pair file that was tampered with is refused.
 printf 'x' | dd of="$tmp/pairs.bin" bs=1 seek=70 conv=notrunc 2>/dev/null
 "$BIN/ndd-self-join" -q --found-pairs "$tmp/pairs.bin" -c "$tmp/fps.ndf" -o "$tmp/c2.csv" 2>/dev/null &&
@@ -97,7 +154,7 @@ printf 'x' | dd of="$tmp/pairs.bin" bs=1 seek=70 conv=notrunc 2>/dev/null
 # fails.  Exit 2, the rank named, the previous outputs untouched.
 "$RUN" -q -t 1 --bin "$BIN" --tables -o "$tmp/out" "$TOP/corpus-samples" >/dev/null
 sums "$tmp/out" > "$tmp/before"
-for fault in tables:2:kill extract:1:fail; do
+for fault in tables:2:kill extract:1:fail template:1:kill template:3:fail; do
 	NDD_MPI_FAULT=$fault "$RUN" -q -t 1 --bin "$BIN" --mpi 4 -o "$tmp/out" "$TOP/corpus-samples" \
 		>/dev/null 2>"$tmp/err"
 	rc=$?

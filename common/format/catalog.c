@@ -176,13 +176,13 @@ static int scan_section(struct scan *s, struct ndf_reader *r)
 	return rc ? rc : s->stop;
 }
 
-static void mix_dataset(struct catalog_info *info, const struct ndf_header *h)
+uint64_t catalog_dataset_next(uint64_t id, const struct ndf_header *h)
 {
 	uint8_t buf[20];
-	put_le64(buf, info->dataset_id);
+	put_le64(buf, id);
 	put_le64(buf + 8, h->record_count);
 	put_le32(buf + 16, h->payload_crc);
-	info->dataset_id = XXH3_64bits(buf, sizeof buf);
+	return XXH3_64bits(buf, sizeof buf);
 }
 
 static int scan_file(struct scan *s, FILE *fp, const char *name)
@@ -203,7 +203,8 @@ static int scan_file(struct scan *s, FILE *fp, const char *name)
 			rc = scan_section(s, r);
 		}
 		if (!rc) {
-			mix_dataset(s->info, ndf_reader_header(r));
+			s->info->dataset_id =
+				catalog_dataset_next(s->info->dataset_id, ndf_reader_header(r));
 			s->info->n_sections++;
 		}
 		ndf_reader_close(r);

@@ -59,6 +59,12 @@ struct catalog_visitor {
 int catalog_scan(const char *const *paths, int n, const struct catalog_visitor *v,
 		 struct catalog_info *info) __attribute__((warn_unused_result));
 
+struct ndf_header;
+
+/** The dataset id after one more section of header @h (its verified
+ * record count and payload CRC), from @id (0 before the first). */
+uint64_t catalog_dataset_next(uint64_t id, const struct ndf_header *h);
+
 /**
  * Every fingerprint of the catalog @paths[0..n), in order, into a new
  * array *@out of *@count entries (the caller frees it).

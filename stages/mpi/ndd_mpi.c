@@ -7,6 +7,7 @@
  * failed (mpirun reports any non-zero exit as a failed job).
  *
  *   mpirun -np P ndd-mpi extract WORK [ndd-extract options] {--files0-from LIST | -- FILE...}
+ *   mpirun -np P ndd-mpi template WORK OUT.ndf [ndd-template options]
  *   mpirun -np P ndd-mpi fingerprint WORK OUT.ndf [ndd-fingerprint options]
  *   mpirun -np P ndd-mpi tables -k K [--raw F] [--pairs F] [--stats F] FPS...
  *
@@ -44,6 +45,7 @@ static void usage(FILE *fp)
 	fprintf(fp, "Usage: mpirun -np P ndd-mpi [--status FILE] STEP ARGS...\n"
 		    "Steps (each run by every rank; see docs/MPI.md):\n"
 		    "  extract WORK [ndd-extract options] {--files0-from LIST | -- FILE...}\n"
+		    "  template WORK OUT.ndf [ndd-template options]\n"
 		    "  fingerprint WORK OUT.ndf [ndd-fingerprint options]\n"
 		    "  tables -k K [--raw FILE] [--pairs FILE] [--stats FILE] FPS...\n");
 }
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
 		current_step = argv[1];
 		if (!strcmp(argv[1], "extract"))
 			status = step_extract(argc - 1, argv + 1);
+		else if (!strcmp(argv[1], "template"))
+			status = step_template(argc - 1, argv + 1);
 		else if (!strcmp(argv[1], "fingerprint"))
 			status = step_fingerprint(argc - 1, argv + 1);
 		else if (!strcmp(argv[1], "tables"))

@@ -12,6 +12,11 @@
  * ranks by size in order, extracted into WORK/docs.R.ndf by rank R. */
 int step_extract(int argc, char **argv);
 
+/* template WORK OUT.ndf [options]: each host's template learnt on the
+ * rank its host key falls to, from the pages of WORK/docs.R.ndf moved
+ * there (template.c); rank 0 writes OUT.ndf. */
+int step_template(int argc, char **argv);
+
 /* fingerprint WORK [ndd-fingerprint options]: WORK/docs.R.ndf into
  * WORK/fps.R.ndf on rank R, then rank 0 joins those into one
  * WORK/fingerprints.ndf. */

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "format/catalog.h"
+#include "format/catalog_share.h"
 #include "format/ndf.h"
 #include "tables/codec.h"
 #include "tables/design.h"
@@ -70,6 +71,7 @@ struct tstats {
 	uint64_t max_records;  /* the most of one table this rank held */
 	uint64_t comparisons;
 	uint64_t pairs; /* rank 0: found by all ranks */
+	uint64_t catalog_bytes; /* of the catalog's blocks read (its share's) */
 };
 
 static void usage(FILE *fp, int status)
@@ -167,9 +169,10 @@ static int count_only(void *ctx, uint64_t idx, const struct fp_record *r)
 	return 0;
 }
 
-/* Rank 0 counts the catalog (a pass that decodes nothing), every rank
- * then reads its share of it.  @return 0 or -1, the same on every rank. */
-static int read_share(const struct topts *o, struct share *s, struct catalog_info *info)
+/* An input that cannot be read by index (catalog_share.h): rank 0 counts
+ * the catalog (a pass that decodes nothing), every rank then reads it
+ * all, decoding its share.  @return 0 or -1, the same on every rank. */
+static int scan_share(const struct topts *o, struct share *s, struct catalog_info *info)
 {
 	uint64_t head[4] = {0};
 	int rc = 0;
@@ -199,6 +202,49 @@ static int read_share(const struct topts *o, struct share *s, struct catalog_inf
 		rc = -1;
 	}
 	*info = mine;
+	return mpi_agree(rc ? EXIT_FAILED : 0, "reading the catalog") > 1 ? -1 : 0;
+}
+
+/* This rank's share of the catalog, read by the sections' block indexes
+ * (only the blocks that hold it); every rank checks that it saw the
+ * catalog rank 0 saw.  @return 0 or -1, the same on every rank. */
+static int read_share(const struct topts *o, struct share *s, struct catalog_info *info,
+		      uint64_t *bytes_read)
+{
+	struct catalog_share sh;
+	int rc = catalog_share(o->inputs, o->n_inputs, (uint64_t)mpi_rank, (uint64_t)mpi_size, &sh,
+			       info);
+	int indexed = rc != CATALOG_NOT_INDEXED, all = 0;
+	const int mrc = MPI_Allreduce(&indexed, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (mrc != MPI_SUCCESS) {
+		free(sh.fp);
+		return mpi_fail(mrc, "reading the catalog");
+	}
+	if (!all) {
+		free(sh.fp);
+		return scan_share(o, s, info);
+	}
+	if (!rc && info->n_records >= UINT32_MAX) {
+		if (mpi_rank == 0)
+			log_error("%llu fingerprints: more than one table can index (2^32 - 1)",
+				  (unsigned long long)info->n_records);
+		rc = -1;
+	}
+	s->lo = sh.lo;
+	s->hi = sh.hi;
+	s->fp = sh.fp;
+	*bytes_read = sh.bytes_read;
+	if (mpi_agree(rc ? EXIT_FAILED : 0, "reading the catalog") > 1)
+		return -1;
+	uint64_t head[2] = {info->n_records, info->dataset_id};
+	if ((rc = MPI_Bcast(head, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD)) != MPI_SUCCESS)
+		return mpi_fail(rc, "sharing the catalog's size");
+	rc = head[0] != info->n_records || head[1] != info->dataset_id;
+	if (rc)
+		log_error("rank %d: the catalog changed while it was read", mpi_rank);
+	log_debug("rank %d: fingerprints [%llu, %llu) from %llu blocks, %llu bytes", mpi_rank,
+		  (unsigned long long)sh.lo, (unsigned long long)sh.hi,
+		  (unsigned long long)sh.blocks_read, (unsigned long long)sh.bytes_read);
 	return mpi_agree(rc ? EXIT_FAILED : 0, "reading the catalog") > 1 ? -1 : 0;
 }
 
@@ -524,12 +570,13 @@ static int write_stats(const struct job *j, double secs)
 {
 	const int P = mpi_size;
 	double *ph = xcalloc(PH_N, sizeof *ph);
-	uint64_t mine[5] = {(uint64_t)log_peak_rss_kb(), j->st.sent_bytes, j->st.gather_bytes,
-			    j->st.max_records, (uint64_t)(log_cpu() * 1000)};
-	uint64_t *all = xcalloc((size_t)P * 5, sizeof *all);
+	enum { NS = 6 };
+	uint64_t mine[NS] = {(uint64_t)log_peak_rss_kb(), j->st.sent_bytes, j->st.gather_bytes,
+			     j->st.max_records, (uint64_t)(log_cpu() * 1000), j->st.catalog_bytes};
+	uint64_t *all = xcalloc((size_t)P * NS, sizeof *all);
 	int rc = MPI_Reduce(j->st.secs, ph, PH_N, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Gather(mine, 5, MPI_UINT64_T, all, 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+		rc = MPI_Gather(mine, NS, MPI_UINT64_T, all, NS, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	if (rc != MPI_SUCCESS) {
 		free(ph);
 		free(all);
@@ -543,8 +590,8 @@ static int write_stats(const struct job *j, double secs)
 			FILE *f = out.fp;
 			uint64_t sent = 0, gathered = 0;
 			for (int r = 0; r < P; r++) {
-				sent += all[5 * r + 1];
-				gathered += all[5 * r + 2];
+				sent += all[NS * r + 1];
+				gathered += all[NS * r + 2];
 			}
 			fprintf(f, "{\n  \"ranks\": %d,\n  \"threads_per_rank\": %d,\n", P,
 				threads_max());
@@ -553,13 +600,14 @@ static int write_stats(const struct job *j, double secs)
 			fprintf(f, "  \"pairs\": %llu,\n", (unsigned long long)j->st.pairs);
 			fprintf(f, "  \"bytes_all_to_all\": %llu,\n  \"bytes_to_rank0\": %llu,\n",
 				(unsigned long long)sent, (unsigned long long)gathered);
-			const char *names[5] = {"peak_rss_kb", "bytes_sent", "bytes_to_rank0",
-						"most_records_of_a_table", "cpu_ms"};
-			for (int q = 0; q < 5; q++) {
+			const char *names[NS] = {"peak_rss_kb", "bytes_sent", "bytes_to_rank0",
+						 "most_records_of_a_table", "cpu_ms",
+						 "catalog_bytes_read"};
+			for (int q = 0; q < NS; q++) {
 				fprintf(f, "  \"per_rank_%s\": [", names[q]);
 				for (int r = 0; r < P; r++)
 					fprintf(f, "%s%llu", r ? ", " : "",
-						(unsigned long long)all[5 * r + q]);
+						(unsigned long long)all[NS * r + q]);
 				fprintf(f, "],\n");
 			}
 			fprintf(f, "  \"seconds_slowest_rank\": {");
@@ -622,7 +670,7 @@ int step_tables(int argc, char **argv)
 	j.o = &o;
 	j.info = &info;
 	j.d = &d;
-	if (read_share(&o, &j.s, &info)) {
+	if (read_share(&o, &j.s, &info, &j.st.catalog_bytes)) {
 		free(j.s.fp);
 		return EXIT_FAILED;
 	}

@@ -1,0 +1,86 @@
+/*
+ * hostlearn.c - see hostlearn.h.
+ */
+#include "template/hostlearn.h"
+
+#include <stdlib.h>
+
+#include "template/pagesig.h"
+#include "util/grow.h"
+#include "util/log.h"
+
+long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t *cap,
+		     uint64_t *sig, uint64_t *hashes)
+{
+	if (array_grow((void **)blk, cap, d->n_blocks, sizeof **blk))
+		return -1;
+	docrec_blocks(d, *blk);
+	*sig = page_signature(*blk, d->n_blocks);
+	const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
+	for (uint32_t k = 0; k < nb; k++)
+		hashes[k] = (*blk)[k].hash;
+	return nb;
+}
+
+static int by_host_seq(const void *a, const void *b)
+{
+	const struct tpl_page_head *x = *(const struct tpl_page_head *const *)a;
+	const struct tpl_page_head *y = *(const struct tpl_page_head *const *)b;
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint32_t sample,
+		    const struct tpl_params *p, tpl_host_fn fn, void *ctx,
+		    struct tpl_learn_counts *count)
+{
+	size_t n = 0, cap = 1024;
+	const struct tpl_page_head **v = malloc(cap * sizeof *v);
+	struct tpl_page *pages = malloc((size_t)sample * sizeof *pages);
+	int rc = v && pages ? 0 : -1;
+	for (size_t at = 0; !rc && at < len; n++) {
+		if (n == cap) {
+			const struct tpl_page_head **g = realloc(v, (cap *= 2) * sizeof *v);
+			if (!g) {
+				rc = -1;
+				break;
+			}
+			v = g;
+		}
+		v[n] = (const struct tpl_page_head *)(buf + at);
+		at += tpl_page_size(v[n]->n);
+	}
+	if (rc) {
+		log_error("out of memory learning the templates");
+		free(v);
+		free(pages);
+		return -1;
+	}
+	qsort(v, n, sizeof *v, by_host_seq);
+	for (size_t i = 0; i < n && !rc;) {
+		size_t j = i;
+		while (j < n && v[j]->host == v[i]->host)
+			j++;
+		const size_t m = j - i < sample ? j - i : sample;
+		for (size_t k = 0; k < m; k++)
+			pages[k] = (struct tpl_page){v[i + k]->sig, (uint32_t)v[i + k]->n,
+						     (const uint64_t *)(v[i + k] + 1)};
+		const uint64_t *h;
+		size_t nh;
+		uint32_t groups;
+		rc = tpl_learn(l, pages, m, p, &h, &nh, &groups);
+		if (rc)
+			log_error("out of memory learning a template");
+		else
+			rc = fn(ctx, v[i]->host, groups, h, nh);
+		if (count) {
+			count->hosts++;
+			count->pages += m;
+		}
+		i = j;
+	}
+	free(v);
+	free(pages);
+	return rc;
+}

@@ -1,0 +1,66 @@
+/*
+ * hostlearn.h - from documents to the pages a host's template is learnt
+ * from, and from those pages to each host's template (learn.h), the
+ * same whether one process holds every page (ndd-template) or each rank
+ * of an MPI job holds its hosts' pages (ndd-mpi template).
+ *
+ * A sampled page is a record: struct tpl_page_head, then its n block
+ * hashes (u64, native order; records lie one after another in a
+ * buffer).  seq orders the pages of a host as the documents come: a
+ * host is learnt from its first `sample` pages by seq, so where the
+ * records were gathered, and how many more of a host's pages they hold,
+ * does not change what is learnt.
+ */
+#ifndef NDD_TEMPLATE_HOSTLEARN_H
+#define NDD_TEMPLATE_HOSTLEARN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/docrec.h"
+#include "template/learn.h"
+
+/* Block hashes kept of one page. */
+#define TPL_MAX_PAGE_BLOCKS 4096
+
+struct tpl_page_head {
+	uint64_t host, seq, sig;
+	uint64_t n;
+};
+
+/** Bytes of the record of a page of @n block hashes. */
+static inline size_t tpl_page_size(uint64_t n)
+{
+	return sizeof(struct tpl_page_head) + (size_t)n * 8;
+}
+
+/**
+ * The signature (pagesig.h) of @d's blocks into *@sig and the hashes of
+ * its first TPL_MAX_PAGE_BLOCKS blocks into @hashes (room for as many);
+ * *@blk (*@cap entries) is scratch, grown as needed.  Repeats are kept:
+ * learning counts a block once per page anyway.
+ * @return the hashes written, or -1 if memory ran out.
+ */
+long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t *cap,
+		     uint64_t *sig, uint64_t *hashes);
+
+/* Called per host in ascending host order: its distinct pages G and its
+ * template's @n hashes (ascending; n may be 0).  Non-zero stops. */
+typedef int (*tpl_host_fn)(void *ctx, uint64_t host, uint32_t groups, const uint64_t *hashes,
+			   size_t n);
+
+/**
+ * Learn every host of the page records in @buf (@len bytes; whole
+ * records, any order) from its first @sample pages by seq, with @p, and
+ * call @fn for each in ascending host order.  @n, if not NULL, gets
+ * the hosts seen and the pages learnt from added.
+ * @return 0, -1 if memory ran out (logged), or what @fn returned.
+ */
+struct tpl_learn_counts {
+	uint64_t hosts, pages;
+};
+int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint32_t sample,
+		    const struct tpl_params *p, tpl_host_fn fn, void *ctx,
+		    struct tpl_learn_counts *n);
+
+#endif
