@@ -8,6 +8,7 @@
 #   make SAN=thread test      any sanitizer list; objects go to build-$(SAN)/
 #   make V=1                  show the commands
 #   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets (clang) and run each N s
+#   make fuzz-campaign-build  the same without ASan, for long campaigns (docs/FUZZING.md)
 #   make MPI=1                also build ndd-mpi, the MPI program (docs/MPI.md)
 
 CC      ?= cc
