@@ -1,18 +1,18 @@
 /*
  * memjoin.h - every pair within k of fingerprints held in memory, with no
- * table written anywhere: each table of the design is permuted, sorted,
- * joined and dropped in turn.
+ * table written anywhere and none held whole.
  *
  * The staged path (permute-sort | compress | self-join) moves every
  * table through a pipe or a file; at k = 6 that is tens of tables of 12
  * bytes per fingerprint, most of whose cost is coding and moving them.
- * Here one table lives at a time, in one array of 12-byte records, and
- * it is joined bucket by bucket as the sort finishes each bucket
- * (keysort_visit), while the bucket is still in the core's cache: the
- * sort's top radix level groups keys by their top bits, so a run of
- * equal leading bits lies inside one bucket whenever the table leads
- * with at least as many bits as the sort buckets by.  The pairs are
- * those join_scan() finds in the stored tables: the same set, each once.
+ * Here no table is ever whole: the tables whose keys lead with the same
+ * fingerprint bits are scattered by those bits once, as a group, and each
+ * bucket of the scatter (small enough for the core's cache) is permuted,
+ * grouped into runs and joined once per table of the group before the
+ * next bucket is read (memjoin.c says why).  A run of equal leading bits
+ * always lies inside one bucket, since the group's tables lead with at
+ * least the bits it is scattered by.  The pairs are those join_scan()
+ * finds in the stored tables: the same set, each once.
  */
 #ifndef NDD_MEMJOIN_H
 #define NDD_MEMJOIN_H
