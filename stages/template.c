@@ -27,6 +27,7 @@
 #include "format/docrec.h"
 #include "format/ndf.h"
 #include "template/host.h"
+#include "template/hostcount.h"
 #include "template/hostlearn.h"
 #include "template/learn.h"
 #include "template/tplset.h"
@@ -127,50 +128,6 @@ static void parse(struct opts *o, int argc, char **argv)
 	o->inputs = argv + optind;
 	o->n_inputs = argc - optind;
 	cli_common_finish(&o->cc);
-}
-
-/* ---- pages counted per host (open addressing; full: start again) ---- */
-
-struct hostmap {
-	uint64_t *key; /* 0: empty (host_key() is never 0) */
-	uint32_t *count;
-	size_t cap, n, max_cap;
-};
-
-static void hostmap_clear(struct hostmap *m)
-{
-	memset(m->key, 0, m->cap * sizeof *m->key);
-	m->n = 0;
-}
-
-/* The count of @host, added at 0 if new. */
-static uint32_t *hostmap_get(struct hostmap *m, uint64_t host)
-{
-	if ((m->n + 1) * 10 > m->cap * 7) {
-		if (m->cap * 2 > m->max_cap) {
-			log_debug("host map full at %zu hosts: counting again", m->n);
-			hostmap_clear(m);
-		} else {
-			struct hostmap g = {xcalloc(m->cap * 2, sizeof *g.key),
-					    xcalloc(m->cap * 2, sizeof *g.count), m->cap * 2, 0,
-					    m->max_cap};
-			for (size_t i = 0; i < m->cap; i++)
-				if (m->key[i])
-					*hostmap_get(&g, m->key[i]) = m->count[i];
-			free(m->key);
-			free(m->count);
-			*m = g;
-		}
-	}
-	size_t i = (size_t)(host * 0x9e3779b97f4a7c15ull >> 20) & (m->cap - 1);
-	while (m->key[i] && m->key[i] != host)
-		i = (i + 1) & (m->cap - 1);
-	if (!m->key[i]) {
-		m->key[i] = host;
-		m->count[i] = 0;
-		m->n++;
-	}
-	return &m->count[i];
 }
 
 /* ---- the page store ---- */
@@ -284,7 +241,7 @@ static int learn_part(struct learn *L, FILE *f, uint8_t **buf, size_t *cap)
 
 struct reader {
 	const struct opts *o;
-	struct hostmap hosts;
+	struct hostcount hosts;
 	struct store *s;
 	struct doc_record *doc;
 	uint64_t *host, *sig;
@@ -324,7 +281,9 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			R->st->no_host++;
 			continue;
 		}
-		uint32_t *const c = hostmap_get(&R->hosts, R->host[i]);
+		uint32_t *const c = hostcount_get(&R->hosts, R->host[i]);
+		if (!c)
+			exit(EXIT_FAILED);
 		if (*c < R->o->sample) {
 			++*c;
 			R->take[i] = 1;
@@ -454,10 +413,10 @@ int main(int argc, char **argv)
 	struct store s = {.limit = opt.mem / 2, .tmpdir = opt.tmpdir, .st = &st};
 	s.buf = xmalloc(s.limit);
 	struct reader R = {.o = &opt, .s = &s, .st = &st};
-	R.hosts.max_cap = opt.mem / 4 / 12;
-	R.hosts.cap = 1024;
-	R.hosts.key = xcalloc(R.hosts.cap, sizeof *R.hosts.key);
-	R.hosts.count = xcalloc(R.hosts.cap, sizeof *R.hosts.count);
+	if (hostcount_init(&R.hosts, opt.mem / 4 / 12)) {
+		log_error("out of memory");
+		return EXIT_FAILED;
+	}
 	int rc = 0;
 	for (int i = 0; i < (opt.n_inputs ? opt.n_inputs : 1) && !rc; i++)
 		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-");
@@ -507,8 +466,7 @@ int main(int argc, char **argv)
 	free(R.take);
 	free(R.hoff);
 	free(R.hash);
-	free(R.hosts.key);
-	free(R.hosts.count);
+	hostcount_free(&R.hosts);
 	free(s.buf);
 	tpl_learner_free(L.l);
 	tplset_free(&prev);

@@ -32,6 +32,7 @@
 #include "format/docrec.h"
 #include "format/ndf.h"
 #include "template/host.h"
+#include "template/hostcount.h"
 #include "template/hostlearn.h"
 #include "template/learn.h"
 #include "template/tplset.h"
@@ -117,36 +118,6 @@ static void parse(struct opts *o, int argc, char **argv)
 
 /* ---- the pages this rank keeps ---- */
 
-/* Pages kept per host here (open addressing, doubling). */
-struct counts {
-	uint64_t *key; /* 0: empty (host_key() is never 0) */
-	uint32_t *n;
-	size_t cap, used;
-};
-
-static uint32_t *count_of(struct counts *m, uint64_t host)
-{
-	if ((m->used + 1) * 10 > m->cap * 7) {
-		struct counts g = {xcalloc(m->cap * 2, sizeof *g.key), xcalloc(m->cap * 2, sizeof *g.n),
-				   m->cap * 2, 0};
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->key[i])
-				*count_of(&g, m->key[i]) = m->n[i];
-		free(m->key);
-		free(m->n);
-		*m = g;
-	}
-	size_t i = (size_t)(host * 0x9e3779b97f4a7c15ull >> 20) & (m->cap - 1);
-	while (m->key[i] && m->key[i] != host)
-		i = (i + 1) & (m->cap - 1);
-	if (!m->key[i]) {
-		m->key[i] = host;
-		m->n[i] = 0;
-		m->used++;
-	}
-	return &m->n[i];
-}
-
 /* The page records kept here, one after another (u64 words). */
 struct kept {
 	uint64_t *w;
@@ -175,8 +146,12 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 		log_error("rank %d: cannot open '%s': %s", mpi_rank, path, strerror(errno));
 		return -1;
 	}
-	struct counts hosts = {xcalloc(1024, sizeof(uint64_t)), xcalloc(1024, sizeof(uint32_t)),
-			       1024, 0};
+	struct hostcount hosts;
+	if (hostcount_init(&hosts, SIZE_MAX)) {
+		log_error("rank %d: out of memory", mpi_rank);
+		fclose(fp);
+		return -1;
+	}
 	struct ndf_block b = {0};
 	struct ndf_reader *r;
 	struct doc_block *blk = NULL;
@@ -217,7 +192,11 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 					st[S_NO_HOST]++;
 					continue;
 				}
-				uint32_t *const c = count_of(&hosts, host);
+				uint32_t *const c = hostcount_get(&hosts, host);
+				if (!c) {
+					rc = -1;
+					break;
+				}
 				if (*c >= o->sample)
 					continue;
 				++*c;
@@ -248,8 +227,7 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 	fclose(fp);
 	free(blk);
 	free(hashes);
-	free(hosts.key);
-	free(hosts.n);
+	hostcount_free(&hosts);
 	return rc;
 }
 
