@@ -142,6 +142,14 @@ done
 grep -q '"resumed_steps": "extract+template fingerprint self-join"' "$tmp/out-documents/stats.json" ||
 	bad "stats.json does not name the reused steps: $(grep resumed "$tmp/out-documents/stats.json")"
 
+# The outputs are the same at any thread count, so another -t resumes.
+ref t2 -t 2 "$in"
+kill_in self-join "$tmp/th" -t 1 "$in"
+$rp --resume -t 2 -o "$tmp/th" "$in" > /dev/null 2>&1
+started fingerprint && bad "another -t: fingerprint ran again"
+started self-join || bad "another -t: the join did not run"
+same_outputs "$tmp/th" "$tmp/ref.t2" "resume with another -t"
+
 # --no-templates pipes extract into fingerprint: one step.
 ref notpl --no-templates "$in"
 kill_in self-join "$tmp/nt" --no-templates "$in"

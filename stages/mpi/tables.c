@@ -118,7 +118,7 @@ static void parse(struct topts *o, int argc, char **argv)
 		case 'p': o->pairs = optarg; break;
 		case 's': o->stats = optarg; break;
 		case 't': cc.threads = (int)cli_parse_int("--threads", optarg, 1, 4096); break;
-		case 'q': log_set_level(LOG_ERROR); break;
+		case 'q': log_set_level(LOG_QUIET); break;
 		case 'h': usage(stdout, EXIT_OK); break;
 		default: usage(stderr, EXIT_FAILED);
 		}
