@@ -3,18 +3,6 @@
  */
 #include "fingerprint/minhash.h"
 
-void minhash_init(struct minhash *m, uint64_t seed)
-{
-	uint64_t x = seed;
-	for (int i = 0; i < 64; i++) { /* splitmix64 */
-		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		m->mul[i] = (z ^ (z >> 31)) | 1;
-	}
-	minhash_reset(m);
-}
-
 /* The @attempt-th bin an empty @bin looks in. */
 static unsigned probe(unsigned bin, unsigned attempt)
 {
@@ -24,6 +12,41 @@ static unsigned probe(unsigned bin, unsigned attempt)
 	return (unsigned)(z >> 58);
 }
 
+/*
+ * The probe sequence of a bin depends on the bin alone, so it is walked
+ * here once.  A bin met again on the sequence was empty the first time
+ * and is empty again: without the repeats, the first non-empty bin is the
+ * same as on the whole sequence of 255 (the same bits), found in at most
+ * 63 looks and no hashing per look.
+ */
+static void probe_table(struct minhash *m)
+{
+	for (unsigned i = 0; i < 64; i++) {
+		uint64_t seen = 0;
+		unsigned n = 0;
+		for (unsigned a = 1; a < 256; a++) {
+			const unsigned b = probe(i, a);
+			if (!(seen >> b & 1))
+				m->probe_bins[i][n++] = (uint8_t)b;
+			seen |= 1ull << b;
+		}
+		m->probe_len[i] = (uint8_t)n;
+	}
+}
+
+void minhash_init(struct minhash *m, uint64_t seed)
+{
+	uint64_t x = seed;
+	for (int i = 0; i < 64; i++) { /* splitmix64 */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		m->mul[i] = (z ^ (z >> 31)) | 1;
+	}
+	probe_table(m);
+	minhash_reset(m);
+}
+
 uint64_t minhash_bits(const struct minhash *m)
 {
 	if (!m->n)
@@ -31,8 +54,8 @@ uint64_t minhash_bits(const struct minhash *m)
 	uint64_t fp = 0;
 	for (unsigned i = 0; i < 64; i++) {
 		uint64_t v = m->bin[i];
-		for (unsigned a = 1; v == MINHASH_EMPTY && a < 256; a++)
-			v = m->bin[probe(i, a)];
+		for (unsigned a = 0; v == MINHASH_EMPTY && a < m->probe_len[i]; a++)
+			v = m->bin[m->probe_bins[i][a]];
 		/* Very few bins set: a bounded search, then the next set bin. */
 		for (unsigned j = i + 1; v == MINHASH_EMPTY; j++)
 			v = m->bin[j & 63];

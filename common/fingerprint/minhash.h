@@ -27,6 +27,10 @@ struct minhash {
 	uint64_t bin[64]; /* per bin: the minimum of its features' low 58 bits */
 	size_t n;         /* features added (repeats included) */
 	uint64_t mul[64]; /* per bin: what its minimum is mixed with */
+	/* Per bin, the bins of its probe sequence without repeats, in the
+	 * order they are first met, and how many there are. */
+	uint8_t probe_bins[64][64];
+	uint8_t probe_len[64];
 };
 
 /** Prepare @m, its bins' mixing derived from @seed, and reset it. */
