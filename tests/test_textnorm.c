@@ -7,6 +7,7 @@
 
 #include "testutil.h"
 #include "fingerprint/textnorm.h"
+#include "util/utf8.h"
 
 #include <stdlib.h>
 #include <utf8proc.h>
@@ -178,7 +179,13 @@ static void test_nfkc_stretches(void)
 		"\xEA\xB0\x80", "\xEF\xAC\x81", "\xEF\xBC\xA1", "\xCE\xA3", "\xCF\x82", "\xD0\x94",
 		"\xC3\x9F", "\xE2\x84\xAB", "\xEF\xA4\x80", "\xD9\x84", "\xD9\x8E", "\xE0\xA4\x95",
 		"\xE0\xA4\xBC", "\xE2\x80\xA6", "\xC2\xA0", "\xE1\xBA\xA0", "\xCC\xA3\xCC\x82",
-		"\xE0\xAD\x87", "\xE0\xAC\xBE", "\xCC\x96", "\xD6\xB0"};
+		"\xE0\xAD\x87", "\xE0\xAC\xBE", "\xCC\x96", "\xD6\xB0",
+		/* full-width ',' '!' 'Z' 'a' '~' (made ASCII without the library
+		 * when alone, not before a mark), half-width ka and voicing mark,
+		 * U+1D400 (bold A) and U+20000 (Han, past the BMP's table), U+2019 */
+		"\xEF\xBC\x8C", "\xEF\xBC\x81", "\xEF\xBC\xBA", "\xEF\xBD\x81",
+		"\xEF\xBD\x9E", "\xEF\xBD\xB6", "\xEF\xBE\x9E", "\xF0\x9D\x90\x80",
+		"\xF0\xA0\x80\x80", "\xE2\x80\x99"};
 	uint64_t st = test_seed(5);
 	struct nfkc nf = {0};
 	int bad = 0;
@@ -210,6 +217,48 @@ static void test_nfkc_stretches(void)
 	CHECK(bad == 0);
 	CHECK(nfkc_has_non_ascii("abcdefgh\x80", 9) && !nfkc_has_non_ascii("abcdefgh\x80", 8));
 	nfkc_free(&nf);
+}
+
+/*
+ * utf8_get() (nfkc_casefold()'s decoder) against the library's
+ * utf8proc_iterate(), whose validity it replaces: every sequence of one
+ * to three bytes, and four-byte ones around each lead byte's limits.
+ */
+static void test_utf8_get(void)
+{
+	int bad = 0, valid = 0;
+	uint8_t b[4];
+	for (uint32_t x = 0; x < 1u << 24; x++) {
+		const size_t n = x < 1u << 8 ? 1 : x < 1u << 16 ? 2 : 3;
+		for (size_t i = 0; i < n; i++)
+			b[i] = (uint8_t)(x >> (8 * (n - 1 - i)));
+		if (n > 1 && b[0] == 0)
+			continue;
+		uint32_t cp = 0;
+		utf8proc_int32_t want;
+		const size_t k = utf8_get(b, n, &cp);
+		const utf8proc_ssize_t w = utf8proc_iterate(b, (utf8proc_ssize_t)n, &want);
+		valid += k == n;
+		if ((w > 0 ? (size_t)w : 0) != k || (k && cp != (uint32_t)want))
+			bad++;
+	}
+	static const uint8_t c1[] = {0x80, 0x8F, 0x90, 0xBF, 0xC0, 0x7F};
+	for (uint32_t lead = 0xF0; lead <= 0xF5; lead++)
+		for (size_t i = 0; i < sizeof c1; i++)
+			for (uint32_t r = 0x70; r <= 0xC0; r += 0x10) {
+				b[0] = (uint8_t)lead;
+				b[1] = c1[i];
+				b[2] = (uint8_t)r;
+				b[3] = 0x85;
+				uint32_t cp = 0;
+				utf8proc_int32_t want;
+				const size_t k = utf8_get(b, 4, &cp);
+				const utf8proc_ssize_t w = utf8proc_iterate(b, 4, &want);
+				if ((w > 0 ? (size_t)w : 0) != k || (k && cp != (uint32_t)want))
+					bad++;
+			}
+	CHECK(bad == 0);
+	CHECK(valid == 128 + 1920 + 61440); /* ASCII, U+0080..U+07FF, U+0800..U+FFFF less surrogates */
 }
 
 static void test_cjk_tokens(void)
@@ -364,6 +413,7 @@ int main(void)
 	test_normalise();
 	test_nfkc();
 	test_nfkc_stretches();
+	test_utf8_get();
 	test_cjk_tokens();
 	test_punct_path();
 	test_garbage();

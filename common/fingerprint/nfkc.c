@@ -4,6 +4,7 @@
 #include "fingerprint/nfkc.h"
 
 #include "util/bytes.h"
+#include "util/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,49 @@ static int own_form(utf8proc_int32_t cp)
 }
 
 /*
+ * own_form() of every code point of the BMP, one bit each, made once per
+ * struct nfkc at its first non-ASCII text (65,536 lookups): a stretch of
+ * Chinese or German asks it of every character, and the library's lookup
+ * costs several times the bit.
+ */
+static int own_table(struct nfkc *nf)
+{
+	if (nf->own)
+		return 0;
+	nf->own = malloc(0x10000 / 8);
+	if (!nf->own)
+		return -1;
+	for (uint32_t w = 0; w < 0x10000 / 64; w++) {
+		uint64_t bits = 0;
+		for (uint32_t b = 0; b < 64; b++)
+			bits |= (uint64_t)own_form((utf8proc_int32_t)(w * 64 + b)) << b;
+		nf->own[w] = bits;
+	}
+	return 0;
+}
+
+static inline int is_own(const struct nfkc *nf, uint32_t cp)
+{
+	return cp < 0x10000 ? (int)(nf->own[cp >> 6] >> (cp & 63) & 1)
+			    : own_form((utf8proc_int32_t)cp);
+}
+
+/*
+ * Full-width ASCII U+FF01..U+FF5E, Chinese text's commas, full stops and
+ * question marks, alone between code points of own_form() (or the ends):
+ * NFKC makes it the ASCII character (case folded), which composes with
+ * nothing before or after it, so the library is not needed to say so.
+ * @return the byte, or 0 if @cp is not one.
+ */
+static char fullwidth_ascii(uint32_t cp)
+{
+	if (cp < 0xFF01 || cp > 0xFF5E)
+		return 0;
+	const char c = (char)(cp - 0xFEE0);
+	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+/*
  * Append the NFKC_Casefold of the non-ASCII bytes [s, end); @lead: the
  * ASCII byte before them is the last byte of the output (a combining mark
  * may compose with it).  Code points of own_form() and invalid bytes are
@@ -119,29 +163,37 @@ static int own_form(utf8proc_int32_t cp)
  */
 static int put_stretch(struct nfkc *nf, const char *s, const char *end, int lead)
 {
-	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *const e = (const utf8proc_uint8_t *)end;
-	const utf8proc_uint8_t *base = lead ? p - 1 : NULL; /* the last own_form() code point */
-	size_t base_out = lead ? nf->len - 1 : 0;            /* where it is in the output */
+	const uint8_t *p = (const uint8_t *)s, *const e = (const uint8_t *)end;
+	const uint8_t *base = lead ? p - 1 : NULL; /* the last own_form() code point */
+	size_t base_out = lead ? nf->len - 1 : 0;  /* where it is in the output */
 	while (p < e) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate(p, e - p, &cp);
-		if (k <= 0) { /* invalid: copied, a separator for textnorm */
+		uint32_t cp, next;
+		size_t k = utf8_get(p, (size_t)(e - p), &cp);
+		if (!k) { /* invalid: copied, a separator for textnorm */
 			nf->out[nf->len++] = (char)*p++;
 			base = NULL;
 			continue;
 		}
-		if (own_form(cp)) {
+		if (is_own(nf, cp)) {
 			base = p;
 			base_out = nf->len;
-			memcpy(nf->out + nf->len, p, (size_t)k);
-			nf->len += (size_t)k;
+			for (size_t i = 0; i < k; i++) /* 2 to 4 bytes: no call */
+				nf->out[nf->len + i] = (char)p[i];
+			nf->len += k;
 			p += k;
 			continue;
 		}
-		const utf8proc_uint8_t *q = p + k;
-		while (q < e && (k = utf8proc_iterate(q, e - q, &cp)) > 0 && !own_form(cp))
+		const uint8_t *q = p + k;
+		while (q < e && (k = utf8_get(q, (size_t)(e - q), &next)) > 0 && !is_own(nf, next))
 			q += k;
-		const utf8proc_uint8_t *const from = base ? base : p;
+		const char ascii = q == p + 3 ? fullwidth_ascii(cp) : 0;
+		if (ascii) {
+			nf->out[nf->len++] = ascii;
+			base = NULL;
+			p = q;
+			continue;
+		}
+		const uint8_t *const from = base ? base : p;
 		if (base)
 			nf->len = base_out; /* taken back, to go with the run */
 		if (put_valid(nf, (const char *)from, (size_t)(q - from)) ||
@@ -166,7 +218,7 @@ int nfkc_casefold(struct nfkc *nf, const char *in, size_t n)
 		if (j == n)
 			break;
 		const size_t e = find_high(in, j, n, 0);
-		if (put_stretch(nf, in + j, in + e, j > i) || reserve_out(nf, n - e)) {
+		if (own_table(nf) || put_stretch(nf, in + j, in + e, j > i) || reserve_out(nf, n - e)) {
 			nf->len = 0;
 			return -1;
 		}
@@ -179,5 +231,6 @@ void nfkc_free(struct nfkc *nf)
 {
 	free(nf->out);
 	free(nf->cps);
+	free(nf->own);
 	memset(nf, 0, sizeof *nf);
 }

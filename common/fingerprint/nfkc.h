@@ -26,6 +26,7 @@ struct nfkc {
 	size_t cap;
 	int32_t *cps; /* one stretch's code points, for the library */
 	size_t cps_cap;
+	uint64_t *own; /* per code point of the BMP: is it its own form */
 };
 
 /** Does [s, s+n) hold a byte >= 0x80 (else it is its own NFKC form)? */

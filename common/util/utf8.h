@@ -70,4 +70,30 @@ static inline size_t utf8_seq_len(const uint8_t *p, size_t n)
 	return len;
 }
 
+/**
+ * Decode the sequence at @p (@n >= 1 bytes available) into *@cp.
+ * @return utf8_seq_len(): 0 for bytes that are not UTF-8 (*@cp is then
+ * left alone).
+ */
+static inline size_t utf8_get(const uint8_t *p, size_t n, uint32_t *cp)
+{
+	const size_t len = utf8_seq_len(p, n);
+	switch (len) {
+	case 1:
+		*cp = p[0];
+		break;
+	case 2:
+		*cp = (p[0] & 0x1Fu) << 6 | (p[1] & 0x3Fu);
+		break;
+	case 3:
+		*cp = (p[0] & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+		break;
+	case 4:
+		*cp = (p[0] & 0x07u) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6 |
+		      (p[3] & 0x3Fu);
+		break;
+	}
+	return len;
+}
+
 #endif
