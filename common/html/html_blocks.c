@@ -41,9 +41,9 @@ struct hblock_tally {
 
 static int is_cjk(uint32_t cp)
 {
-	return (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
-	       (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-	       (cp >= 0x20000 && cp <= 0x2FFFF);
+	return (cp >= 0x4E00 && cp <= 0x9FFF) || /* Han, the bulk: first */
+	       (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+	       (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FFFF);
 }
 
 static int is_sentence_end(uint32_t cp)
@@ -58,6 +58,13 @@ static uint32_t next_cp(const unsigned char **pp, const unsigned char *end)
 {
 	const unsigned char *p = *pp;
 	uint32_t cp = *p++;
+	/* A whole three-byte character (Chinese text is made of them): what
+	 * the loop below makes of it, without the loop. */
+	if (cp >= 0xE0 && cp < 0xF0 && end - p >= 2 && (p[0] & 0xC0) == 0x80 &&
+	    (p[1] & 0xC0) == 0x80) {
+		*pp = p + 2;
+		return (cp & 0x0Fu) << 12 | (p[0] & 0x3Fu) << 6 | (p[1] & 0x3Fu);
+	}
 	int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
 	if (more)
 		cp &= 0x3Fu >> more;
