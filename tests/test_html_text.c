@@ -986,8 +986,8 @@ static void test_measure_reference(void)
 		"\xE4\xB8\xAD", "\xE2\x80\x99", "\xE3\x80\x82", "\xC3\xA9", "\x80", "\xE4",
 		"\xE7\x89\x88\xE6\x9D\x83\xE6\x89\x80\xE6\x9C\x89", "\xF0\xA0\x80\x80",
 		/* cut short after two bytes; U+4DBF, U+4DC0 (the end of CJK
-		 * extension A, a hexagram), U+304B (kana), U+FF1F */
-		"\xE4\xB8", "\xE4\xB6\xBF", "\xE4\xB7\x80", "\xE3\x81\x8B", "\xEF\xBC\x9F"};
+		 * extension A, a hexagram), U+304B (kana), U+FF1F, U+2026 */
+		"\xE4\xB8", "\xE4\xB6\xBF", "\xE4\xB7\x80", "\xE3\x81\x8B", "\xEF\xBC\x9F", "\xE2\x80\xA6"};
 	uint64_t st = test_seed(12);
 	int bad = 0;
 	for (int it = 0; it < 50000; it++) {
