@@ -158,6 +158,35 @@ static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
 		t->sentence = 1;
 }
 
+/* Does a whole Han character U+4E00..U+9FFF (lead bytes E4..E9) start at @p? */
+static inline int is_han(const unsigned char *p, const unsigned char *end)
+{
+	return *p >= 0xE4 && *p <= 0xE9 && end - p >= 3 && (p[1] & 0xC0) == 0x80 &&
+	       (p[2] & 0xC0) == 0x80 && (*p > 0xE4 || p[1] >= 0xB8);
+}
+
+/*
+ * A run of Han characters, the bulk of Chinese text: what tally_char()
+ * makes of each (0.6 of a word, no word open, no sentence end, U+7248 a
+ * legal line's mark), in a loop that decodes and classes nothing.
+ */
+static const unsigned char *tally_han(struct hblock_tally *t, const unsigned char *p,
+				      const unsigned char *end)
+{
+	uint32_t n = 0;
+	int legal = 0;
+	do {
+		legal |= p[0] == 0xE7 && p[1] == 0x89 && p[2] == 0x88;
+		n++;
+		p += 3;
+	} while (p < end && is_han(p, end));
+	t->words10 += 6 * n;
+	t->in_word = 0;
+	t->after_g = 0;
+	t->legal |= legal;
+	return p;
+}
+
 /* 0xFF where a byte of @v is '.', '!' or '?'.  One lookup by the low
  * half of each byte: the table holds the one mark that half allows, or
  * 0x80, which no byte the lookup reaches equals (a byte with its top bit
@@ -226,8 +255,12 @@ static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_
 		tally16(t, &unused, p, k, (1u << k) - 1);
 	}
 	p += k;
-	while (p < end && *p >= 0x80)
-		tally_char(t, &p, end);
+	while (p < end && *p >= 0x80) {
+		if (is_han(p, end))
+			p = tally_han(t, p, end);
+		else
+			tally_char(t, &p, end);
+	}
 	return p;
 }
 
