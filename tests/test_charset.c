@@ -279,6 +279,60 @@ static void test_validity(void)
 	CHECK(wrong == 0 && valid > 1000 && valid < 19000);
 }
 
+/*
+ * The same without ASCII between (Chinese, Japanese): every pair of
+ * bytes, at each place of a 16-byte block and around its edges, among
+ * Han characters, and at the end of the text; then random strings of
+ * code points of every length, one byte of them sometimes changed.
+ */
+static void test_validity_dense(void)
+{
+	unsigned char in[64];
+	const char *res;
+	size_t n;
+	int wrong = 0, valid = 0;
+	static const size_t at[] = {0, 1, 2, 13, 14, 15, 16, 17, 30, 47, 62};
+	for (size_t a = 0; a < sizeof(at) / sizeof(at[0]); a++) {
+		for (uint32_t x = 0; x < 0x10000; x++) {
+			for (size_t i = 0; i + 3 <= sizeof(in); i += 3)
+				memcpy(in + i, "\xE4\xB8\xAD", 3);
+			in[63] = 'a';
+			in[at[a]] = (unsigned char)(x >> 8);
+			in[at[a] + 1] = (unsigned char)x;
+			const size_t k = at[a] == 62 ? 64 - (x & 1) : 64;
+			const int want = strict_utf8(in, k);
+			valid += want;
+			if (charset_utf8_view((const char *)in, k, "text/html; charset=utf-8", &res, &n,
+					      &buf, &cap, &lossy) != 0 ||
+			    (res == (const char *)in) != want)
+				wrong++;
+		}
+	}
+	CHECK(wrong == 0 && valid > 1000);
+	uint64_t st = test_seed(20261128);
+	int rwrong = 0;
+	for (int it = 0; it < 20000; it++) {
+		char s[200];
+		size_t k = 0;
+		const size_t want_len = test_rand(&st) % 150;
+		while (k < want_len) {
+			const uint32_t r = (uint32_t)test_rand(&st) % 8;
+			const uint32_t cp = r == 0 ? 0x20 + (uint32_t)test_rand(&st) % 0x60
+					    : r < 3 ? 0x80 + (uint32_t)test_rand(&st) % 0x780
+					    : r < 7 ? 0x800 + (uint32_t)test_rand(&st) % 0xF800
+						    : 0x10000 + (uint32_t)test_rand(&st) % 0x100000;
+			k += utf8_put(s + k, cp);
+		}
+		if (k && test_rand(&st) % 2)
+			s[test_rand(&st) % k] = (char)test_rand(&st);
+		const int want = strict_utf8((const unsigned char *)s, k);
+		if (charset_utf8_view(s, k, "text/html; charset=utf-8", &res, &n, &buf, &cap, &lossy) != 0 ||
+		    (k && (res == s) != want))
+			rwrong++;
+	}
+	CHECK(rwrong == 0);
+}
+
 /* @utf8 converted to @enc by iconv into @out (@cap bytes): its length. */
 static size_t encode_as(const char *enc, const char *utf8, char *out, size_t size)
 {
@@ -342,6 +396,7 @@ int main(void)
 	test_utf8();
 	test_invalid_utf8();
 	test_validity();
+	test_validity_dense();
 	test_1252();
 	test_cjk();
 	test_cyrillic();

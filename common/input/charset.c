@@ -346,36 +346,93 @@ static size_t ascii_len(const uint8_t *p, size_t n)
 	return i;
 }
 
-static int is_cont(uint8_t b)
+/*
+ * UTF-8 validation 16 bytes at a time, by the lookup method of Keiser and
+ * Lemire ("Validating UTF-8 in less than one instruction per byte",
+ * 2021): each byte and the one before it index three 16-entry tables by
+ * their halves; the three entries have a bit in common exactly where the
+ * pair is one of the ways UTF-8 goes wrong (a lead byte cut short, a
+ * stray continuation byte, an overlong form, a surrogate, past U+10FFFF).
+ * A continuation byte is right after another only as the third or fourth
+ * byte of a sequence, which the bytes two and three before say.  Chinese
+ * and Japanese pages, three bytes a character, were checked a character
+ * at a time at some ten instructions each.  The same rule as
+ * utf8_seq_len(): test_charset compares the two.
+ */
+enum {
+	U8_TOO_SHORT = 1 << 0,  /* a lead byte not followed by a continuation */
+	U8_TOO_LONG = 1 << 1,   /* a continuation after ASCII */
+	U8_OVERLONG_3 = 1 << 2, /* E0 80..9F */
+	U8_TOO_LARGE = 1 << 3,  /* F4 90..BF, F5.. */
+	U8_SURROGATE = 1 << 4,  /* ED A0..BF */
+	U8_OVERLONG_2 = 1 << 5, /* C0, C1 */
+	U8_TOO_LARGE_1000 = 1 << 6, /* F5..FF 80..8F */
+	U8_OVERLONG_4 = 1 << 6, /* F0 80..8F */
+	U8_TWO_CONTS = 1 << 7,  /* a continuation after another: right if third or fourth */
+	U8_CARRY = U8_TOO_SHORT | U8_TOO_LONG | U8_TWO_CONTS,
+};
+
+/* Are the 16 bytes at @q valid after the 3 before them (q[-3..-1])?  A
+ * sequence that runs on past q[15] is checked with the next 16. */
+static int utf8_block_ok(const uint8_t *q)
 {
-	return (b & 0xC0) == 0x80;
+	const v16 in = v16_load(q), p1 = v16_load(q - 1);
+	const v16 by_p1_high = v16_lookup(
+		v16_bytes(U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
+			  U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TWO_CONTS, U8_TWO_CONTS,
+			  U8_TWO_CONTS, U8_TWO_CONTS, U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT,
+			  U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
+			  U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4),
+		v16_high_nibbles(p1));
+	const uint8_t large = U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000;
+	const v16 by_p1_low = v16_lookup(
+		v16_bytes(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4,
+			  U8_CARRY | U8_OVERLONG_2, U8_CARRY, U8_CARRY, U8_CARRY | U8_TOO_LARGE, large,
+			  large, large, large, large, large, large, large, large | U8_SURROGATE, large,
+			  large),
+		v16_and(p1, v16_splat(0x0F)));
+	const uint8_t cont = U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS;
+	const v16 by_in_high = v16_lookup(
+		v16_bytes(U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+			  U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+			  cont | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4,
+			  cont | U8_OVERLONG_3 | U8_TOO_LARGE, cont | U8_SURROGATE | U8_TOO_LARGE,
+			  cont | U8_SURROGATE | U8_TOO_LARGE, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+			  U8_TOO_SHORT),
+		v16_high_nibbles(in));
+	const v16 found = v16_and(v16_and(by_p1_high, by_p1_low), by_in_high);
+	/* 0x80 where the byte must be a third or fourth: two after E0..FF,
+	 * three after F0..FF */
+	const v16 third = v16_or(v16_le(v16_splat(0xE0), v16_load(q - 2)),
+				 v16_le(v16_splat(0xF0), v16_load(q - 3)));
+	return v16_mask(v16_eq(found, v16_and(third, v16_splat(0x80)))) == 0xFFFFu;
 }
 
-/* Whether [p, p+n) is valid UTF-8 (utf8_seq_len()'s rule).  The
- * sequences of most text, two bytes and three of lead bytes E1..EF but
- * ED (accents, curly quotes, dashes, CJK: no overlong form, no
- * surrogate), are checked in line; the rest by utf8_seq_len(). */
+/* Whether [p, p+n) is valid UTF-8.  Runs of ASCII after ASCII are
+ * skipped; the first and last blocks are checked from a copy with zeros
+ * around, so that a sequence cut short by the end fails as one cut short
+ * by an ASCII byte. */
 static int is_utf8(const uint8_t *p, size_t n)
 {
-	size_t i = 0;
-	while (i < n) {
-		const uint8_t c = p[i];
-		if (c < 0x80) {
-			i += ascii_len(p + i, n - i);
+	size_t i = ascii_len(p, n);
+	uint8_t buf[3 + 16];
+	while (i <= n) {
+		if (i >= 3 && n - i >= 16) {
+			if (!v16_mask(v16_or(v16_load(p + i - 3), v16_load(p + i)))) {
+				i += 16;
+				i += ascii_len(p + i, n - i);
+				continue;
+			}
+			if (!utf8_block_ok(p + i))
+				return 0;
+			i += 16;
 			continue;
 		}
-		if (c >= 0xC2 && c <= 0xDF && n - i >= 2 && is_cont(p[i + 1])) {
-			i += 2;
-			continue;
-		}
-		if (c >= 0xE1 && c <= 0xEF && c != 0xED && n - i >= 3 && is_cont(p[i + 1]) && is_cont(p[i + 2])) {
-			i += 3;
-			continue;
-		}
-		const size_t l = utf8_seq_len(p + i, n - i);
-		if (!l)
+		for (size_t k = 0; k < sizeof buf; k++)
+			buf[k] = i + k >= 3 && i + k - 3 < n ? p[i + k - 3] : 0;
+		if (!utf8_block_ok(buf + 3))
 			return 0;
-		i += l;
+		i += 16;
 	}
 	return 1;
 }
