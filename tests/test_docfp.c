@@ -192,6 +192,31 @@ static void test_order(struct docfp_ctx *ctx)
 	docfp_ctx_free(ctx2);
 }
 
+/*
+ * Pinned: the default word 3-shingles of texts of one to six words over
+ * lines, with no short-text cut-off, so that texts of fewer words than a
+ * shingle (one shingle of them all) and the first shingles take the
+ * same words as before the ring of the last words was kept without
+ * divisions (values of main at a40c330).
+ */
+static void test_shingle3_pinned(void)
+{
+	struct docfp_config c = DOCFP_CONFIG_DEFAULT;
+	c.min_text = 0;
+	struct docfp_ctx *ctx = docfp_ctx_new(&c);
+	CHECK(ctx != NULL);
+	if (!ctx)
+		return;
+	static const char *const text[] = {"alpha", "alpha beta", "Alpha\nbeta gamma",
+					    "alpha beta gamma delta", "one two\nthree four five\nsix"};
+	static const uint64_t want[] = {0x1cd59720e8be57d1ull, 0x7406560feeb171bfull,
+					0x0295c8dd11328b61ull, 0xc291c6d735da8b0dull,
+					0xb2ec9960928530d8ull};
+	for (size_t i = 0; i < 5; i++)
+		CHECK_EQ_U64(fp_of(ctx, text[i], strlen(text[i]), NULL), want[i]);
+	docfp_ctx_free(ctx);
+}
+
 /* Word shingles run across line ends: n words on any lines give n - 1
  * bigrams; CJK n-grams stay inside a run. */
 static void test_shingle_lines(void)
@@ -597,6 +622,7 @@ int main(int argc, char **argv)
 	test_unrelated(mb);
 	test_order(ctx);
 	test_shingle_lines();
+	test_shingle3_pinned();
 	test_cjk(ctx, 1);
 	test_cjk(mh, 0);
 	test_cjk(mb, 0);

@@ -348,14 +348,20 @@ static int word_feature(struct docfp_ctx *ctx, const struct textnorm_token *t)
 		return feature_add(ctx, XXH3_64bits_withSeed(buf, 16, DOCFP_SEED), ctx->line_w,
 				   DOCFP_WEIGHT_ONE);
 	}
-	if (n == 3) { /* the default: divisions by a constant, no loop */
-		ring[words % 3] = h;
-		if (words < 2)
+	if (n == 3) {
+		/* The default, without the ring's divisions: ring[0] and ring[1]
+		 * hold the two words before this one (the first two words in
+		 * order, as short_shingle() reads them, until there are three). */
+		if (words < 2) {
+			ring[words] = h;
 			return 0;
+		}
 		uint8_t buf[24];
-		put_le64(buf, ring[(words + 1) % 3]);
-		put_le64(buf + 8, ring[(words + 2) % 3]);
+		put_le64(buf, ring[0]);
+		put_le64(buf + 8, ring[1]);
 		put_le64(buf + 16, h);
+		ring[0] = ring[1];
+		ring[1] = h;
 		return feature_add(ctx, XXH3_64bits_withSeed(buf, 24, DOCFP_SEED), ctx->line_w,
 				   DOCFP_WEIGHT_ONE);
 	}
