@@ -319,6 +319,53 @@ static void test_garbage(void)
 	}
 }
 
+/*
+ * Text of ASCII, Han and CJK punctuation is tokenised as it stands, not
+ * put in NFKC first: on random strings of those and of what sends a line
+ * to NFKC after all (full-width letters, marks, accents, kana, U+4DFF
+ * next to Han, invalid bytes), the text and tokens must be those of the
+ * string's NFKC_Casefold form, as when every line went through it.
+ */
+static void test_raw_path(void)
+{
+	static const char *const atoms[] = {"ab", "Zq9", " ", ", ", ".", "\t", "\xE4\xB8\xAD",
+		"\xE4\xB8\x80", "\xE9\xBF\xBF", "\xE6\x96\x87", "\xE3\x80\x80", "\xE3\x80\x81",
+		"\xE3\x80\x82", "\xE3\x80\x8C", "\xEF\xBC\x8C", "\xEF\xBC\x81", "\xEF\xBC\x9F",
+		"\xE2\x80\xA6", "\xE2\x80\xA4", "\xE2\x80\x94", "\xE2\x80\x9C", "\xEF\xBC\xA1",
+		"\xEF\xBC\x91", "\xCC\x81", "\xC3\xBC", "\xC3\x9C", "\xE3\x81\x8B", "\xE4\xB7\xBF",
+		"\xEF\xA4\x80", "\xFF", "\xE4\xB8", "\xE1\x84\x92"};
+	uint64_t st = test_seed(31);
+	struct textnorm ref = {0};
+	struct nfkc nf = {0};
+	int bad = 0;
+	for (int it = 0; it < 30000; it++) {
+		char in[400];
+		size_t n = 0;
+		/* half the strings only of what is read as it stands */
+		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 21;
+		for (int k = (int)(test_rand(&st) % 40); k > 0; k--) {
+			const char *a = atoms[test_rand(&st) % pick];
+			memcpy(in + n, a, strlen(a));
+			n += strlen(a);
+		}
+		if (textnorm_run(&g_tn, in, n) || nfkc_casefold(&nf, in, n) ||
+		    textnorm_run(&ref, nf.out, nf.len)) {
+			bad++;
+			continue;
+		}
+		int same = g_tn.len == ref.len && !memcmp(g_tn.text, ref.text, ref.len) &&
+			   g_tn.n_tok == ref.n_tok && g_tn.n_cjk == ref.n_cjk;
+		for (size_t k = 0; same && k < ref.n_tok; k++)
+			same = g_tn.tok[k].off == ref.tok[k].off && g_tn.tok[k].len == ref.tok[k].len &&
+			       g_tn.tok[k].kind == ref.tok[k].kind;
+		if (!same && bad++ < 3)
+			fprintf(stderr, "'%.*s': '%s', through NFKC '%s'\n", (int)n, in, g_tn.text, ref.text);
+	}
+	CHECK(bad == 0);
+	textnorm_free(&ref);
+	nfkc_free(&nf);
+}
+
 static void test_deterministic(void)
 {
 	const char *s = "Ünïcödé ＴＥＸＴ, 中文文本 and Кириллица 42";
@@ -418,6 +465,7 @@ int main(void)
 	test_punct_path();
 	test_garbage();
 	test_deterministic();
+	test_raw_path();
 	test_ascii_words();
 	textnorm_free(&g_tn);
 	return test_finish("test_textnorm");

@@ -486,17 +486,26 @@ static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
 	return 0;
 }
 
-int textnorm_run(struct textnorm *tn, const char *in, size_t len)
+/* textnorm_run()'s pass asks for the NFKC form first. */
+#define NEEDS_NFKC 1
+
+/*
+ * One pass over [in, in+len) into @tn.  @raw: the text was not put in
+ * NFKC.  Text of ASCII, Han and the punctuation is_cjk_punct() knows is
+ * read as it stands: Han characters and ASCII are their own NFKC form
+ * (case aside, which the pass folds), none composes with what is before
+ * or after it, and what NFKC makes of that punctuation (U+3000 a space,
+ * U+2026 "...", full-width ',' ',') is a separator as the punctuation is.
+ * So such text tokenises as its NFKC form does, without the copy; a raw
+ * pass stops at any other non-ASCII byte (NEEDS_NFKC), for the caller to
+ * start again on the NFKC form.  Most Chinese lines are made of nothing
+ * else, and ASCII lines never see a non-ASCII byte.
+ */
+static int run_pass(struct textnorm *tn, const char *in, size_t len, int raw)
 {
 	tn->len = 0;
 	tn->n_tok = 0;
 	tn->n_cjk = 0;
-	if (nfkc_has_non_ascii(in, len)) { /* ASCII is its own NFKC_Casefold form, case aside */
-		if (nfkc_casefold(&tn->nf, in, len))
-			return -1;
-		in = tn->nf.out;
-		len = tn->nf.len;
-	}
 	if (len > UINT32_MAX - 1)
 		len = UINT32_MAX - 1;
 	if (reserve_text(tn, len + 9)) /* NUL, and ascii_word()'s slack */
@@ -534,6 +543,8 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 			p += 3;
 			continue;
 		}
+		if (raw)
+			return NEEDS_NFKC;
 		uint32_t cp;
 		p += textnorm_decode(p, end, &cp);
 		if (cp != TN_INVALID)
@@ -547,6 +558,21 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 	tn->text[s.o] = '\0';
 	tn->len = s.o;
 	return 0;
+}
+
+int textnorm_run(struct textnorm *tn, const char *in, size_t len)
+{
+	/* (a text cut at 4 GiB is cut in its NFKC form, as it always was) */
+	const int rc = len <= UINT32_MAX - 1 ? run_pass(tn, in, len, 1) : NEEDS_NFKC;
+	if (rc != NEEDS_NFKC)
+		return rc;
+	if (nfkc_casefold(&tn->nf, in, len)) {
+		tn->len = 0;
+		tn->n_tok = 0;
+		tn->n_cjk = 0;
+		return -1;
+	}
+	return run_pass(tn, tn->nf.out, tn->nf.len, 0);
 }
 
 void textnorm_free(struct textnorm *tn)
