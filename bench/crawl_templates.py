@@ -178,8 +178,81 @@ ADDED = {
     'docs-rtd': ('tune', 'docs', RTD, 'rst-{r}', ('en',), {'side': 'left'}),
     'small-squarespace': ('tune', 'small', SQUARESPACE, 'sqs-{r}', ('en', 'de'), {'side': 'right', 'depth': 3}),
 }
+# Tune families added in issue 15's second round: a third group of hosts
+# after the first two (their own random stream), so the crawl's earlier
+# hosts keep their pages byte for byte. Markup as the software serves it:
+# MyBB's postbit and tborder tables, SMF 1.x's page of nested layout tables,
+# Flarum's post stream (author and date in a <header> inside each post),
+# Arc/Next.js news (CSS-module classes, <article>/<section>/<aside>/<figure>,
+# no class word to go by), tagDiv's Newspaper theme for WordPress,
+# Docusaurus, MediaWiki as a help wiki, Webflow.
+MYBB = {'page': 'div|#container', 'header': 'div|#header', 'nav': 'div|menu', 'main': 'div|#content',
+        'wrap': 'div|wrapper', 'breadcrumb': 'div|navigation', 'thread': 'div|#posts',
+        'title': 'td|thead', 'post': 'div|post classic', 'post_author': 'div|post_author scaleimages',
+        'post_body': 'div|post_content', 'post_text': 'div|post_body scaleimages',
+        'board': 'table|tborder', 'board_row': 'tr|trow1', 'topics': 'table|tborder tfixed',
+        'topic_row': 'tr|trow2', 'footer': 'div|#footer', 'list': 'div|forumdisplay', 'item': 'div|inline_row'}
+SMF = {'page': 'div|#smf', 'header': 'div|#header', 'nav': 'div|#topmenu',
+       'main': 'div|#bodyarea', 'thread': 'div|#forumposts', 'title': 'td|titlebg',
+       'post': 'table|bordercolor', 'post_author': 'td|windowbg', 'post_body': 'td|windowbg2',
+       'board': 'table|bordercolor', 'board_row': 'tr|windowbg2', 'topics': 'table|tborder',
+       'topic_row': 'tr|windowbg', 'footer': 'div|#footerarea', 'side': 'div|smalltext',
+       'list': 'table|bordercolor', 'item': 'div|windowbg'}
+FLARUM = {'page': 'div|App', 'header': 'header|App-header', 'nav': 'div|App-primaryControl',
+          'main': 'main|App-content', 'wrap': 'div|container', 'thread': 'div|PostStream',
+          'title': 'h2|DiscussionHero-title', 'post': 'article|Post CommentPost',
+          'post_author': 'header|Post-header', 'post_body': 'div|Post-body', 'post_text': 'div|Post-text',
+          'board': 'nav|IndexPage-nav sideNav', 'board_row': 'li|item-tag', 'topics': 'div|DiscussionList',
+          'topic_row': 'li|DiscussionListItem', 'footer': 'div|App-footer', 'side': 'div|sideNavContainer',
+          'list': 'ul|DiscussionList-discussions', 'item': 'li|DiscussionListItem'}
+ARC = {'page': 'div|@', 'header': 'header|@', 'nav': 'nav|@', 'main': 'main|@', 'wrap': 'div|@',
+       'article': 'article|@', 'title': 'h1|@', 'dek': 'h2|@', 'byline': 'div|@', 'body': 'section|@',
+       'related': 'aside|@', 'teaser': 'article|@', 'share': 'div|@', 'comments': 'section|@',
+       'comment': 'article|@', 'side': 'div|@', 'widget': 'section|@', 'widget_title': 'h2|@',
+       'footer': 'footer|@', 'newsletter': 'div|@', 'cookie': 'div|@', 'list': 'section|@', 'item': 'article|@',
+       'breadcrumb': 'div|@'}
+NEWSPAPER = {'page': 'div|td-theme-wrap', 'header': 'div|td-header-wrap', 'nav': 'div|td-header-menu-wrap',
+             'main': 'div|td-main-content-wrap', 'wrap': 'div|td-container', 'article': 'article|post type-post',
+             'title': 'h1|entry-title', 'byline': 'div|td-module-meta-info', 'body': 'div|td-post-content tagdiv-type',
+             'related': 'div|td_block_wrap td_block_related_posts', 'teaser': 'div|td_module_related_posts',
+             'share': 'div|td-post-sharing', 'comments': 'div|comments', 'comment': 'li|comment',
+             'side': 'div|td-pb-span4 td-main-sidebar', 'widget': 'aside|td_block_template_1 widget',
+             'widget_title': 'h4|block-title', 'footer': 'div|td-footer-wrapper', 'list': 'div|td-ss-main-content',
+             'item': 'div|td_module_flex', 'cookie': 'div|cmplz-cookiebanner',
+             'newsletter': 'div|tdm_block td_block_wrap tdm_block_inline_text', 'breadcrumb': 'div|entry-crumbs'}
+DOCUSAURUS = {'page': 'div|main-wrapper', 'header': 'nav|navbar navbar--fixed-top', 'nav': 'div|navbar__items',
+              'wrap': 'div|docPage', 'side': 'aside|theme-doc-sidebar-container', 'main': 'main|docMainContainer',
+              'article': 'article|', 'breadcrumb': 'nav|theme-doc-breadcrumbs', 'title': 'h1|',
+              'body': 'div|theme-doc-markdown markdown', 'widget': 'div|theme-doc-toc-desktop',
+              'widget_title': 'div|menu__link', 'footer': 'footer|footer footer--dark', 'list': 'section|row',
+              'item': 'article|col col--6 margin-bottom--lg'}
+MEDIAWIKI = {'page': 'div|mw-page-container', 'header': 'header|mw-header', 'nav': 'nav|vector-main-menu',
+             'main': 'main|mw-body', 'wrap': 'div|mw-page-container-inner', 'side': 'div|vector-column-start',
+             'article': 'div|#bodyContent', 'title': 'h1|firstHeading mw-first-heading', 'byline': 'div|#siteSub',
+             'body': 'div|mw-parser-output', 'related': 'div|navbox', 'teaser': 'div|navbox-list',
+             'feedback': 'div|#mw-content-feedback', 'footer': 'footer|mw-footer', 'widget': 'div|vector-menu portal',
+             'widget_title': 'div|vector-menu-heading', 'list': 'div|mw-category', 'item': 'div|mw-category-group',
+             'breadcrumb': 'div|#contentSub'}
+WEBFLOW = {'page': 'div|page-wrapper', 'header': 'div|navbar w-nav', 'nav': 'nav|nav-menu w-nav-menu',
+           'main': 'main|main-wrapper', 'wrap': 'div|container w-container', 'article': 'div|blog-post',
+           'title': 'h1|heading-xlarge', 'body': 'div|rich-text w-richtext', 'side': 'div|sidebar',
+           'widget': 'div|w-dyn-list', 'widget_title': 'h4|heading-small', 'related': 'div|w-dyn-list',
+           'teaser': 'div|w-dyn-item', 'footer': 'footer|footer', 'cookie': 'div|fs-cc-banner',
+           'newsletter': 'div|w-form', 'share': 'div|social-share', 'list': 'div|w-dyn-items',
+           'item': 'div|w-dyn-item'}
+ADDED2 = {
+    'forum-mybb': ('tune', 'forum', MYBB, '{r}', ('en', 'de'), {'side': 'none'}),
+    'forum-smf': ('tune', 'forum', SMF, '{r}', ('en', 'zh'), {'side': 'left', 'frame': 'tables'}),
+    'forum-flarum': ('tune', 'forum', FLARUM, 'Flarum-{r}', ('en', 'de', 'zh'), {'side': 'left', 'topics_above': 1}),
+    'news-arc': ('tune', 'news', ARC, '@', ('en', 'de'), {'side': 'right', 'comments_in': 1}),
+    'news-newspaper': ('tune', 'news', NEWSPAPER, 'td-{r}', ('en', 'de'), {'side': 'right'}),
+    'docs-docusaurus': ('tune', 'docs', DOCUSAURUS, '{r}', ('en',), {'side': 'left'}),
+    'kb-mediawiki': ('tune', 'kb', MEDIAWIKI, 'mw-{r}', ('en', 'de'), {'side': 'left', 'feedback_out': 1}),
+    'small-webflow': ('tune', 'small', WEBFLOW, 'w-{r}', ('en', 'de'), {'side': 'right', 'depth': 2}),
+}
 BASE = list(FAMILIES)
 FAMILIES.update(ADDED)
+FAMILIES.update(ADDED2)
 
 E = html.escape
 
@@ -442,6 +515,11 @@ def render(family, host_name, c, page):
         cells = '<td class="side">%s</td><td class="content">%s</td>' % (side, main)
         body = '<table width="100%%"><tr><td>%s</td></tr><tr>%s</tr><tr><td>%s</td></tr></table>' % (
             header(m, c, '/'), cells, footer(m, c))
+    elif m.layout.get('frame') == 'tables':
+        # SMF 1.x: the side menu and the content are two cells of a layout table
+        cells = '<td valign="top" width="180">%s</td><td valign="top">%s</td>' % (side, main)
+        body = header(m, c, '/') + '<table width="100%%" cellpadding="0" cellspacing="0"><tr>%s</tr></table>' % (
+            cells) + footer(m, c)
     else:
         if where == 'left':
             cols = side + main
@@ -458,11 +536,17 @@ def render(family, host_name, c, page):
     return head + '<body>' + m.el('page', top + body + bottom) + '</body></html>'
 
 
-def family_names(split=None, added=None):
+def group_of(family):
+    """0: the crawl's first families, 1: ADDED, 2: ADDED2."""
+    return 1 if family in ADDED else 2 if family in ADDED2 else 0
+
+
+def family_names(split=None, added=None, group=None):
     """The families of split (or all); added=False: the crawl's first
-    families only, True: the ADDED ones only."""
+    families only, True: the ADDED ones only; group: those of group_of()."""
     return [f for f, v in FAMILIES.items() if (split is None or v[0] == split) and
-            (added is None or (f in ADDED) == added)]
+            (added is None or (f in ADDED) == added and group_of(f) != 2) and
+            (group is None or group_of(f) == group)]
 
 
 def site_kind(family):
@@ -477,4 +561,4 @@ def languages(family):
     return FAMILIES[family][4]
 
 
-__all__ = ['render', 'family_names', 'site_kind', 'split_of', 'languages']
+__all__ = ['render', 'family_names', 'group_of', 'site_kind', 'split_of', 'languages']

@@ -4,7 +4,7 @@ pages per host, on the template families of crawl_templates.py, with
 duplicates, and its truth.
 
 usage: gen_crawl.py -s SEED -o OUTDIR [--hosts N] [--pages LO HI] [--parts N]
-                   [--added-hosts N]
+                   [--added-hosts N] [--added2-hosts N]
 
 Writes into OUTDIR (standard library only; same seed, same bytes):
   crawl/part-NN.warc.gz  WARC/1.0 response records, one gzip member each
@@ -222,7 +222,7 @@ def make_host(rng, i, family):
         site = rng.choice(T.ZH['place']) + rng.choice(['论坛', '新闻网', '社区', '资讯', '文档中心'])
     host = {'name': 'h%02d' % i, 'domain': '%s%s%d.example' % (a, b, i), 'family': family,
             'split': TP.split_of(family), 'kind': TP.site_kind(family), 'lang': lang,
-            'added': family in TP.ADDED}
+            'added': family in TP.ADDED or TP.group_of(family) == 2, 'group': TP.group_of(family)}
     host['chrome'] = CH.host_chrome(rng, lang, site, host['kind'])
     return host
 
@@ -332,15 +332,21 @@ def warc_record(url, body):
 
 # ---- the crawl ---------------------------------------------------------------
 
-def generate(seed, n_hosts, lo, hi, n_added=0):
+def generate(seed, n_hosts, lo, hi, n_added=0, n_added2=0):
     """The first n_hosts hosts on the crawl's first families (as before the
     added families existed: the same pages for a seed), then n_added hosts
     on crawl_templates.ADDED's families, from a random stream of their own
-    and syndicating only among themselves."""
+    and syndicating only among themselves, then n_added2 hosts on ADDED2's
+    the same way (the hosts before them keep their pages)."""
     hosts, pages = _hosts(random.Random(seed), TP.family_names(added=False), 0, n_hosts, lo, hi)
     if n_added:
         more, extra = _hosts(random.Random(seed * 1000003 + 7), TP.family_names(added=True),
                              n_hosts, n_added, lo, hi)
+        hosts += more
+        pages += extra
+    if n_added2:
+        more, extra = _hosts(random.Random(seed * 1000003 + 17), TP.family_names(group=2),
+                             n_hosts + n_added, n_added2, lo, hi)
         hosts += more
         pages += extra
     return hosts, pages
@@ -445,14 +451,18 @@ def truth_pairs(rng, pages):
     return rows
 
 
-def write(out, hosts, pages, rows, parts, rng, rng_added):
+def write(out, hosts, pages, rows, parts, rng, rng_added, rng_added2):
     os.makedirs(os.path.join(out, 'crawl'), exist_ok=True)
     # the first hosts' pages in the order they had before hosts were added
     first = sum(1 for p in pages if not p['host']['added'])
     order = list(range(first))
     rng.shuffle(order)
-    rest = list(range(first, len(pages)))
+    second = first + sum(1 for p in pages if p['host']['group'] == 1)
+    rest = list(range(first, second))
     rng_added.shuffle(rest)
+    order += rest
+    rest = list(range(second, len(pages)))
+    rng_added2.shuffle(rest)
     order += rest
     files = [open(os.path.join(out, 'crawl', 'part-%02d.warc.gz' % i), 'wb') for i in range(parts)]
     for n, i in enumerate(order):
@@ -502,8 +512,11 @@ def main():
     ap.add_argument('--parts', type=int, default=4)
     ap.add_argument('--added-hosts', type=int, default=3 * len(TP.ADDED),
                     help='hosts on the added tune families, after the first --hosts (0: none)')
+    ap.add_argument('--added2-hosts', type=int, default=3 * len(TP.ADDED2),
+                    help='hosts on the second round of added tune families, after those (0: none)')
     args = ap.parse_args()
-    hosts, pages = generate(args.seed, args.hosts, *args.pages, n_added=args.added_hosts)
+    hosts, pages = generate(args.seed, args.hosts, *args.pages, n_added=args.added_hosts,
+                            n_added2=args.added2_hosts)
     render_all(pages)
     # The first hosts' truth and WARC order draw on the stream they always
     # did; the added hosts' on one of their own.
@@ -511,8 +524,11 @@ def main():
     first = [p for p in pages if not p['host']['added']]
     rows = truth_pairs(rng, first)
     rng_added = random.Random(args.seed * 1000003 + 8)
-    rows += truth_pairs(rng_added, pages[len(first):])
-    stats = write(args.out, hosts, pages, rows, args.parts, rng, rng_added)
+    second = [p for p in pages if p['host']['group'] == 1]
+    rows += truth_pairs(rng_added, second)
+    rng_added2 = random.Random(args.seed * 1000003 + 18)
+    rows += truth_pairs(rng_added2, pages[len(first) + len(second):])
+    stats = write(args.out, hosts, pages, rows, args.parts, rng, rng_added, rng_added2)
     print('gen_crawl.py: %d hosts, %d pages, %d labelled pairs in %s' % (
         stats['hosts'], stats['pages'], len(rows), args.out), file=sys.stderr)
     return 0
