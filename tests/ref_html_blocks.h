@@ -25,7 +25,7 @@ static enum hb_cls ref_classify_block(const struct hblock *b)
 {
 	if ((b->flags & HB_COPYRIGHT) || ref_link_dense(b))
 		return HB_BAD;
-	if (b->words10 < REF_SHORT_WORDS10 || (b->pointer & HB_PTR_ENTRY))
+	if (b->words10 < REF_SHORT_WORDS10 || (b->pointer & (HB_PTR_ENTRY | HB_PTR_ROW)))
 		return HB_SHORT;
 	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
 	    (b->words10 >= REF_GOOD_WORDS10 || (b->words10 >= REF_SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
@@ -102,13 +102,42 @@ static int ref_classify_initial(struct hblock *b, size_t n, int tier)
 	return main_has_content;
 }
 
+/* The least gap_depth of b[s..e], marks passed over. */
+static unsigned ref_least_gap(const struct hblock *b, size_t s, size_t e)
+{
+	unsigned g = UINT16_MAX;
+	for (size_t i = s; i <= e; i++)
+		if (!(b[i].flags & HB_MARK) && b[i].gap_depth < g)
+			g = b[i].gap_depth;
+	return g;
+}
+
 /* Only declared main content counts, and in it all but link lists and
- * legal lines is content. */
+ * legal lines is content; rows outside the element of its own text (if
+ * that is HB_OWN_MIN bytes) are not. */
 static void ref_classify_main(struct hblock *b, size_t n)
 {
+	uint64_t own = 0;
+	size_t first = n, last = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((b[i].flags & HB_MAIN) && !(b[i].flags & (HB_HEADING | HB_COPYRIGHT)) &&
+		    b[i].cls != REF_CHROME && !(b[i].pointer & (HB_PTR_ENTRY | HB_PTR_ROW)) &&
+		    !ref_link_dense(&b[i])) {
+			own += b[i].len;
+			if (first == n)
+				first = i;
+			last = i;
+		}
+	const unsigned holder = first < last ? ref_least_gap(b, first + 1, last) : UINT16_MAX;
 	for (size_t i = 0; i < n; i++) {
+		int out = 0;
+		if (own >= HB_OWN_MIN && (b[i].flags & HB_MAIN) && (b[i].pointer & (HB_PTR_ENTRY | HB_PTR_ROW)) &&
+		    b[i].cls != REF_CHROME && (i < first || i > last))
+			out = (i < first ? ref_least_gap(b, i + 1, first) : ref_least_gap(b, last + 1, i)) < holder;
 		if (!(b[i].flags & HB_MAIN))
 			b[i].cls = HB_HIDDEN;
+		else if (out)
+			b[i].cls = HB_BAD;
 		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD ||
 			 (b[i].cls == HB_BAD && !(b[i].flags & HB_COPYRIGHT) &&
 			  (uint64_t)b[i].link_words10 * 3 <= (uint64_t)b[i].words10 * 2) ||
@@ -348,13 +377,32 @@ static size_t ref_hblocks_classify(struct hblock *b, size_t n)
 	keep = keep ? REF_KEEP_MAIN : 0;
 	hblocks_mark_pointers(b, n);
 	size_t good = ref_classify_tier(b, n, keep);
+	/* content only outside declared main content that holds more words
+	 * (links too) and no prose: an index in <main>, the fallback's */
+	int index_in_main = 0;
+	if (good) {
+		uint64_t in = 0, out = 0;
+		int main_good = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (b[i].flags & HB_MAIN) {
+				main_good |= b[i].cls == HB_GOOD;
+				if (!(b[i].flags & (ref_hidden_at(0) | HB_COPYRIGHT)))
+					in += b[i].words10;
+			} else if (b[i].cls == HB_GOOD) {
+				out += b[i].words10;
+			}
+		}
+		index_in_main = !main_good && in >= 150 && in > out;
+		if (index_in_main)
+			good = 0;
+	}
 	/* the words outside links of the entries visible at tier 0: an
 	 * index's content, chrome not let in to outweigh it */
 	uint64_t ptr = 0;
 	for (size_t i = 0; i < n && !good; i++)
 		if ((b[i].pointer & HB_PTR_ENTRY) && b[i].cls != REF_CHROME && b[i].cls != HB_HIDDEN)
 			ptr += b[i].words10 - (b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10);
-	for (int tier = 1; tier < 3 && !good && ptr < 150; tier++)
+	for (int tier = 1; tier < 3 && !good && ptr < 150 && !index_in_main; tier++)
 		if (!ref_same_as_before(seen, tier))
 			good = ref_classify_tier(b, n, tier | keep);
 	for (int tier = 0; tier < 3 && !good; tier++)

@@ -310,6 +310,43 @@ static void test_pointer_rows(void)
 	CHECK(cells == 4); /* each row's title and author cells */
 }
 
+/* Rows inside <main> (issue 15, second round): a "recent topics" list
+ * above a thread's posts, outside the element holding them, is not the
+ * thread; a wiki's list of linked names inside the article's body stays;
+ * an index in <main> beats an unnamed newsletter box beside it; a
+ * compound consent class ("cmplz-cookiebanner") is never content. */
+static void test_rows_in_main(void)
+{
+	const char *m = main_of(
+		"<body><main><div class=\"topics\"><h3>Recent topics</h3><ul>"
+		"<li><a href=\"/t/1\">Scanner not found after the update</a> by bob, 12 replies, 2 May</li>"
+		"<li><a href=\"/t/2\">Paper jam in tray two again</a> by cy, 3 replies, 9 May</li>"
+		"<li><a href=\"/t/3\">Wifi drops at night on the laptop</a> by dee, 40 replies, 1 Jun</li>"
+		"</ul></div><div class=\"stream\"><h2>Printer offline</h2><article><div>anna_77</div>"
+		"<div class=\"text\">Mine went offline too; reinstalling the driver fixed it.</div></article>"
+		"<article><div>ben</div><div class=\"text\">Same here, thanks for the tip.</div></article>"
+		"</div></main></body>");
+	CHECK(contains(m, "reinstalling the driver") && contains(m, "thanks for the tip"));
+	CHECK(!contains(m, "Scanner") && !contains(m, "replies"));
+	m = main_of("<body><main><article>" FILL1
+		    "<ul><li><a href=\"/w/1\">Auckland</a> is the largest city of the country by far</li>"
+		    "<li><a href=\"/w/2\">Wellington</a> is the capital and lies at the southern tip</li>"
+		    "<li><a href=\"/w/3\">Christchurch</a> is the largest city of the South Island</li></ul>"
+		    FILL2 "</article></main></body>");
+	CHECK(contains(m, "Auckland is the largest") && contains(m, "Christchurch"));
+	m = main_of("<body><main><h1>World 4</h1><ul>"
+		    "<li><a href=\"/a/1\">The council approves the new harbour budget</a></li>"
+		    "<li><a href=\"/a/2\">Rail strike ends after three weeks of talks</a></li>"
+		    "<li><a href=\"/a/3\">A quiet winter for the northern ski resorts</a></li></ul></main>"
+		    "<div class=\"x1\"><p>Sign up for our morning briefing and get the news of the day in "
+		    "your inbox before breakfast.</p></div></body>");
+	CHECK(contains(m, "Rail strike ends") && !contains(m, "briefing"));
+	m = main_of("<body><div class=\"cmplz-cookiebanner\"><p>We use cookies to give you the best "
+		    "experience on our website, and by staying you agree to it.</p></div>"
+		    "<div><h1>Contact</h1><p>Call us.</p></div></body>");
+	CHECK(!contains(m, "cookies"));
+}
+
 /* A row that points to another page (a linked title and its metadata) is
  * flagged; an entry of a list of links and a paragraph with a link are not. */
 static void test_pointer_blocks(void)
@@ -1453,6 +1490,7 @@ int main(void)
 	test_soft_against_main();
 	test_pointer_blocks();
 	test_pointer_rows();
+	test_rows_in_main();
 	test_chrome_words();
 	test_entities();
 	test_malformed();

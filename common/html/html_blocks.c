@@ -423,6 +423,50 @@ static int pointer_entry(const struct hblock *b, size_t s, size_t e)
 }
 
 /*
+ * Pointers in a row: a run of blocks that all point elsewhere and hold
+ * HB_ROWS_MIN linked titles or more (a link-dense block of an entry, or a
+ * pointer line, whose link is HB_TITLE_WORDS10 words or more) is a list
+ * of rows (a board index, "recent topics", a category's teasers).  A
+ * thread is a few posts; the list beside it repeats one row's structure,
+ * and a paragraph of an article that links a quarter of its words stands
+ * alone.  In a run, a line linked a fifth of its words counts too (a
+ * short title beside long metadata: "Title by user, 195 replies, 8454
+ * views, 2018-12-18").  The link of such a row is another page's title; a list of
+ * items that link a name (an infobox's "Largest city: Auckland", release
+ * notes' "gero removed the windowtype attribute") is the page's own text.
+ */
+static int row_line(const struct hblock *b)
+{
+	const uint64_t lw = b->link_words10, w = b->words10;
+	return lw >= HB_TITLE_WORDS10 && lw * 5 >= w && lw * 4 <= w * 3;
+}
+
+static void mark_rows(struct hblock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!b[i].pointer && row_line(&b[i]))
+			b[i].ctx = 1;
+		else
+			b[i].ctx = 0;
+	for (size_t i = 0; i < n;) {
+		if (!b[i].pointer && !b[i].ctx) {
+			i++;
+			continue;
+		}
+		size_t e = i, titles = 0;
+		for (; e < n && (b[e].pointer || b[e].ctx); e++)
+			titles += (link_dense(&b[e]) || b[e].pointer == HB_PTR_LINE || b[e].ctx) &&
+				  b[e].link_words10 >= HB_TITLE_WORDS10;
+		if (titles >= HB_ROWS_MIN)
+			for (size_t k = i; k < e; k++)
+				b[k].pointer |= HB_PTR_ROW;
+		i = e;
+	}
+	for (size_t i = 0; i < n; i++)
+		b[i].ctx = 0;
+}
+
+/*
  * The entry of a link-dense block (a linked title) is the smallest
  * element that holds it and a neighbour: the run around it whose inner
  * gaps are at least the deeper of its two gaps.  Runs longer than
@@ -449,6 +493,7 @@ void hblocks_mark_pointers(struct hblock *b, size_t n)
 		for (size_t k = s; k <= e; k++)
 			b[k].pointer |= HB_PTR_ENTRY;
 	}
+	mark_rows(b, n);
 }
 
 /* Class of a block from its own evidence. */
@@ -456,7 +501,7 @@ static enum hb_cls classify_block(const struct hblock *b)
 {
 	if ((b->flags & HB_COPYRIGHT) || link_dense(b))
 		return HB_BAD;
-	if (b->words10 < SHORT_WORDS10 || (b->pointer & HB_PTR_ENTRY))
+	if (b->words10 < SHORT_WORDS10 || (b->pointer & (HB_PTR_ENTRY | HB_PTR_ROW)))
 		return HB_SHORT;
 	if ((uint64_t)b->link_words10 * 5 <= b->words10 &&
 	    (b->words10 >= GOOD_WORDS10 || (b->words10 >= SENTENCE_WORDS10 && (b->flags & HB_SENTENCE))))
@@ -508,6 +553,7 @@ static void lone_link_run(struct hblock *b, size_t s, size_t e)
  * evidence, and this bit if it is link-dense (the same at every tier). */
 #define CTX_LINKS 8
 #define CTX_KEEP 16 /* classify_fallback()'s scratch, clear between its calls */
+#define CTX_OUT 32  /* classify_main()'s scratch: a row outside the own text's element */
 
 /*
  * Initial classes at @tier; @return whether declared main content has
@@ -583,16 +629,83 @@ static int main_text_after_all(const struct hblock *b)
 	return (uint64_t)b->link_words10 * 3 <= (uint64_t)b->words10 * 2;
 }
 
-/* Only declared main content counts, and in it all but link lists and
- * legal lines is content (main_text_after_all()). */
+/* Is b[i] a row of a list pointing elsewhere (an entry or in rows)? */
+static int is_row(const struct hblock *b)
+{
+	return (b->pointer & (HB_PTR_ENTRY | HB_PTR_ROW)) != 0;
+}
+
+/* Is b[i] main content's own text: not a heading, a row, a link list or a
+ * legal line, visible? */
+static int main_own(const struct hblock *b)
+{
+	return (b->flags & (HB_MAIN | HB_HEADING | HB_COPYRIGHT)) == HB_MAIN && b->cls != HB_CHROME &&
+	       !is_row(b) && !link_dense(b);
+}
+
+/* b[i]'s gap_depth, UINT16_MAX for a mark (dropped chrome has none). */
+static uint16_t gap_of(const struct hblock *b)
+{
+	return b->flags & HB_MARK ? UINT16_MAX : b->gap_depth;
+}
+
+/* The least gap_depth over b[s..e] (UINT16_MAX if empty): the depth of
+ * the element holding b[s - 1..e]. */
+static uint16_t least_gap(const struct hblock *b, size_t s, size_t e)
+{
+	uint16_t g = UINT16_MAX;
+	for (size_t i = s; i <= e; i++)
+		g = gap_of(&b[i]) < g ? gap_of(&b[i]) : g;
+	return g;
+}
+
+/*
+ * Only declared main content counts, and in it all but link lists and
+ * legal lines is content (main_text_after_all()).  Rows pointing to
+ * other pages there are content too, unless the main content has
+ * HB_OWN_MIN bytes of its own text (main_own()) and they lie outside the
+ * element that holds that text: a forum's "recent topics" list beside
+ * its posts, both in <main>, is not the thread, while a wiki's references
+ * inside the article's body are the article's, and an index in <main>
+ * has no text but its rows and headings.  The rule of the fallback and
+ * the template decision (HB_OWN_MIN), with the text's element as
+ * html_container finds it (gap_depth).  Linear: the rows before the own
+ * text are judged from its first block back, those after from its last.
+ */
 static void classify_main(struct hblock *b, size_t n)
 {
+	uint64_t own = 0;
+	size_t first = n, last = 0;
+	for (size_t i = 0; i < n; i++)
+		if (main_own(&b[i])) {
+			own += b[i].len;
+			first = first < i ? first : i;
+			last = i;
+		}
+	uint16_t holder = 0;
+	if (own >= HB_OWN_MIN)
+		holder = first < last ? least_gap(b, first + 1, last) : UINT16_MAX;
+	uint16_t reach = UINT16_MAX; /* b[i] and the own text lie in an element this deep */
+	for (size_t i = first; holder && i-- > 0;) {
+		reach = gap_of(&b[i + 1]) < reach ? gap_of(&b[i + 1]) : reach;
+		if (reach < holder && is_row(&b[i]) && b[i].cls != HB_CHROME)
+			b[i].ctx |= CTX_OUT;
+	}
+	reach = UINT16_MAX;
+	for (size_t i = last + 1; holder && i < n; i++) {
+		reach = gap_of(&b[i]) < reach ? gap_of(&b[i]) : reach;
+		if (reach < holder && is_row(&b[i]) && b[i].cls != HB_CHROME)
+			b[i].ctx |= CTX_OUT;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (!(b[i].flags & HB_MAIN))
 			b[i].cls = HB_HIDDEN;
+		else if (b[i].ctx & CTX_OUT)
+			b[i].cls = HB_BAD;
 		else if (b[i].cls == HB_SHORT || b[i].cls == HB_NEARGOOD ||
 			 (b[i].cls == HB_BAD && main_text_after_all(&b[i])))
 			b[i].cls = HB_GOOD;
+		b[i].ctx &= (uint8_t)~CTX_OUT;
 	}
 }
 
@@ -861,6 +974,32 @@ static uint64_t pointer_text(const struct hblock *b, size_t n)
 	return w;
 }
 
+/*
+ * After tier 0 found content only outside the declared main content
+ * (which holds no prose: links, rows, short lines), does the main content
+ * hold FALLBACK_WORDS10 words a reader sees, link text included, and more
+ * than that content outside it?  Then the page is an index in <main>
+ * (or <article>) and the prose beside it a box of the template (a
+ * newsletter signup whose class names nothing): the fallback takes the
+ * main content.  An article outside <main> beside a few teaser cards in
+ * <article> outweighs them and stays.
+ */
+static int main_outweighs(const struct hblock *b, size_t n)
+{
+	uint64_t in = 0, out = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (b[i].flags & HB_MAIN) {
+			if (b[i].cls == HB_GOOD)
+				return 0;
+			if (!(b[i].flags & (hidden_at(0) | HB_COPYRIGHT)))
+				in += b[i].words10;
+		} else if (b[i].cls == HB_GOOD) {
+			out += b[i].words10;
+		}
+	}
+	return in >= FALLBACK_WORDS10 && in > out;
+}
+
 static int same_as_before(uint8_t flags_seen, int tier)
 {
 	return tier > 0 && (hidden_at(tier) & flags_seen) == (hidden_at(tier - 1) & flags_seen);
@@ -876,7 +1015,12 @@ size_t hblocks_classify(struct hblock *b, size_t n, int *fallback)
 		for (size_t i = 0; i < n && !keep; i++)
 			keep = (b[i].flags & HB_MAIN) && !(b[i].flags & (hidden_at(0) | HB_COPYRIGHT)) &&
 			       b[i].words10;
+	const int index_in_main = good && (seen & HB_MAIN) && main_outweighs(b, n);
+	if (index_in_main)
+		good = 0, keep = 1;
 	keep = keep ? TIER_KEEP_MAIN : 0;
+	if (index_in_main)
+		keep |= TIER_NO_SOFT;
 	/* A page whose visible text holds entries pointing elsewhere (an
 	 * index, a thread beside its "similar threads") has content without
 	 * its chrome: those entries, or what the fallback keeps beside them.

@@ -34,7 +34,13 @@
  * NEARGOOD or GOOD text is trusted: blocks outside it are dropped and,
  * inside it, every block but link lists and legal lines is content (the
  * author said so: a table cell, a code line or a caption there is content
- * even when short).  A page with no GOOD block at all (API references,
+ * even when short), but for rows pointing elsewhere (HB_PTR_ROW, entries)
+ * outside the element that holds its own text, when that text is
+ * HB_OWN_MIN bytes or more (a "recent topics" list above a thread's
+ * posts); and when content was found only outside declared main content
+ * that holds more words than it, links included, but no prose (an index
+ * in <main> beside an unnamed newsletter box), the fallback takes the
+ * main content.  A page with no GOOD block at all (API references,
  * tables, an index of links, a page of a few words) is not confidently
  * anything: all its text but what html_text dropped as chrome and legal
  * lines is kept (only the declared main content's, if that has any; rows
@@ -135,8 +141,12 @@ size_t hblocks_classify(struct hblock *b, size_t n, int *fallback);
  * leaves both kinds out when the page has HB_OWN_MIN bytes of other
  * text.  hblocks_classify() calls it first; exposed for tests.
  */
-enum { HB_PTR_LINE = 1, HB_PTR_ENTRY = 2 };
+enum { HB_PTR_LINE = 1, HB_PTR_ENTRY = 2, HB_PTR_ROW = 4 };
 #define HB_OWN_MIN 50
+/* A run of pointers with this many linked titles is a list of rows:
+ * each of its blocks also gets HB_PTR_ROW (at most SHORT, as entries). */
+#define HB_ROWS_MIN 3
+#define HB_TITLE_WORDS10 30 /* a row's link is a title: 3 words or more */
 #define HB_ENTRY_BLOCKS 6
 #define HB_ENTRY_WORDS10 800
 void hblocks_mark_pointers(struct hblock *b, size_t n);

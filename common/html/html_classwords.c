@@ -191,6 +191,21 @@ static size_t word_end(const char *s, size_t i, size_t n)
 
 #define LONG_WORD 24 /* a word this long is no word: not looked up */
 
+/*
+ * A consent banner is named by compounds written as one word as often as
+ * by the word alone ("cmplz-cookiebanner", "cookienotice", "cookiebar",
+ * "consentmanager", "gdprbox"): a word that starts with cookie, consent
+ * or gdpr and runs on is never content too.  No other English word
+ * starts so.
+ */
+static unsigned never_prefix(const char *w, size_t wl)
+{
+	return (wl > 6 && spells("cookie", w, 6)) || (wl > 7 && spells("consent", w, 7)) ||
+			       (wl > 4 && spells("gdpr", w, 4))
+		       ? PART_CHROME | PART_NEVER
+		       : 0;
+}
+
 /* Does a WordPress taxonomy slug ("category-social", "tag-ads": not
  * the element's role) start at @s, @m bytes left, a blank-free part? */
 static int taxonomy(const char *s, size_t m)
@@ -234,7 +249,9 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 			pl = 0;
 			continue;
 		}
-		const unsigned k = word_kind(w, wl, w, 0);
+		unsigned k = word_kind(w, wl, w, 0);
+		if (!k)
+			k = never_prefix(w, wl);
 		found |= k & PART_PROSE;
 		if (!skip_next) {
 			found |= k & (PART_CHROME | PART_READER | PART_CONTENT | PART_NEVER);
