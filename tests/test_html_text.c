@@ -347,6 +347,24 @@ static void test_rows_in_main(void)
 	CHECK(!contains(m, "cookies"));
 }
 
+/* Reader comments in <article> after the article (a heading, then posts
+ * of a name and a date line before their text) are not content; a
+ * thread of such posts with no article before them is. */
+static void test_comments_in_article(void)
+{
+#define COMMENTS "<h2>Comments (2)</h2><ol><li><div>jo.smith</div><time>May 2, 2021</time>" \
+	"<p>I disagree with the second half of this, the figures do not add up at all.</p><a href=#>Reply</a></li>" \
+	"<li><div>mark_77</div><time>May 3, 2021</time><p>Thanks for writing this, it helped me a lot " \
+	"with my own project.</p><a href=#>Reply</a></li></ol>"
+	const char *m = main_of("<body><article><h1>Harbour budget approved</h1>" FILL1 FILL2 FILL1
+				COMMENTS "</article></body>");
+	CHECK(contains(m, "Harbour budget") && contains(m, "closes the sandwich"));
+	CHECK(!contains(m, "jo.smith") && !contains(m, "I disagree") && !contains(m, "Comments (2)"));
+	m = main_of("<body><article><h1>Printer offline</h1>" COMMENTS "</article></body>");
+	CHECK(contains(m, "I disagree") && contains(m, "Thanks for writing"));
+#undef COMMENTS
+}
+
 /* A row that points to another page (a linked title and its metadata) is
  * flagged; an entry of a list of links and a paragraph with a link are not. */
 static void test_pointer_blocks(void)
@@ -1491,6 +1509,7 @@ int main(void)
 	test_pointer_blocks();
 	test_pointer_rows();
 	test_rows_in_main();
+	test_comments_in_article();
 	test_chrome_words();
 	test_entities();
 	test_malformed();

@@ -309,8 +309,89 @@ static void drop(struct hblock *b, size_t s, size_t e)
 			b[i].cls = HB_BAD;
 }
 
+/* A line of a post's metadata: content, no heading, at most
+ * META_WORDS10 words (a name, "jo.smith" too, a date, "Reply"). */
+#define META_WORDS10 40
+/* The article before reader comments: this many words of prose. */
+#define ARTICLE_WORDS10 1000
+
+static int meta_line(const struct hblock *b)
+{
+	return b->cls == HB_GOOD && !(b->flags & HB_HEADING) && b->words10 &&
+	       b->words10 <= META_WORDS10;
+}
+
+/*
+ * Reader comments after an article: a post is a name and a date line
+ * (one or two meta lines) before its text, and comments repeat that
+ * shape, one sibling after another, where an article's paragraphs follow
+ * one another without it.  So the last run of two posts or more among
+ * the content blocks (others passed over: a "Reply" link), with
+ * ARTICLE_WORDS10 words of prose before it that is not such a post, is
+ * the comments when a heading opens it ("Comments (3)"): it and the
+ * heading are not content (a run without one, "___" and a correction
+ * line twice at an article's end, stays).  A thread, whose posts are its content, has no article
+ * before them.  Declared main content often holds the comments, so the
+ * classifier's trust in it took them in.
+ */
+/* The last content block before b[i], SIZE_MAX if none. */
+static size_t prev_good(const struct hblock *b, size_t i)
+{
+	while (i > 0 && b[i - 1].cls != HB_GOOD)
+		i--;
+	return i > 0 ? i - 1 : SIZE_MAX;
+}
+
+static void drop_comments(struct hblock *b, size_t n)
+{
+	size_t start = n, posts = 0, i = n;
+	/* back from the end, unit by unit: a text block, not links (after
+	 * it, perhaps one meta line: "Reply"), then 1-2 meta lines before it */
+	for (;;) {
+		size_t t = prev_good(b, i);
+		if (t < n && meta_line(&b[t])) {
+			const size_t x = prev_good(b, t);
+			t = x < n && !meta_line(&b[x]) ? x : SIZE_MAX;
+		}
+		if (t >= n || (b[t].flags & HB_HEADING) || (uint64_t)b[t].link_words10 * 3 > b[t].words10)
+			break;
+		size_t m = t, metas = 0; /* b[m] is the text */
+		size_t k = m;
+		while (metas < 2) {
+			size_t q = k;
+			while (q > 0 && b[q - 1].cls != HB_GOOD)
+				q--;
+			if (q == 0 || !meta_line(&b[q - 1]))
+				break;
+			k = q - 1;
+			metas++;
+		}
+		if (!metas)
+			break;
+		start = k;
+		posts++;
+		i = k;
+	}
+	if (posts < 2)
+		return;
+	uint64_t before = 0;
+	size_t head = start;
+	while (head > 0 && b[head - 1].cls != HB_GOOD)
+		head--;
+	const int titled = head > 0 && (b[head - 1].flags & HB_HEADING);
+	for (size_t k = 0; k + titled < head; k++)
+		if (b[k].cls == HB_GOOD && !(b[k].flags & HB_HEADING))
+			before += b[k].words10;
+	if (!titled || before < ARTICLE_WORDS10)
+		return;
+	for (size_t k = head - 1; k < n; k++)
+		if (b[k].cls == HB_GOOD)
+			b[k].cls = HB_BAD;
+}
+
 size_t hblocks_container(struct hblock *b, size_t n)
 {
+	drop_comments(b, n);
 	struct range top;
 	if (n == 0 || find_top(b, n, &top))
 		goto count;

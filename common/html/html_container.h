@@ -9,6 +9,13 @@
  * pass picks one container, as readability's grabArticle does, and lets
  * content outside it go:
  *
+ *   comments first, reader comments inside the article's own element
+ *            (declared main content often holds them) go by their shape:
+ *            the last run of two posts or more, each a text (not links)
+ *            after one or two lines of at most 4 words (a name, a date)
+ *            and perhaps one after it ("Reply"), opened by a heading and
+ *            after 100 words of prose that is no such post; a thread,
+ *            all posts, keeps them;
  *   weight   each content block (GOOD) weighs its words outside links;
  *   score    an element's score is the weight of the content blocks in it,
  *            a block counting whole for the element that holds it and its
