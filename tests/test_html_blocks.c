@@ -232,7 +232,7 @@ static void test_classify_random(void)
 
 /* The listed chrome words. */
 static const char *const words[] = {
-	"ad", "ads", "adsense", "adslot", "adv", "advert", "advertisement", "advertising",
+	"ad", "ads", "adsense", "adslot", "adv", "advert", "advertisement", "advertising", "author",
 	"adverts", "banner", "breadcrumb", "breadcrumbs", "byline", "comment", "comments",
 	"consent", "cookie", "cookies", "copyright", "disqus", "follow", "footer", "gdpr",
 	"header", "hidden", "masthead", "menu", "menubar", "menus", "modal", "nav", "navbar",

@@ -30,7 +30,8 @@ enum {
  * one sorted list cost ~6 memcmp() calls a word, and this runs for every
  * class and id word of every page), and once for all kinds.
  *
- * Chrome: navigation, menus, sidebars, footers, ads, comments, share
+ * Chrome: navigation, menus, sidebars, footers, ads, comments, author
+ * boxes (as readability's byline pattern: a post's profile cell), share
  * buttons, cookie banners.  Of these, some (N below) name a component
  * that is never a page's content, whatever else the page holds: an
  * advert, a consent banner, a newsletter signup.  A layout word
@@ -67,7 +68,7 @@ struct wlist {
 #define B(k) (1u << (k)) /* by hand: test_html_blocks looks up every word */
 static const struct word w_a[] = {C("ad"), C("ads"), N("adsense"), N("adslot"), C("adv"),
 	N("advert"), N("advertisement"), N("advertising"), N("adverts"), M("article"), P("a"),
-	P("an"), P("and")};
+	P("an"), P("and"), C("author")};
 static const struct word w_b[] = {C("banner"), C("breadcrumb"), C("breadcrumbs"), C("byline"),
 	M("body")};
 static const struct word w_c[] = {R("comment"), R("comments"), N("consent"), N("cookie"),
