@@ -46,6 +46,12 @@ static inline int block_varint(const uint8_t **p, const uint8_t *end, uint32_t *
 		*p = q + 1;
 		return 0;
 	}
+	/* two bytes: blocks of 2 to 255 bytes, most of them */
+	if (end - q >= 2 && q[1] < 0x80 && q[1]) {
+		*v = (uint32_t)(q[0] & 0x7f) | (uint32_t)q[1] << 7;
+		*p = q + 2;
+		return 0;
+	}
 	uint32_t x = 0;
 	for (unsigned shift = 0; shift < 35; shift += 7) {
 		if (q == end)
