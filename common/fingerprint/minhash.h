@@ -28,9 +28,11 @@ struct minhash {
 	size_t n;         /* features added (repeats included) */
 	uint64_t mul[64]; /* per bin: what its minimum is mixed with */
 	/* Per bin, the bins of its probe sequence without repeats, in the
-	 * order they are first met, and how many there are. */
+	 * order they are first met, and how many there are; and per bin i
+	 * and bin j, where j is in that order. */
 	uint8_t probe_bins[64][64];
 	uint8_t probe_len[64];
+	uint8_t probe_rank[64][64]; /* bin j's place in probe_bins[i], 255: none */
 };
 
 /** Prepare @m, its bins' mixing derived from @seed, and reset it. */
