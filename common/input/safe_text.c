@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bytes.h"
 #include "util/utf8.h"
 
 /* A valid UTF-8 sequence that holds no control character: its length, or 0. */
@@ -15,10 +16,22 @@ static size_t utf8_seq(const uint8_t *p, size_t n)
 	return p[0] < 0x80 ? (size_t)(p[0] >= 0x20 && p[0] < 0x7f) : utf8_seq_len(p, n);
 }
 
+/* Does any of the 8 bytes of @x lie outside 0x20..0x7E (a control
+ * character, DEL or a byte of a multi-byte sequence)?  Each test may
+ * also flag a byte above one it flags rightly, never when none is. */
+static int any_unprintable(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	return (((x - 0x20 * ones) & ~x) | x | (x + ones)) & high ? 1 : 0;
+}
+
 size_t safe_text_clean_prefix(const char *s, size_t n)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	size_t i = 0;
+	/* URLs, record ids and dates are printable ASCII: 8 bytes a step */
+	while (n - i >= 8 && !any_unprintable(get_le64(p + i)))
+		i += 8;
 	while (i < n) {
 		const size_t k = utf8_seq(p + i, n - i);
 		if (!k)
