@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <xxhash.h>
 
 #include "util/cli.h"
 #include "format/docrec.h"
@@ -37,8 +36,10 @@
 #include "util/outfile.h"
 #include "fingerprint/docfp.h"
 #include "template/decide.h"
-#include "template/frame.h"
+#include "template/follow.h"
+#include "template/tplfp.h"
 #include "template/tplset.h"
+#include "template/tplwrite.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -55,6 +56,9 @@ struct opts {
 	const char *templates;
 	const char *stats;
 	int dry_run;
+	/* --learn-templates (template/follow.h) */
+	struct follow_opts fo;
+	const char *template_stats;
 };
 
 /* Features --method simhash measured best with (docs/BENCHMARKS.md),
@@ -93,6 +97,16 @@ static void usage(FILE *fp, int status)
 		"                         16 hex digits, optionally ',' and a key (URL)\n"
 		"      --templates FILE   each host's template (ndd-template): a page's main\n"
 		"                         text is decided without its host's template blocks\n"
+		"      --learn-templates FILE  learn the templates here while fingerprinting,\n"
+		"                         as ndd-template and --templates would one after\n"
+		"                         the other, each page as soon as its host's\n"
+		"                         template is final (the same bytes); pages are read\n"
+		"                         back from DOCS, a file, or from --docs\n"
+		"      --docs FILE        the copy of DOCS being written (tee) to read back\n"
+		"      --sample N         with --learn-templates: as ndd-template's (200)\n"
+		"      --previous-templates FILE  as ndd-template's --previous\n"
+		"      --template-stats FILE  ndd-template's --stats\n"
+		"      --tmpdir DIR       temporary files (default $TMPDIR or /tmp)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n"
 		"      --dry-run          read, check and decode the documents, compute and\n"
 		"                         write nothing: the I/O floor for benchmarks\n"
@@ -106,7 +120,8 @@ static void usage(FILE *fp, int status)
 static void parse(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY,
-	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU, OPT_BW, OPT_METHOD, OPT_TEMPLATES, OPT_STATS };
+	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU, OPT_BW, OPT_METHOD, OPT_TEMPLATES, OPT_STATS,
+	       OPT_LEARN, OPT_DOCS, OPT_SAMPLE, OPT_PREV, OPT_TSTATS, OPT_TMP };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"shingle", required_argument, NULL, OPT_SHINGLE},
@@ -122,11 +137,21 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"method", required_argument, NULL, OPT_METHOD},
 		{"templates", required_argument, NULL, OPT_TEMPLATES},
 		{"stats", required_argument, NULL, OPT_STATS},
+		{"learn-templates", required_argument, NULL, OPT_LEARN},
+		{"docs", required_argument, NULL, OPT_DOCS},
+		{"sample", required_argument, NULL, OPT_SAMPLE},
+		{"previous-templates", required_argument, NULL, OPT_PREV},
+		{"template-stats", required_argument, NULL, OPT_TSTATS},
+		{"tmpdir", required_argument, NULL, OPT_TMP},
 		{NULL, 0, NULL, 0},
 	};
 	const struct docfp_config dflt = DOCFP_CONFIG_DEFAULT;
-	int c, shingle_given = 0, cjk_given = 0;
+	const struct tpl_params tdflt = TPL_PARAMS_DEFAULT;
+	int c, shingle_given = 0, cjk_given = 0, follow_given = 0;
 	o->cfg = dflt;
+	o->fo.tp = tdflt;
+	o->fo.sample = 200;
+	o->fo.tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))
 			continue;
@@ -149,6 +174,18 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->templates = optarg;
 		else if (c == OPT_STATS)
 			o->stats = optarg;
+		else if (c == OPT_LEARN)
+			o->fo.templates = optarg;
+		else if (c == OPT_DOCS && ++follow_given)
+			o->fo.docs = optarg;
+		else if (c == OPT_SAMPLE && ++follow_given)
+			o->fo.sample = (uint32_t)cli_parse_int("--sample", optarg, 1, 1000);
+		else if (c == OPT_PREV && ++follow_given)
+			o->fo.previous = optarg;
+		else if (c == OPT_TSTATS && ++follow_given)
+			o->template_stats = optarg;
+		else if (c == OPT_TMP)
+			o->fo.tmpdir = optarg;
 		else if (c == OPT_LINE)
 			o->cfg.line_full = (int)cli_parse_int("--line-full", optarg, 0, 100000);
 		else if (c == OPT_TF)
@@ -176,7 +213,22 @@ static void parse(struct opts *o, int argc, char **argv)
 		usage(stderr, EXIT_FAILED);
 	}
 	o->input = optind < argc ? argv[optind] : "-";
+	if (o->fo.templates && (o->templates || o->import || o->dry_run)) {
+		log_error("--learn-templates: not with --templates, --import-text or --dry-run");
+		usage(stderr, EXIT_FAILED);
+	}
+	if (follow_given && !o->fo.templates) {
+		log_error("--docs, --sample, --previous-templates and --template-stats go with "
+			  "--learn-templates");
+		usage(stderr, EXIT_FAILED);
+	}
+	if (o->fo.templates && !strcmp(o->fo.templates, "-")) {
+		log_error("--learn-templates: a file, not standard output");
+		usage(stderr, EXIT_FAILED);
+	}
 	cli_common_finish(&o->cc);
+	o->fo.cfg = &o->cfg;
+	o->fo.threads = o->cc.threads;
 }
 
 /* ---- output: fp_records packed into ~1 MiB blocks ---- */
@@ -236,12 +288,7 @@ struct batch {
 	struct ndf_block *blk;
 	size_t n_blk, max_blk;
 	struct doc_record *doc;
-	uint64_t *fp;
-	uint32_t *flags;
-	uint64_t *text_hash; /* of the text fingerprinted */
-	uint64_t *frame;     /* frame_sketch() */
-	uint32_t *text_len;
-	uint8_t *choice;     /* enum tpl_choice */
+	struct tplfp_result *res;
 	size_t n_doc, cap_doc;
 };
 
@@ -257,12 +304,7 @@ static void batch_free(struct batch *b)
 		ndf_block_free(&b->blk[k]);
 	free(b->blk);
 	free(b->doc);
-	free(b->fp);
-	free(b->flags);
-	free(b->text_hash);
-	free(b->frame);
-	free(b->text_len);
-	free(b->choice);
+	free(b->res);
 }
 
 /* Read up to max_blk blocks.  @return blocks read (0 = end of section), or -1. */
@@ -294,12 +336,7 @@ static void batch_reserve(struct batch *b, size_t n)
 		return;
 	b->cap_doc = n > 2 * b->cap_doc ? n : 2 * b->cap_doc;
 	b->doc = xrealloc(b->doc, b->cap_doc * sizeof *b->doc);
-	b->fp = xrealloc(b->fp, b->cap_doc * sizeof *b->fp);
-	b->flags = xrealloc(b->flags, b->cap_doc * sizeof *b->flags);
-	b->text_hash = xrealloc(b->text_hash, b->cap_doc * sizeof *b->text_hash);
-	b->frame = xrealloc(b->frame, b->cap_doc * sizeof *b->frame);
-	b->text_len = xrealloc(b->text_len, b->cap_doc * sizeof *b->text_len);
-	b->choice = xrealloc(b->choice, b->cap_doc);
+	b->res = xrealloc(b->res, b->cap_doc * sizeof *b->res);
 }
 
 /* Decode every record of the batch's blocks.  @return 0, or -1 (logged). */
@@ -325,56 +362,16 @@ static int decode_batch(struct batch *b, const char *name)
 	return 0;
 }
 
-/* Per-thread state of the compute loop. */
-struct worker {
-	struct docfp_ctx *ctx; /* NULL: --dry-run */
-	struct tpl_buf text;
-	struct minhash frame;
-	int frame_ready;
-};
-
 /*
- * One document's fingerprint.  With templates (@ts), the template blocks
- * decide the text (template/decide.h); a page with nothing outside the
- * template is fingerprinted by its payload, flagged short, and has no
- * text: the join then pairs it only with a byte-identical page
- * (provenance.h).  @return 0, or -1 if memory ran out.
+ * One document's fingerprint (tplfp.h).  Every host's template, not only
+ * the page's own host's: a page and its copy on a host that learnt its
+ * site's template (a mirror, an archive) must lose the same blocks, and
+ * the copy's host may be the only one with enough of the site's pages to
+ * learn it (docs/TEMPLATES.md).  @return 0, or -1 if memory ran out.
  */
-static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct tplset *ts)
+static int compute_doc(struct batch *b, size_t i, struct tplfp_worker *w, const struct tplset *ts)
 {
-	const struct doc_record *d = &b->doc[i];
-	struct str text;
-	b->flags[i] = d->flags;
-	b->fp[i] = 0;
-	/* Every host's template, not only the page's own host's: a page and
-	 * its copy on a host that learnt its site's template (a mirror, an
-	 * archive) must lose the same blocks, and the copy's host may be the
-	 * only one with enough of the site's pages to learn it
-	 * (docs/TEMPLATES.md). */
-	const int choice = tpl_decide(d, ts ? tplset_any_set(ts) : NULL, &w->text, &text);
-	if (choice < 0)
-		return -1;
-	b->frame[i] = 0;
-	if (w->ctx) { /* not under --dry-run */
-		if (!w->frame_ready) {
-			frame_init(&w->frame);
-			w->frame_ready = 1;
-		}
-		b->frame[i] = frame_sketch(&w->frame, w->text.blk, d->n_blocks, choice);
-	}
-	b->choice[i] = (uint8_t)choice;
-	b->text_len[i] = text.n;
-	b->text_hash[i] = choice == TPL_PAGE ? d->text_hash : XXH3_64bits(text.p, text.n);
-	if (choice == TPL_FALLBACK)
-		b->flags[i] |= DOC_FALLBACK_TEXT;
-	if (choice == TPL_NONE) {
-		b->flags[i] |= DOC_NO_CONTENT | FP_SHORT_TEXT;
-		b->fp[i] = d->payload_hash;
-		return 0;
-	}
-	if (!w->ctx)
-		return 0;
-	return docfp_text(w->ctx, text.p, text.n, &b->fp[i], &b->flags[i]) != 0 ? -1 : 0;
+	return tplfp_page(&b->doc[i], ts ? tplset_any_set(ts) : NULL, w, NULL, &b->res[i]);
 }
 
 /*
@@ -382,7 +379,7 @@ static int compute_doc(struct batch *b, size_t i, struct worker *w, const struct
  * the parallel region of run_section() (or alone, without OpenMP).
  * @return 0, or -1 if any document failed (out of memory).
  */
-static int compute_docs(struct batch *b, struct worker *w, const struct tplset *ts)
+static int compute_docs(struct batch *b, struct tplfp_worker *w, const struct tplset *ts)
 {
 	int failed = 0;
 	const long n = (long)b->n_doc;
@@ -399,31 +396,22 @@ static int compute_docs(struct batch *b, struct worker *w, const struct tplset *
 	return failed ? -1 : 0;
 }
 
+static void count_record(struct stats *st, const struct fp_record *r, int choice)
+{
+	st->shorts += (r->flags & FP_SHORT_TEXT) != 0;
+	st->text_bytes += r->text_len;
+	st->choice[choice]++;
+	st->docs++;
+}
+
 static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 {
 	for (size_t i = 0; i < b->n_doc; i++) {
-		const struct doc_record *d = &b->doc[i];
-		const struct fp_record r = {
-			.simhash = b->fp[i],
-			.doc_id = d->doc_id,
-			.warc_offset = d->warc_offset,
-			.payload_hash = d->payload_hash,
-			.text_hash = b->text_hash[i],
-			.frame = b->frame[i],
-			.text_len = b->text_len[i],
-			.flags = b->flags[i],
-			.url = d->url,
-			.warc_file = d->warc_file,
-			.record_id = d->record_id,
-			.date = d->date,
-		};
+		const struct fp_record r = tplfp_record(&b->doc[i], &b->res[i]);
 		if (o->w && out_record(o, &r)) /* no writer: --dry-run */
 			return -1;
-		st->shorts += (b->flags[i] & FP_SHORT_TEXT) != 0;
-		st->text_bytes += b->text_len[i];
-		st->choice[b->choice[i]]++;
+		count_record(st, &r, b->res[i].choice);
 	}
-	st->docs += b->n_doc;
 	return 0;
 }
 
@@ -431,7 +419,7 @@ static int write_batch(const struct batch *b, struct out *o, struct stats *st)
 struct job {
 	struct ndf_reader *r;
 	struct batch *b; /* two: one computed while the other is written and refilled */
-	struct worker *w;
+	struct tplfp_worker *w;
 	const struct tplset *ts;
 	int threads;
 	struct out *o;
@@ -524,7 +512,7 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 		    struct stats *st, const struct tplset *ts)
 {
 	const int threads = opt->cc.threads;
-	struct worker *w = xcalloc((size_t)threads, sizeof *w);
+	struct tplfp_worker *w = xcalloc((size_t)threads, sizeof *w);
 	struct batch b[2] = {{0}, {0}};
 	struct progress pr;
 	struct job j = {NULL, b, w, ts, threads, o, st, &pr};
@@ -557,11 +545,64 @@ static int run_docs(const struct opts *opt, FILE *fp, const char *name, struct o
 	}
 	for (int t = 0; t < threads; t++) {
 		docfp_ctx_free(w[t].ctx);
-		tpl_buf_free(&w[t].text);
+		tplfp_worker_free(&w[t]);
 	}
 	free(w);
 	for (int k = 0; k < 2; k++)
 		batch_free(&b[k]);
+	return rc;
+}
+
+/* ---- --learn-templates (template/follow.h) ---- */
+
+struct emit_ctx {
+	struct out *o;
+	struct stats *st;
+	uint64_t config;
+};
+
+static int emit_record(void *ctx, const struct fp_record *r, int choice)
+{
+	struct emit_ctx *e = ctx;
+	if (!e->o->w && out_start(e->o, e->config))
+		return -1;
+	if (out_record(e->o, r))
+		return -1;
+	count_record(e->st, r, choice);
+	return 0;
+}
+
+static int write_template_stats(const char *path, const struct follow_stats *fs)
+{
+	struct outfile f = {0};
+	if (outfile_open(&f, path))
+		return -1;
+	const struct tpl_run_stats r = {fs->docs, fs->no_host, fs->sampled, fs->capped_blocks,
+					fs->hosts, fs->learnt, fs->learnt_blocks,
+					fs->previous_hosts, 0};
+	tpl_stats_print(f.fp, &r);
+	return outfile_commit(&f);
+}
+
+/* Learn and fingerprint in one pass.  @return 0 or -1; @o finished. */
+static int run_follow(const struct opts *opt, FILE *in, const char *name, struct out *o,
+		      struct stats *st)
+{
+	struct follow_stats fs;
+	struct emit_ctx e = {o, st, docfp_config_hash(&opt->cfg)};
+	int rc = follow_run(&opt->fo, in, name, emit_record, &e, &fs);
+	if (!rc && !o->w)
+		rc = out_start(o, e.config);
+	st->sections = fs.sections;
+	st->bytes_in = fs.bytes_in;
+	if (!rc && opt->template_stats)
+		rc = write_template_stats(opt->template_stats, &fs);
+	log_info("templates learnt while fingerprinting: %llu hosts, %llu with a template; pages "
+		 "done as they came %llu, when their host's template was final %llu, at the end "
+		 "%llu; done again %llu",
+		 (unsigned long long)fs.hosts, (unsigned long long)fs.learnt,
+		 (unsigned long long)fs.early, (unsigned long long)fs.at_host,
+		 (unsigned long long)fs.at_end, (unsigned long long)fs.redone);
 	return rc;
 }
 
@@ -683,6 +724,11 @@ int main(int argc, char **argv)
 	if (opt.import) {
 		bad = run_import(opt.import, &o, &st);
 		rc = bad < 0 ? -1 : 0;
+	} else if (opt.fo.templates) {
+		rc = run_follow(&opt, in, opt.input[0] == '-' && !opt.input[1] ? "(standard input)"
+									       : opt.input,
+				&o, &st);
+		infile_close(in);
 	} else {
 		st.total_bytes = input_size(in);
 		rc = run_docs(&opt, in, opt.input[0] == '-' && !opt.input[1] ? "(standard input)"
@@ -695,7 +741,7 @@ int main(int argc, char **argv)
 		out_abort(&o);
 		return EXIT_FAILED;
 	}
-	if (opt.stats && write_stats(opt.stats, &st, tsp != NULL, &opt.cfg, cfg_text))
+	if (opt.stats && write_stats(opt.stats, &st, tsp || opt.fo.templates, &opt.cfg, cfg_text))
 		return EXIT_FAILED;
 	ndf_batch_free(&o.batch);
 	summary(&st, log_wall() - t0, bad);

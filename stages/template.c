@@ -392,14 +392,10 @@ static int write_stats(const char *path, const struct stats *st)
 	struct outfile f = {0};
 	if (outfile_open(&f, path))
 		return -1;
-#define U(x) (unsigned long long)(x)
-	fprintf(f.fp,
-		"{\"documents\": %llu, \"without_host\": %llu, \"sampled\": %llu, "
-		"\"pages_blocks_capped\": %llu, \"hosts\": %llu, \"hosts_with_template\": %llu, "
-		"\"template_blocks\": %llu, \"hosts_from_previous\": %llu, \"spilled_bytes\": %llu}\n",
-		U(st->docs), U(st->no_host), U(st->sampled), U(st->capped_blocks), U(st->hosts),
-		U(st->learnt), U(st->learnt_blocks), U(st->previous_hosts), U(st->spilled_bytes));
-#undef U
+	const struct tpl_run_stats r = {st->docs, st->no_host, st->sampled, st->capped_blocks,
+					st->hosts, st->learnt, st->learnt_blocks, st->previous_hosts,
+					st->spilled_bytes};
+	tpl_stats_print(f.fp, &r);
 	return outfile_commit(&f);
 }
 

@@ -39,6 +39,49 @@ int blockset_build(struct blockset *s, const uint64_t *v, size_t n)
 	return 0;
 }
 
+/* Put @h (not 0, not present) into the slots of @s. */
+static void put(struct blockset *s, uint64_t h)
+{
+	size_t i = (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & s->mask;
+	while (s->slot[i])
+		i = (i + 1) & s->mask;
+	s->slot[i] = h;
+}
+
+int blockset_add(struct blockset *s, uint64_t h)
+{
+	if (!s->slot) { /* blockset_has() probes the slots of a set with any hash */
+		s->slot = calloc(16, sizeof *s->slot);
+		if (!s->slot)
+			return -1;
+		s->mask = 15;
+	}
+	if (blockset_has(s, h))
+		return 0;
+	if (!h) {
+		s->has_zero = 1;
+		s->n++;
+		return 0;
+	}
+	const size_t slots = s->mask + 1;
+	if (2 * (s->n + 1) > slots) {
+		const size_t grown = 2 * slots;
+		if (grown > SIZE_MAX / 4 / sizeof *s->slot)
+			return -1;
+		struct blockset g = {calloc(grown, sizeof *s->slot), grown - 1, s->n, s->has_zero};
+		if (!g.slot)
+			return -1;
+		for (size_t i = 0; i < slots; i++)
+			if (s->slot[i])
+				put(&g, s->slot[i]);
+		free(s->slot);
+		*s = g;
+	}
+	put(s, h);
+	s->n++;
+	return 0;
+}
+
 void blockset_free(struct blockset *s)
 {
 	free(s->slot);

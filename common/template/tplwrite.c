@@ -105,7 +105,8 @@ int tpl_writer_host(struct tpl_writer *o, uint64_t host, uint32_t groups,
 	return out_record(o, &r, hashes);
 }
 
-int tpl_writer_finish(struct tpl_writer *o, struct tpl_write_stats *st)
+/* Finish the section; with @held, hand the unpublished file over. */
+static int finish(struct tpl_writer *o, struct tpl_write_stats *st, struct outfile *held)
 {
 	int rc = out_previous_below(o, 0, 1);
 	if (!rc)
@@ -116,15 +117,34 @@ int tpl_writer_finish(struct tpl_writer *o, struct tpl_write_stats *st)
 		ndf_writer_abort(w);
 	else if (ndf_writer_finish(w))
 		rc = -1;
-	if (!rc)
+	if (!rc && held) {
+		if (fflush(o->of.fp)) {
+			log_error("cannot write '%s'", o->of.display);
+			rc = -1;
+		} else {
+			*held = o->of;
+		}
+	} else if (!rc) {
 		rc = outfile_commit(&o->of);
-	else
+	}
+	if (rc)
 		outfile_abort(&o->of);
 	if (st)
 		*st = o->st;
 	ndf_batch_free(&o->batch);
 	free(o);
 	return rc;
+}
+
+int tpl_writer_finish(struct tpl_writer *o, struct tpl_write_stats *st)
+{
+	return finish(o, st, NULL);
+}
+
+int tpl_writer_finish_held(struct tpl_writer *o, struct tpl_write_stats *st,
+			   struct outfile *held)
+{
+	return finish(o, st, held);
 }
 
 void tpl_writer_abort(struct tpl_writer *o)
@@ -135,4 +155,16 @@ void tpl_writer_abort(struct tpl_writer *o)
 	outfile_abort(&o->of);
 	ndf_batch_free(&o->batch);
 	free(o);
+}
+
+void tpl_stats_print(FILE *fp, const struct tpl_run_stats *st)
+{
+#define U(x) (unsigned long long)(x)
+	fprintf(fp,
+		"{\"documents\": %llu, \"without_host\": %llu, \"sampled\": %llu, "
+		"\"pages_blocks_capped\": %llu, \"hosts\": %llu, \"hosts_with_template\": %llu, "
+		"\"template_blocks\": %llu, \"hosts_from_previous\": %llu, \"spilled_bytes\": %llu}\n",
+		U(st->docs), U(st->no_host), U(st->sampled), U(st->capped_blocks), U(st->hosts),
+		U(st->learnt), U(st->learnt_blocks), U(st->previous_hosts), U(st->spilled_bytes));
+#undef U
 }

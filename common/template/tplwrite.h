@@ -12,8 +12,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "template/tplset.h"
+#include "util/outfile.h"
 
 /* Nights an earlier template is carried. */
 #define TPL_MAX_AGE 30
@@ -41,6 +43,24 @@ int tpl_writer_host(struct tpl_writer *w, uint64_t host, uint32_t groups,
 /** Write the earlier hosts left, finish and publish the file, free @w;
  * @st gets the counts.  @return 0 or -1 (logged; nothing published). */
 int tpl_writer_finish(struct tpl_writer *w, struct tpl_write_stats *st);
+
+/**
+ * tpl_writer_finish(), but the file is written and flushed, not
+ * published: *@held gets it (its tmp_path readable), for the caller to
+ * outfile_commit() or outfile_abort().  @return 0 or -1 (logged).
+ */
+int tpl_writer_finish_held(struct tpl_writer *w, struct tpl_write_stats *st,
+			   struct outfile *held);
+
+/* What ndd-template's --stats reports (ndd-fingerprint --learn-templates
+ * reports the same). */
+struct tpl_run_stats {
+	uint64_t docs, no_host, sampled, capped_blocks, hosts, learnt, learnt_blocks;
+	uint64_t previous_hosts, spilled_bytes;
+};
+
+/** Write @st as ndd-template's one-line JSON object to @fp. */
+void tpl_stats_print(FILE *fp, const struct tpl_run_stats *st);
 
 /** Free @w and drop its output (NULL is a no-op). */
 void tpl_writer_abort(struct tpl_writer *w);

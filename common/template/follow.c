@@ -1,0 +1,1049 @@
+/*
+ * follow.c - see follow.h.
+ *
+ *   read a batch of blocks --> each page: its host final?  yes: done now
+ *        (in parallel) against the templates final so far; no: a
+ *        reference (stream offset, length, slot) on its host's chain
+ *   --> every page's record appended to the slot file in input order
+ *        (a page not done yet: a placeholder of the same size)
+ *   --> a host whose sample-th page came: read its chain back, learn it,
+ *        do its pages, write their slots (pwrite)
+ *   at the end: learn the hosts left, write the templates, load them as
+ *   ndd-fingerprint --templates does; redo the pages whose blocks meet a
+ *   template learnt after them (the check file); do the hosts left;
+ *   emit the slot file in order.
+ *
+ * A page's result depends only on which of its blocks are template
+ * (tplfp.h), and a template once learnt is kept, so the check file keeps,
+ * per page done early, the low 32 bits of the hashes of its blocks the
+ * set it was done against did not hold.
+ */
+#include "template/follow.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "format/ndf.h"
+#include "template/blockset.h"
+#include "template/host.h"
+#include "template/hostlearn.h"
+#include "template/tplfp.h"
+#include "template/tplset.h"
+#include "template/tplwrite.h"
+#include "util/grow.h"
+#include "util/log.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define NONE UINT32_MAX
+#define BLOCKS_PER_THREAD 4
+#define CHUNK_PAGES 2048 /* pages read back at a time */
+#define WAIT_LIMIT 60000 /* ms a copy may lag behind the input */
+
+/* A page not done yet: where it is, where its slot is. */
+struct ref {
+	uint64_t off, slot;
+	uint32_t len, next;
+};
+
+struct hstate {
+	uint64_t host; /* 0: empty slot */
+	uint32_t count, head, tail;
+	uint32_t final;
+};
+
+/* A host's learnt template, its hashes in the arena. */
+struct learnt {
+	uint64_t host, at;
+	uint32_t groups, n;
+};
+
+/* Pages in memory being worked on. */
+struct pages {
+	struct doc_record *doc;
+	uint64_t *off, *slot;
+	uint32_t *len;
+	struct tplfp_result *res;
+	size_t *hoff;  /* each page's hashes in @hash */
+	uint32_t *nh;  /* and how many */
+	uint64_t *hash;
+	uint8_t *buf;  /* pages read back */
+	size_t n, cap, hash_cap, buf_cap;
+};
+
+struct fl {
+	const struct follow_opts *o;
+	struct follow_stats *st;
+	const char *name;
+	int docs_fd, wait;
+	uint64_t size;      /* bytes of the copy known to be there */
+	struct hstate *hs;
+	size_t hs_mask, hs_n;
+	struct ref *ref;
+	size_t n_ref, cap_ref;
+	uint32_t free_ref;
+	struct blockset now; /* templates final so far */
+	struct learnt *lt;
+	size_t n_lt, cap_lt;
+	uint64_t *lhash;
+	size_t n_lhash, cap_lhash;
+	FILE *slots, *check;
+	uint64_t slots_len;
+	struct tplfp_worker *w;
+	struct tpl_learner *learner;
+	uint64_t feature_config;
+	int have_config;
+	uint64_t *due; /* hosts final after this batch */
+	size_t n_due, cap_due;
+	struct pages pg;
+};
+
+/* ---- hosts ---- */
+
+static struct hstate *host_get(struct fl *f, uint64_t host)
+{
+	if (2 * (f->hs_n + 1) > f->hs_mask + 1) {
+		const size_t cap = 2 * (f->hs_mask + 1);
+		struct hstate *g = calloc(cap, sizeof *g);
+		if (!g)
+			return NULL;
+		for (size_t i = 0; i <= f->hs_mask; i++) {
+			if (!f->hs[i].host)
+				continue;
+			size_t k = (size_t)((f->hs[i].host * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+			while (g[k].host)
+				k = (k + 1) & (cap - 1);
+			g[k] = f->hs[i];
+		}
+		free(f->hs);
+		f->hs = g;
+		f->hs_mask = cap - 1;
+	}
+	size_t k = (size_t)((host * 0x9E3779B97F4A7C15ull) >> 32) & f->hs_mask;
+	while (f->hs[k].host && f->hs[k].host != host)
+		k = (k + 1) & f->hs_mask;
+	if (!f->hs[k].host) {
+		f->hs[k] = (struct hstate){host, 0, NONE, NONE, 0};
+		f->hs_n++;
+	}
+	return &f->hs[k];
+}
+
+/* Append a reference to @h's chain.  @return 0 or -1. */
+static int chain_add(struct fl *f, struct hstate *h, uint64_t off, uint32_t len, uint64_t slot)
+{
+	uint32_t i = f->free_ref;
+	if (i != NONE) {
+		f->free_ref = f->ref[i].next;
+	} else {
+		if (f->n_ref >= NONE ||
+		    array_grow((void **)&f->ref, &f->cap_ref, f->n_ref + 1, sizeof *f->ref))
+			return -1;
+		i = (uint32_t)f->n_ref++;
+	}
+	f->ref[i] = (struct ref){off, slot, len, NONE};
+	if (h->tail != NONE)
+		f->ref[h->tail].next = i;
+	else
+		h->head = i;
+	h->tail = i;
+	return 0;
+}
+
+/* Give @h's chain back to the free list. */
+static void chain_free(struct fl *f, struct hstate *h)
+{
+	if (h->head == NONE)
+		return;
+	f->ref[h->tail].next = f->free_ref;
+	f->free_ref = h->head;
+	h->head = h->tail = NONE;
+}
+
+/* ---- reading pages back ---- */
+
+static int open_copy(struct fl *f)
+{
+	if (f->docs_fd >= 0)
+		return 0;
+	f->docs_fd = open(f->o->docs, O_RDONLY);
+	if (f->docs_fd < 0) {
+		log_error("cannot open '%s': %s", f->o->docs, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int pread_all(int fd, uint8_t *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		const ssize_t r = pread(fd, buf, len, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			log_error("cannot read the documents back: %s",
+				  r < 0 ? strerror(errno) : "the file shrank");
+			return -1;
+		}
+		buf += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+/* Wait until the copy holds the bytes before @end (a copy being
+ * written lags behind what came through the pipe).  @return 0 or -1. */
+static int wait_for(struct fl *f, uint64_t end)
+{
+	int waited = 0;
+	if (open_copy(f))
+		return -1;
+	while (end > f->size) {
+		struct stat sb;
+		if (fstat(f->docs_fd, &sb)) {
+			log_error("cannot read the documents back: %s", strerror(errno));
+			return -1;
+		}
+		if ((uint64_t)sb.st_size >= end) {
+			f->size = (uint64_t)sb.st_size;
+			break;
+		}
+		if (!f->wait || waited++ >= WAIT_LIMIT) {
+			log_error("the documents to read back end before byte %llu: not a copy "
+				  "of the input?", (unsigned long long)end);
+			return -1;
+		}
+		const struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+	}
+	return 0;
+}
+
+static int pages_reserve(struct pages *p, size_t n)
+{
+	if (n <= p->cap)
+		return 0;
+	size_t c = p->cap;
+	if (array_grow((void **)&p->doc, &c, n, sizeof *p->doc))
+		return -1;
+	c = p->cap;
+	if (array_grow((void **)&p->off, &c, n, sizeof *p->off))
+		return -1;
+	c = p->cap;
+	if (array_grow((void **)&p->slot, &c, n, sizeof *p->slot))
+		return -1;
+	c = p->cap;
+	if (array_grow((void **)&p->len, &c, n, sizeof *p->len))
+		return -1;
+	c = p->cap;
+	if (array_grow((void **)&p->res, &c, n, sizeof *p->res))
+		return -1;
+	c = p->cap;
+	if (array_grow((void **)&p->hoff, &c, n, sizeof *p->hoff))
+		return -1;
+	c = p->cap;
+	if (array_grow((void **)&p->nh, &c, n, sizeof *p->nh))
+		return -1;
+
+	p->cap = c;
+	return 0;
+}
+
+static void pages_free(struct pages *p)
+{
+	free(p->doc);
+	free(p->off);
+	free(p->slot);
+	free(p->len);
+	free(p->res);
+	free(p->hoff);
+	free(p->nh);
+	free(p->buf);
+	free(p->hash);
+}
+
+/* Read back and decode the @n references at @r into @f->pg.
+ * @return 0 or -1 (logged). */
+static int read_back(struct fl *f, const struct ref *r, size_t n)
+{
+	struct pages *p = &f->pg;
+	size_t bytes = 0;
+	for (size_t i = 0; i < n; i++)
+		bytes += r[i].len;
+	if (pages_reserve(p, n) || array_grow((void **)&p->buf, &p->buf_cap, bytes, 1)) {
+		log_error("out of memory");
+		return -1;
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (wait_for(f, r[i].off + r[i].len) ||
+		    pread_all(f->docs_fd, p->buf + at, r[i].len, r[i].off))
+			return -1;
+		const uint8_t *q = p->buf + at, *const end = q + r[i].len;
+		at += r[i].len;
+		if (docrec_decode(&q, end, &p->doc[i]) || q != end) {
+			log_error("the page read back at byte %llu is not the one read: not a copy of "
+				  "the input?", (unsigned long long)r[i].off);
+			return -1;
+		}
+		p->off[i] = r[i].off;
+		p->slot[i] = r[i].slot;
+		p->len[i] = r[i].len;
+	}
+	p->n = n;
+	return 0;
+}
+
+/* ---- doing pages ---- */
+
+/* Do pages [0, n) of @f->pg against @set; with @keep, note the hashes
+ * of the blocks @set does not hold (for the check file: a template
+ * learnt later may).
+ * @return 0 or -1 (out of memory, logged). */
+static int do_pages(struct fl *f, const struct blockset *set, int keep, const uint8_t *skip,
+		    const struct tplfp_result *was)
+{
+	struct pages *p = &f->pg;
+	const long n = (long)p->n;
+	if (keep) {
+		size_t nh = 0;
+		for (long i = 0; i < n; i++) {
+			p->hoff[i] = nh;
+			nh += skip && skip[i] ? 0 : p->doc[i].n_blocks;
+		}
+		if (array_grow((void **)&p->hash, &p->hash_cap, nh, sizeof *p->hash)) {
+			log_error("out of memory");
+			return -1;
+		}
+	}
+	int failed = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) num_threads(f->o->threads) \
+	if (f->o->threads > 1) reduction(| : failed)
+#endif
+	for (long i = 0; i < n; i++) {
+		int tid = 0;
+#ifdef _OPENMP
+		tid = omp_get_thread_num();
+#endif
+		if ((skip && skip[i]) || failed)
+			continue;
+		struct tplfp_worker *w = &f->w[tid];
+		const struct doc_record *d = &p->doc[i];
+		if (tplfp_page(d, set, w, was ? &was[i] : NULL, &p->res[i])) {
+			failed = 1;
+			continue;
+		}
+		if (!keep)
+			continue;
+		if (!set || !set->n) /* decided without hashing the content blocks */
+			docrec_blocks(d, w->text.blk);
+		uint32_t m = 0;
+		for (uint32_t k = 0; k < d->n_blocks; k++)
+			if (!blockset_has(set, w->text.blk[k].hash))
+				p->hash[p->hoff[i] + m++] = w->text.blk[k].hash;
+		p->nh[i] = m;
+	}
+	if (failed)
+		log_error("out of memory fingerprinting a page");
+	return failed ? -1 : 0;
+}
+
+/* The slot of a page: u32 bytes of the record, u8 choice, the record. */
+static size_t slot_size(const struct fp_record *r)
+{
+	return 5 + fprec_size(r);
+}
+
+static size_t slot_encode(const struct fp_record *r, int choice, uint8_t *out)
+{
+	const size_t n = fprec_encode(r, out + 5);
+	out[0] = (uint8_t)n;
+	out[1] = (uint8_t)(n >> 8);
+	out[2] = (uint8_t)(n >> 16);
+	out[3] = (uint8_t)(n >> 24);
+	out[4] = (uint8_t)choice;
+	return n + 5;
+}
+
+/* Write page @i's record into its slot (pwrite).  @return 0 or -1. */
+static int slot_write(struct fl *f, size_t i, uint8_t **buf, size_t *cap)
+{
+	const struct pages *p = &f->pg;
+	const struct fp_record r = tplfp_record(&p->doc[i], &p->res[i]);
+	const size_t n = slot_size(&r);
+	if (array_grow((void **)buf, cap, n, 1))
+		return -1;
+	slot_encode(&r, p->res[i].choice, *buf);
+	if (pwrite(fileno(f->slots), *buf, n, (off_t)p->slot[i]) != (ssize_t)n) {
+		log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The check record of page @i: u64 offset, u64 slot, u32 length, u32 n,
+ * then the low 32 bits of the hashes of its n blocks the set did not
+ * hold (the blocks it held stay template: every template learnt is kept).
+ * A block whose low bits alone match a template's is redone for nothing:
+ * about one page in 70 at 50,000 template blocks and 50 blocks a page.
+ */
+static int check_write(struct fl *f, size_t i)
+{
+	const struct pages *p = &f->pg;
+	const uint32_t nb = p->nh[i];
+	uint32_t rec[6 + 64];
+	memcpy(rec, &p->off[i], 8);
+	memcpy(rec + 2, &p->slot[i], 8);
+	rec[4] = p->len[i];
+	rec[5] = nb;
+	size_t n = 6;
+	for (uint32_t k = 0; k < nb; k++) {
+		rec[n++] = (uint32_t)p->hash[p->hoff[i] + k];
+		if (n == sizeof rec / sizeof *rec || k + 1 == nb) {
+			if (fwrite(rec, 4, n, f->check) != n)
+				break;
+			n = 0;
+		}
+	}
+	if ((n && fwrite(rec, 4, n, f->check) != n) || ferror(f->check)) {
+		log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int k = 7; k >= 0; k--)
+		v = v << 8 | p[k];
+	return v;
+}
+
+/* The results page @i had (its slot), to redo it: *@was.  @return 0 or -1. */
+static int slot_read(struct fl *f, size_t i, struct tplfp_result *was)
+{
+	uint8_t b[5 + FPREC_FIXED_SIZE];
+	if (pread(fileno(f->slots), b, sizeof b, (off_t)f->pg.slot[i]) != (ssize_t)sizeof b) {
+		log_error("cannot read a temporary file back in '%s'", f->o->tmpdir);
+		return -1;
+	}
+	was->choice = b[4];
+	was->fp = get64(b + 5);
+	was->text_hash = get64(b + 5 + 32);
+	was->text_len = (uint32_t)get64(b + 5 + 48);
+	was->flags = (uint32_t)(get64(b + 5 + 48) >> 32);
+	return 0;
+}
+
+/* Do the pages read back into @f->pg against @set (@was: as in
+ * do_pages()); write their slots, and with @keep their check records.
+ * @return 0 or -1. */
+static int do_loaded(struct fl *f, const struct blockset *set, int keep,
+		     const struct tplfp_result *was)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+	int rc = do_pages(f, set, keep, NULL, was);
+	for (size_t i = 0; i < f->pg.n && !rc; i++)
+		rc = slot_write(f, i, &buf, &cap) || (keep && check_write(f, i)) ? -1 : 0;
+	free(buf);
+	return rc;
+}
+
+/* Do the @n references at @r against @set, in chunks: do_loaded(); with
+ * @redo they were done before (slot_read()).  @return 0 or -1. */
+static int do_refs(struct fl *f, const struct ref *r, size_t n, const struct blockset *set,
+		   int keep, int redo)
+{
+	struct tplfp_result *was = redo ? malloc(CHUNK_PAGES * sizeof *was) : NULL;
+	int rc = redo && !was ? -1 : 0;
+	for (size_t at = 0; at < n && !rc; at += CHUNK_PAGES) {
+		const size_t m = n - at < CHUNK_PAGES ? n - at : CHUNK_PAGES;
+		rc = read_back(f, r + at, m);
+		for (size_t i = 0; i < m && redo && !rc; i++)
+			rc = slot_read(f, i, &was[i]);
+		if (!rc)
+			rc = do_loaded(f, set, keep, was);
+	}
+	free(was);
+	return rc;
+}
+
+/* ---- learning ---- */
+
+/* Learn host @h from the first pages of its chain (read back into
+ * @f->pg, all @n of them): record the template.  @return 0 or -1. */
+static int learn_host(struct fl *f, struct hstate *h, size_t n)
+{
+	struct pages *p = &f->pg;
+	const size_t m = n < f->o->sample ? n : f->o->sample;
+	struct tpl_page *tp = malloc((m ? m : 1) * sizeof *tp);
+	size_t nh = 0;
+	for (size_t i = 0; i < m; i++) {
+		p->hoff[i] = nh;
+		const uint32_t nb = p->doc[i].n_blocks;
+		f->st->capped_blocks += nb > TPL_MAX_PAGE_BLOCKS;
+		nh += nb < TPL_MAX_PAGE_BLOCKS ? nb : TPL_MAX_PAGE_BLOCKS;
+	}
+	if (!tp || array_grow((void **)&p->hash, &p->hash_cap, nh, sizeof *p->hash)) {
+		free(tp);
+		log_error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < m; i++) {
+		struct tplfp_worker *w = &f->w[0];
+		const long got = tpl_page_blocks(&p->doc[i], &w->text.blk, &w->text.blk_cap,
+						 &tp[i].sig, p->hash + p->hoff[i]);
+		if (got < 0) {
+			free(tp);
+			log_error("out of memory");
+			return -1;
+		}
+		tp[i].n = (uint32_t)got;
+		tp[i].blocks = p->hash + p->hoff[i];
+	}
+	const uint64_t *hashes;
+	size_t nhash;
+	uint32_t groups;
+	int rc = tpl_learn(f->learner, tp, m, &f->o->tp, &hashes, &nhash, &groups);
+	free(tp);
+	if (!rc && (array_grow((void **)&f->lt, &f->cap_lt, f->n_lt + 1, sizeof *f->lt) ||
+		    array_grow((void **)&f->lhash, &f->cap_lhash, f->n_lhash + nhash, 8)))
+		rc = -1;
+	if (rc) {
+		log_error("out of memory learning a template");
+		return -1;
+	}
+	f->lt[f->n_lt++] = (struct learnt){h->host, f->n_lhash, groups, (uint32_t)nhash};
+	if (nhash)
+		memcpy(f->lhash + f->n_lhash, hashes, nhash * 8);
+	f->n_lhash += nhash;
+	f->st->sampled += m;
+	f->st->hosts++;
+	for (size_t k = 0; k < nhash; k++)
+		if (blockset_add(&f->now, hashes[k])) {
+			log_error("out of memory");
+			return -1;
+		}
+	return 0;
+}
+
+/* @h's chain as an array (in *@v, grown).  @return its length, or -1. */
+static long chain_list(struct fl *f, const struct hstate *h, struct ref **v, size_t *cap)
+{
+	size_t n = 0;
+	for (uint32_t i = h->head; i != NONE; i = f->ref[i].next) {
+		if (array_grow((void **)v, cap, n + 1, sizeof **v))
+			return -1;
+		(*v)[n++] = f->ref[i];
+	}
+	return (long)n;
+}
+
+/* Host @h's sample is complete: learn it, do its pages so far. */
+static int host_final(struct fl *f, struct hstate *h)
+{
+	struct ref *v = NULL;
+	size_t cap = 0;
+	const long n = chain_list(f, h, &v, &cap);
+	int rc = n < 0 ? -1 : 0;
+	/* a sample is at most 1000 pages (and the batch's pages after it):
+	 * learnt from, and done, in one read-back */
+	if (!rc)
+		rc = read_back(f, v, (size_t)n) || learn_host(f, h, (size_t)n) ||
+		     do_loaded(f, &f->now, 1, NULL) ? -1 : 0;
+	f->st->at_host += (uint64_t)(n > 0 ? n : 0);
+	free(v);
+	h->final = 1;
+	chain_free(f, h);
+	return rc;
+}
+
+/* ---- the stream ---- */
+
+struct batch {
+	struct ndf_block *blk;
+	size_t n_blk, max_blk;
+};
+
+/* Decode the batch's pages into @f->pg, stream offsets from @base;
+ * note each page's host.  @return 0 or -1 (logged). */
+static int decode_batch(struct fl *f, const struct batch *b, uint64_t base, uint8_t **pending,
+			size_t *pcap)
+{
+	struct pages *p = &f->pg;
+	size_t n = 0;
+	for (size_t k = 0; k < b->n_blk; k++)
+		n += b->blk[k].n_records;
+	if (pages_reserve(p, n) || array_grow((void **)pending, pcap, n, 1)) {
+		log_error("out of memory");
+		return -1;
+	}
+	n = 0;
+	for (size_t k = 0; k < b->n_blk; k++) {
+		const struct ndf_block *blk = &b->blk[k];
+		const uint8_t *q = blk->data, *const end = blk->data + blk->len;
+		for (uint32_t i = 0; i < blk->n_records; i++, n++) {
+			const uint8_t *const at = q;
+			if (docrec_decode(&q, end, &p->doc[n])) {
+				log_error("%s: block at offset %llu: record %u is malformed", f->name,
+					  (unsigned long long)blk->offset, i);
+				return -1;
+			}
+			p->off[n] = base + blk->offset + NDF_BLOCK_HEADER + (uint64_t)(at - blk->data);
+			p->len[n] = (uint32_t)(q - at);
+		}
+		if (q != end) {
+			log_error("%s: block at offset %llu: bytes after the last record", f->name,
+				  (unsigned long long)blk->offset);
+			return -1;
+		}
+	}
+	p->n = n;
+	return 0;
+}
+
+/* Sort the batch's pages: done now (@pending[i] 0), or later, their
+ * host not final yet (@key[i] the host; hosts whose sample completes
+ * go to f->due). */
+static int classify(struct fl *f, uint8_t *pending, uint64_t *key)
+{
+	struct pages *p = &f->pg;
+	f->n_due = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const uint64_t host = host_key(p->doc[i].url.p, p->doc[i].url.n);
+		f->st->docs++;
+		pending[i] = 0;
+		key[i] = host;
+		if (!host) {
+			f->st->no_host++;
+			continue;
+		}
+		struct hstate *h = host_get(f, host);
+		if (!h) {
+			log_error("out of memory");
+			return -1;
+		}
+		if (h->final)
+			continue;
+		pending[i] = 1;
+		if (++h->count == f->o->sample) {
+			if (array_grow((void **)&f->due, &f->cap_due, f->n_due + 1, sizeof *f->due)) {
+				log_error("out of memory");
+				return -1;
+			}
+			f->due[f->n_due++] = host;
+		}
+	}
+	return 0;
+}
+
+/* Append every page's slot in input order (a placeholder for a page not
+ * done: its reference goes on its host's chain), and the check records
+ * of the pages done.  @return 0 or -1. */
+static int append_slots(struct fl *f, const uint8_t *pending, const uint64_t *key,
+			uint8_t **buf, size_t *cap)
+{
+	struct pages *p = &f->pg;
+	for (size_t i = 0; i < p->n; i++) {
+		static const struct tplfp_result none = {0, 0, 0, 0, 0, 0};
+		const struct tplfp_result *res = pending[i] ? &none : &p->res[i];
+		const struct fp_record r = tplfp_record(&p->doc[i], res);
+		const size_t n = slot_size(&r);
+		if (array_grow((void **)buf, cap, n, 1))
+			return -1;
+		slot_encode(&r, res->choice, *buf);
+		if (fwrite(*buf, 1, n, f->slots) != n) {
+			log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir,
+				  strerror(errno));
+			return -1;
+		}
+		p->slot[i] = f->slots_len;
+		f->slots_len += n;
+		if (pending[i]) {
+			struct hstate *h = host_get(f, key[i]);
+			if (!h || chain_add(f, h, p->off[i], p->len[i], p->slot[i])) {
+				log_error("out of memory");
+				return -1;
+			}
+		} else {
+			f->st->early++;
+			if (check_write(f, i))
+				return -1;
+		}
+	}
+	if (fflush(f->slots)) {
+		log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static long read_batch(struct ndf_reader *r, struct batch *b, struct follow_stats *st)
+{
+	b->n_blk = 0;
+	while (b->n_blk < b->max_blk) {
+		struct ndf_block *blk = &b->blk[b->n_blk];
+		const int rc = ndf_read_block(r, blk);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		st->bytes_in += blk->len + NDF_BLOCK_HEADER;
+		if (blk->codec != NDF_CODEC_RAW) {
+			log_error("%s: block at offset %llu has unknown codec %u", ndf_reader_name(r),
+				  (unsigned long long)blk->offset, blk->codec);
+			return -1;
+		}
+		b->n_blk++;
+	}
+	return (long)b->n_blk;
+}
+
+/* One DOCS section starting at stream offset @base.  @return 0 or -1. */
+static int run_section(struct fl *f, struct ndf_reader *r, uint64_t base, struct batch *b)
+{
+	uint8_t *pending = NULL, *buf = NULL;
+	uint64_t *key = NULL;
+	size_t pcap = 0, kcap = 0, cap = 0;
+	long got;
+	int rc = 0;
+	while (!rc && (got = read_batch(r, b, f->st)) > 0) {
+		rc = decode_batch(f, b, base, &pending, &pcap);
+		if (!rc && array_grow((void **)&key, &kcap, f->pg.n, sizeof *key))
+			rc = -1;
+		if (!rc)
+			rc = classify(f, pending, key) || do_pages(f, &f->now, 1, pending, NULL) ||
+			     append_slots(f, pending, key, &buf, &cap) ? -1 : 0;
+		for (size_t k = 0; k < f->n_due && !rc; k++)
+			rc = host_final(f, host_get(f, f->due[k]));
+	}
+	if (got < 0)
+		rc = -1;
+	free(pending);
+	free(key);
+	free(buf);
+	return rc;
+}
+
+/* ---- the end ---- */
+
+/* Learn the hosts that never reached `sample` pages. */
+static int learn_rest(struct fl *f, struct ref **v, size_t *cap)
+{
+	for (size_t k = 0; k <= f->hs_mask; k++) {
+		struct hstate *h = &f->hs[k];
+		if (!h->host || h->final)
+			continue;
+		const long n = chain_list(f, h, v, cap);
+		if (n < 0 || read_back(f, *v, (size_t)n) || learn_host(f, h, (size_t)n))
+			return -1;
+	}
+	return 0;
+}
+
+/* Do the pages of the hosts learnt last, against every template. */
+static int do_rest(struct fl *f, const struct blockset *all, struct ref **v, size_t *cap)
+{
+	for (size_t k = 0; k <= f->hs_mask; k++) {
+		struct hstate *h = &f->hs[k];
+		if (!h->host || h->final)
+			continue;
+		const long n = chain_list(f, h, v, cap);
+		if (n < 0 || do_refs(f, *v, (size_t)n, all, 0, 0))
+			return -1;
+		f->st->at_end += (uint64_t)n;
+		h->final = 1;
+		chain_free(f, h);
+	}
+	return 0;
+}
+
+static int by_host(const void *a, const void *b)
+{
+	const uint64_t x = ((const struct learnt *)a)->host, y = ((const struct learnt *)b)->host;
+	return (x > y) - (x < y);
+}
+
+/* Every host's template in ascending host order, merged with --previous,
+ * as ndd-template writes them, into @held, not yet published (a run that
+ * fails after leaves no templates).  @return 0 or -1. */
+static int write_templates(struct fl *f, struct outfile *held)
+{
+	struct tplset prev = {0};
+	if (f->o->previous && tplset_load(&prev, f->o->previous))
+		return -1;
+	qsort(f->lt, f->n_lt, sizeof *f->lt, by_host);
+	struct tpl_writer *w = tpl_writer_open(f->o->templates, f->feature_config,
+					       f->o->previous ? &prev : NULL, f->o->tp.min_pages);
+	int rc = w ? 0 : -1;
+	for (size_t i = 0; i < f->n_lt && !rc; i++)
+		rc = tpl_writer_host(w, f->lt[i].host, f->lt[i].groups, f->lhash + f->lt[i].at,
+				     f->lt[i].n);
+	if (!rc) {
+		struct tpl_write_stats ws;
+		rc = tpl_writer_finish_held(w, &ws, held);
+		f->st->learnt = ws.learnt;
+		f->st->learnt_blocks = ws.learnt_blocks;
+		f->st->previous_hosts = ws.previous_hosts;
+	} else {
+		tpl_writer_abort(w);
+	}
+	tplset_free(&prev);
+	return rc;
+}
+
+/* The low 32 bits of every template block, as a set. */
+static int low_set(const struct tplset *all, struct blockset *low)
+{
+	size_t n;
+	const uint64_t *h = tplset_any(all, &n);
+	uint64_t *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uint32_t)h[i];
+	const int rc = blockset_build(low, v, n);
+	free(v);
+	return rc;
+}
+
+/* Redo the pages done early that hold a block of a template learnt
+ * after them.  @return 0 or -1. */
+static int recheck(struct fl *f, const struct tplset *all, struct ref **v, size_t *cap)
+{
+	struct blockset low = {0};
+	uint32_t *h = NULL;
+	size_t hcap = 0, n = 0;
+	log_debug("check file %llu bytes, slots %llu bytes", (unsigned long long)ftello(f->check),
+		  (unsigned long long)f->slots_len);
+	int rc = fflush(f->check) || fseeko(f->check, 0, SEEK_SET) || low_set(all, &low) ? -1 : 0;
+	uint32_t head[6];
+	while (!rc && fread(head, 4, 6, f->check) == 6) {
+		if (head[5] && (array_grow((void **)&h, &hcap, head[5], 4) ||
+				fread(h, 4, head[5], f->check) != head[5])) {
+			rc = -1;
+			break;
+		}
+		uint32_t k = 0;
+		while (k < head[5] && !blockset_has(&low, h[k]))
+			k++;
+		if (k == head[5])
+			continue;
+		if (array_grow((void **)v, cap, n + 1, sizeof **v)) {
+			rc = -1;
+			break;
+		}
+		uint64_t off, slot;
+		memcpy(&off, head, 8);
+		memcpy(&slot, head + 2, 8);
+		(*v)[n++] = (struct ref){off, slot, head[4], NONE};
+	}
+	if (!rc && ferror(f->check))
+		rc = -1;
+	if (rc)
+		log_error("cannot read a temporary file back in '%s'", f->o->tmpdir);
+	free(h);
+	blockset_free(&low);
+	f->st->redone = n;
+	return rc ? -1 : do_refs(f, *v, n, tplset_any_set(all), 0, 1);
+}
+
+/* Every slot, in input order, to @emit.  @return 0 or -1. */
+static int emit_slots(struct fl *f, follow_emit_fn emit, void *ctx)
+{
+	if (!f->slots_len)
+		return 0;
+	uint8_t *m = mmap(NULL, f->slots_len, PROT_READ, MAP_PRIVATE, fileno(f->slots), 0);
+	if (m == MAP_FAILED) {
+		log_error("cannot map a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
+		return -1;
+	}
+	madvise(m, f->slots_len, MADV_SEQUENTIAL);
+	int rc = 0;
+	for (uint64_t at = 0; at < f->slots_len && !rc;) {
+		const uint32_t n = (uint32_t)m[at] | (uint32_t)m[at + 1] << 8 |
+				   (uint32_t)m[at + 2] << 16 | (uint32_t)m[at + 3] << 24;
+		const uint8_t *q = m + at + 5;
+		struct fp_record r;
+		if (fprec_decode(&q, m + at + 5 + n, &r)) {
+			log_error("a temporary file in '%s' is damaged", f->o->tmpdir);
+			rc = -1;
+			break;
+		}
+		rc = emit(ctx, &r, m[at + 4]);
+		at += 5 + (uint64_t)n;
+	}
+	munmap(m, f->slots_len);
+	return rc;
+}
+
+static FILE *temp_file(const char *dir)
+{
+	const size_t n = strlen(dir) + 32;
+	char *path = malloc(n);
+	if (!path)
+		return NULL;
+	snprintf(path, n, "%s/ndd-follow.XXXXXX", dir);
+	const int fd = mkstemp(path);
+	FILE *fp = NULL;
+	if (fd >= 0) {
+		unlink(path); /* gone with the process, however it ends */
+		fp = fdopen(fd, "w+b");
+		if (!fp)
+			close(fd);
+	}
+	if (!fp)
+		log_error("cannot create a temporary file in '%s': %s", dir, strerror(errno));
+	free(path);
+	return fp;
+}
+
+/* Everything after the last page came.  @return 0 or -1. */
+static int finish(struct fl *f, follow_emit_fn emit, void *ctx)
+{
+	struct ref *v = NULL;
+	size_t cap = 0;
+	struct tplset all = {0};
+	struct outfile held = {0};
+	const double c0 = log_cpu();
+	int rc = learn_rest(f, &v, &cap) || write_templates(f, &held) ? -1 : 0;
+	/* the templates as ndd-fingerprint --templates loads them */
+	if (!rc)
+		rc = tplset_load(&all, held.tmp_path ? held.tmp_path : held.display);
+	const double c1 = log_cpu();
+	if (!rc)
+		rc = recheck(f, &all, &v, &cap);
+	const double c2 = log_cpu();
+	if (!rc)
+		rc = do_rest(f, tplset_any_set(&all), &v, &cap);
+	const double c3 = log_cpu();
+	if (!rc)
+		rc = emit_slots(f, emit, ctx);
+	log_debug("CPU s: stream %.3f, learn the rest and write %.3f, recheck and redo %.3f, "
+		  "the rest %.3f, emit %.3f", c0, c1 - c0, c2 - c1, c3 - c2, log_cpu() - c3);
+	if (!rc)
+		rc = outfile_commit(&held);
+	else if (held.fp)
+		outfile_abort(&held);
+	tplset_free(&all);
+	free(v);
+	return rc;
+}
+
+/* Open what reads pages back.  @return 0 or -1. */
+static int open_docs(struct fl *f, FILE *in)
+{
+	struct stat sb;
+	if (f->o->docs) {
+		/* opened once a page has come through the copy's writer (tee),
+		 * which opens, and truncates, its files before it reads */
+		f->wait = 1;
+		return 0;
+	}
+	if (fstat(fileno(in), &sb) || !S_ISREG(sb.st_mode)) {
+		log_error("%s: learning templates reads pages back: give the documents as a "
+			  "file, or name their copy with --docs", f->name);
+		return -1;
+	}
+	f->docs_fd = fileno(in);
+	f->size = (uint64_t)sb.st_size;
+	return 0;
+}
+
+static void fl_free(struct fl *f, FILE *in)
+{
+	for (int t = 0; t < f->o->threads; t++) {
+		docfp_ctx_free(f->w[t].ctx);
+		tplfp_worker_free(&f->w[t]);
+	}
+	free(f->w);
+	free(f->hs);
+	free(f->ref);
+	free(f->lt);
+	free(f->lhash);
+	free(f->due);
+	blockset_free(&f->now);
+	pages_free(&f->pg);
+	tpl_learner_free(f->learner);
+	if (f->slots)
+		fclose(f->slots);
+	if (f->check)
+		fclose(f->check);
+	if (f->docs_fd >= 0 && f->docs_fd != fileno(in))
+		close(f->docs_fd);
+}
+
+int follow_run(const struct follow_opts *o, FILE *in, const char *name, follow_emit_fn emit,
+	       void *ctx, struct follow_stats *st)
+{
+	struct fl f = {.o = o, .st = st, .name = name, .docs_fd = -1, .free_ref = NONE};
+	memset(st, 0, sizeof *st);
+	f.hs = calloc(1024, sizeof *f.hs);
+	f.hs_mask = 1023;
+	f.w = calloc((size_t)o->threads, sizeof *f.w);
+	f.learner = tpl_learner_new();
+	int rc = f.hs && f.w && f.learner ? 0 : -1;
+	for (int t = 0; t < o->threads && !rc; t++)
+		rc = (f.w[t].ctx = docfp_ctx_new(o->cfg)) ? 0 : -1;
+	if (rc)
+		log_error("out of memory");
+	if (!rc)
+		rc = open_docs(&f, in);
+	if (!rc && (!(f.slots = temp_file(o->tmpdir)) || !(f.check = temp_file(o->tmpdir))))
+		rc = -1;
+	struct batch b = {NULL, 0, (size_t)o->threads * BLOCKS_PER_THREAD};
+	b.blk = calloc(b.max_blk, sizeof *b.blk);
+	if (!b.blk)
+		rc = -1;
+	uint64_t base = 0;
+	struct ndf_reader *r;
+	int err = 0;
+	while (!rc && (r = ndf_reader_open(in, name, &err))) {
+		const struct ndf_header *h = ndf_reader_header(r);
+		st->sections++;
+		if (h->kind != NDF_KIND_DOCS) {
+			log_error("%s: expected documents (ndd-extract output), found %s", name,
+				  ndf_kind_name(h->kind));
+			rc = -1;
+		} else {
+			rc = docrec_check_header(h, name);
+		}
+		if (!rc && !f.have_config) {
+			f.feature_config = h->feature_config;
+			f.have_config = 1;
+		}
+		if (!rc)
+			rc = run_section(&f, r, base, &b);
+		base += ndf_reader_header(r)->section_size;
+		ndf_reader_close(r);
+	}
+	if (!rc && err < 0)
+		rc = -1;
+	if (!rc && !st->sections) {
+		log_error("%s: no documents section: the input is empty", name);
+		rc = -1;
+	}
+	/* the input has ended, so has its copy: tee writes each piece to its
+	 * files before it reads the next, and the pipe ends when tee does */
+	f.wait = 0;
+	if (!rc)
+		rc = finish(&f, emit, ctx);
+	for (size_t k = 0; k < b.max_blk && b.blk; k++)
+		ndf_block_free(&b.blk[k]);
+	free(b.blk);
+	fl_free(&f, in);
+	return rc;
+}
