@@ -107,21 +107,34 @@ done
 [ $? -eq 2 ] || bad "--previous with no index accepted"
 
 # A stage failing inside a pipe (fingerprint after extract with
-# --no-templates, template beside extract): exit 2, that stage named,
-# nothing published.
-for s in fingerprint template; do
+# --no-templates; with templates, fingerprint learning them beside
+# extract, or extract before it): exit 2, that stage named, nothing
+# published, the previous outputs kept.
+./run_pipeline.sh --bin "$BIN" -q -o "$tmp/keep" corpus-samples/ > /dev/null
+cp "$tmp/keep/clusters.csv" "$tmp/keep.csv"
+for case in fingerprint:--no-templates fingerprint: extract: fingerprint:killed; do
+	s=${case%%:*} opt=${case#*:}
 	rm -rf "$tmp/fbin"
 	mkdir -p "$tmp/fbin"
 	for p in "$BIN"/ndd-*; do ln -s "$p" "$tmp/fbin/${p##*/}"; done
 	rm "$tmp/fbin/ndd-$s"
-	printf '#!/bin/sh\necho "ndd-%s: error: made to fail" >&2\nexit 2\n' "$s" > "$tmp/fbin/ndd-$s"
+	if [ "$opt" = killed ]; then
+		# killed while the documents come: tee and extract die of SIGPIPE
+		printf '#!/bin/sh\nhead -c 5000 > /dev/null\nkill -9 $$\n' > "$tmp/fbin/ndd-$s"
+		opt=
+	else
+		printf '#!/bin/sh\necho "ndd-%s: error: made to fail" >&2\nexit 2\n' "$s" > "$tmp/fbin/ndd-$s"
+	fi
 	chmod +x "$tmp/fbin/ndd-$s"
-	opt=; [ $s = fingerprint ] && opt=--no-templates
-	./run_pipeline.sh --bin "$tmp/fbin" -q $opt -o "$tmp/fail-$s" corpus-samples/ > /dev/null 2> "$tmp/err"
-	rc=$?
-	[ $rc -eq 2 ] || bad "$s failing in a pipe: exit $rc, expected 2"
-	grep -q "stage $s failed" "$tmp/err" || bad "$s failing in a pipe: not named: $(cat "$tmp/err")"
-	[ ! -e "$tmp/fail-$s/clusters.csv" ] || bad "$s failing in a pipe: clusters.csv published"
+	for o in "$tmp/fail-$s" "$tmp/keep"; do
+		./run_pipeline.sh --bin "$tmp/fbin" -q $opt -o "$o" corpus-samples/ > /dev/null 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 2 ] || bad "$case failing in a pipe: exit $rc, expected 2"
+		grep -q "stage $s failed" "$tmp/err" || bad "$case failing in a pipe: not named: $(cat "$tmp/err")"
+	done
+	[ ! -e "$tmp/fail-$s/clusters.csv" ] || bad "$case failing in a pipe: clusters.csv published"
+	cmp -s "$tmp/keep/clusters.csv" "$tmp/keep.csv" || bad "$case failing: the previous outputs changed"
+	rm -rf "$tmp/fail-$s"
 done
 
 # Missing stage program, usage errors.
