@@ -321,8 +321,6 @@ timed="extract fingerprint permute-sort+compress self-join documents"
 if [ "$templates" = 1 ]; then
 	stages="extract template fingerprint permute-sort compress self-join documents stats report"
 	timed="extract template fingerprint permute-sort+compress self-join documents"
-	# one machine: the templates are learnt by fingerprint, in its seconds
-	[ "$mpi" = 0 ] && timed="extract fingerprint permute-sort+compress self-join documents"
 fi
 if [ -n "$previous" ]; then
 	[ -f "$previous/fingerprints.ndf" ] || die "--previous: '$previous/fingerprints.ndf' not found (an output directory of run_pipeline.sh?)"
@@ -819,53 +817,47 @@ PY
 }
 mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] && echo "$work/$1.$r.$2"; done; }
 
-# extract_template_fingerprint: ndd-extract's documents go through tee
-# into documents.ndf and at once into ndd-fingerprint --learn-templates,
-# which learns each host's template from its first pages and fingerprints
-# each page as soon as its host's template is final, reading the pages
-# that came before back from documents.ndf (docs/TEMPLATES.md, "Learning
-# while fingerprinting"): 'ndd-extract | tee documents.ndf |
-# ndd-fingerprint --learn-templates templates.ndf --docs documents.ndf -'.
-# The same bytes as ndd-template, then ndd-fingerprint --templates.  Its
-# seconds: extract's until it ends, fingerprint's only what it takes after.
+# extract_and_template: ndd-extract's documents go through tee into
+# documents.ndf (for fingerprint) and at once into ndd-template, which
+# learns the hosts' templates while the crawl is still being read: the
+# shell pipe 'ndd-extract | tee documents.ndf | ndd-template -'.  Its
+# seconds: extract's until it ends, template's only what it takes after.
 # shellcheck disable=SC2317 # run through step()
-extract_template_fingerprint() {
-	local t0 pe pt pf rce rct rcf
-	mkfifo "$work/docs.fifo" "$work/fp.fifo" || die "cannot create FIFOs in $work"
+extract_and_template() {
+	local t0 pe pt pg rce rct rcg
+	mkfifo "$work/docs.fifo" "$work/tpl.fifo" || die "cannot create FIFOs in $work"
 	clock t0
 	spawn /dev/null "$work/docs.fifo" extract "${topt[@]}" "${qopt[@]}" \
 		--stats "$work/extract.json" --files0-from "$work/inputs.list"
 	pe=$spawned
-	"${deathsig[@]}" tee "$work/documents.ndf" < "$work/docs.fifo" > "$work/fp.fifo" 7>&- 8>&- 9>&- &
+	"${deathsig[@]}" tee "$work/documents.ndf" < "$work/docs.fifo" > "$work/tpl.fifo" 7>&- 8>&- 9>&- &
 	pt=$!
 	stage_pids+=("$pt")
-	spawn "$work/fp.fifo" - fingerprint "${topt[@]}" "${qopt[@]}" --method "$method" \
-		--learn-templates "$work/templates.ndf" --docs "$work/documents.ndf" "${lopt[@]}" \
-		--tmpdir "$work" --template-stats "$work/template.json" \
-		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" -
-	pf=$spawned
+	spawn "$work/tpl.fifo" - template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
+		--stats "$work/template.json" -o "$work/templates.ndf" -
+	pg=$spawned
 	reap "$pe"; rce=$?
 	lap "secs[extract]" "$t0"
 	clock t0
 	reap "$pt"; rct=$?
-	reap "$pf"; rcf=$?
-	lap "secs[fingerprint]" "$t0"
-	rm -f "$work/docs.fifo" "$work/fp.fifo"
-	# the first to fail is named: a fingerprint that stopped reading makes
+	reap "$pg"; rcg=$?
+	lap "secs[template]" "$t0"
+	rm -f "$work/docs.fifo" "$work/tpl.fifo"
+	# the first to fail is named: a template that stopped reading makes
 	# tee die of SIGPIPE and extract fail after it
-	[ "$rcf" -gt 1 ] && { [ "$rce" -le 1 ] || [ "$rct" -gt 128 ]; } &&
-		die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	[ "$rcg" -gt 1 ] && { [ "$rce" -le 1 ] || [ "$rct" -gt 128 ]; } &&
+		die "stage template failed (exit $rcg); nothing was published in $out"
 	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
-	[ "$rcf" -gt 1 ] && die "stage fingerprint failed (exit $rcf); nothing was published in $out"
+	[ "$rcg" -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
 	[ "$rct" -ne 0 ] && die "cannot copy the documents into $work/documents.ndf (tee exit $rct); nothing was published in $out"
-	[ "$rce" -eq 1 ] || [ "$rcf" -eq 1 ] && status=1
+	[ "$rce" -eq 1 ] || [ "$rcg" -eq 1 ] && status=1
 	return 0
 }
 
 # extract_and_fingerprint: without templates a page's fingerprint depends
 # on that page alone, so fingerprint reads extract's documents as they
 # come (the plain shell pipe 'ndd-extract | ndd-fingerprint'); no
-# documents file is written.  Seconds as in extract_template_fingerprint.
+# documents file is written.  Seconds as in extract_and_template.
 # shellcheck disable=SC2317 # run through step()
 extract_and_fingerprint() {
 	local t0 pe pf rce rcf
@@ -892,45 +884,12 @@ extract_and_fingerprint() {
 	return 0
 }
 
-# learn_and_fingerprint: the steps extract+template and fingerprint.  Run
-# together (extract_template_fingerprint), they leave each its marker, as
-# if run one after the other: the fingerprint marker's key is that of
-# ndd-fingerprint --templates on the documents file, so that a resumed run
-# that reuses extract+template but not fingerprint (another --method, a
-# damaged fingerprints.ndf) runs only that, from the documents file kept
-# in the work directory, and gets the same bytes (docs/TEMPLATES.md).
-learn_and_fingerprint() {
-	local key rc sv
-	local etargs=(extract_template_fingerprint "${topt[@]}" "${lopt[@]}" --files0-from "$work/inputs.list")
-	local fpargs=(run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
-		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf")
-	key=$(step_key extract+template "extract fingerprint" "${etargs[@]}")
-	if [ "$reusing" = 1 ] && step_reusable extract+template "$key" 2> /dev/null; then
-		# reused as step() reuses a step; then fingerprint on its own
-		step extract+template "extract fingerprint" "" "${etargs[@]}"
-		step fingerprint fingerprint "fingerprints.ndf fingerprint.json" "${fpargs[@]}"
-		return
-	fi
-	[ "$reusing" = 1 ] && resume_stop extract+template
-	ran[extract+template]=1 ran[fingerprint]=1
-	"${etargs[@]}"
-	rc=$?
-	[ $rc -le 1 ] || die "stage extract or fingerprint failed (exit $rc); nothing was published in $out"
-	sv="seconds extract ${secs[extract]}"$'\n'
-	mark extract+template "$key" "documents.ndf extract.json templates.ndf template.json" "$status" "$sv"
-	prev_mark=$work/.done-extract+template
-	key=$(step_key fingerprint fingerprint "${fpargs[@]}")
-	sv="seconds fingerprint ${secs[fingerprint]}"$'\n'
-	mark fingerprint "$key" "fingerprints.ndf fingerprint.json" 0 "$sv"
-	prev_mark=$work/.done-fingerprint
-}
-
 say "${#files[@]} input files, k = $k, method $method${index:+, index $index, night $night}"
 docs=("$work/documents.ndf")
 # The names go through a file: 40,000 of them pass the argument limit.
 printf '%s\0' "${files[@]}" > "$work/inputs.list" || die "cannot write the input list"
-popt=() lopt=()
-[ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl") && lopt=(--previous-templates "$latest_tpl")
+popt=()
+[ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl")
 fpopt=()
 [ "$templates" = 1 ] && fpopt=(--templates "$work/templates.ndf")
 fpopt+=(--method "$method")
@@ -957,7 +916,10 @@ if [ "$mpi" -gt 0 ]; then
 	mpi_stats "$work/fingerprint.json" "${parts[@]}" || die "cannot sum the ranks' statistics"
 	[ "$keep" = 1 ] || rm -f "$work"/fps.*.ndf
 elif [ "$templates" = 1 ]; then
-	learn_and_fingerprint
+	step extract+template "extract template" "documents.ndf extract.json templates.ndf template.json" \
+		extract_and_template "${topt[@]}" "${popt[@]}" --files0-from "$work/inputs.list"
+	step fingerprint fingerprint "fingerprints.ndf fingerprint.json" run_stage fingerprint "${topt[@]}" "${qopt[@]}" "${fpopt[@]}" \
+		--stats "$work/fingerprint.json" -o "$work/fingerprints.ndf" "$work/documents.ndf"
 elif [ "$keep" = 1 ]; then
 	step extract extract "documents.ndf extract.json" run_stage extract "${topt[@]}" "${qopt[@]}" --stats "$work/extract.json" \
 		-o "$work/documents.ndf" --files0-from "$work/inputs.list"

@@ -73,8 +73,7 @@ cmp -s "$out/clusters.csv" "$tmp/clusters.ref" || bad "SIGTERM changed clusters.
 
 # kill -9 of the script in each stage: no orphan, outputs intact, the
 # next run removes the leftovers.
-# (ndd-template is not run: fingerprint learns the templates.)
-for s in extract fingerprint permute-sort compress self-join report; do
+for s in extract template fingerprint permute-sort compress self-join report; do
 	rm -f "$tmp/pids/"*
 	# the table stages run only with --tables
 	case $s in permute-sort | compress) tab=--tables ;; *) tab= ;; esac
@@ -86,7 +85,7 @@ for s in extract fingerprint permute-sort compress self-join report; do
 	for f in "$tmp/pids/"*; do
 		gone "$(cat "$f")" || { bad "kill -9 in $s: ndd-${f##*/} is an orphan"; kill -9 "$(cat "$f")"; }
 	done
-	# the tee between extract and fingerprint dies with them
+	# the tee between extract and template dies with them
 	for t in $(pgrep -f "^tee $out/\.work" 2>/dev/null); do
 		gone "$t" || { bad "kill -9 in $s: the documents' tee is an orphan"; kill -9 "$t"; }
 	done

@@ -106,20 +106,19 @@ done
 ./run_pipeline.sh --bin "$BIN" -q --previous "$tmp/nothing" -o "$tmp/night3" corpus-samples/ 2>/dev/null
 [ $? -eq 2 ] || bad "--previous with no index accepted"
 
-# A stage failing inside a pipe (fingerprint after extract with
-# --no-templates; with templates, fingerprint learning them beside
-# extract, or extract before it): exit 2, that stage named, nothing
-# published, the previous outputs kept.
+# A stage failing (fingerprint after extract in a pipe with
+# --no-templates; template beside extract, extract before it;
+# fingerprint after them, or killed by SIGKILL): exit 2, that stage
+# named, nothing published, the previous outputs kept.
 ./run_pipeline.sh --bin "$BIN" -q -o "$tmp/keep" corpus-samples/ > /dev/null
 cp "$tmp/keep/clusters.csv" "$tmp/keep.csv"
-for case in fingerprint:--no-templates fingerprint: extract: fingerprint:killed; do
+for case in fingerprint:--no-templates template: extract: fingerprint: fingerprint:killed; do
 	s=${case%%:*} opt=${case#*:}
 	rm -rf "$tmp/fbin"
 	mkdir -p "$tmp/fbin"
 	for p in "$BIN"/ndd-*; do ln -s "$p" "$tmp/fbin/${p##*/}"; done
 	rm "$tmp/fbin/ndd-$s"
 	if [ "$opt" = killed ]; then
-		# killed while the documents come: tee and extract die of SIGPIPE
 		printf '#!/bin/sh\nhead -c 5000 > /dev/null\nkill -9 $$\n' > "$tmp/fbin/ndd-$s"
 		opt=
 	else
