@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <fcntl.h>
@@ -31,6 +30,7 @@
 
 #include "format/ndf.h"
 #include "template/blockset.h"
+#include "template/followtmp.h"
 #include "template/host.h"
 #include "template/hostlearn.h"
 #include "template/tplfp.h"
@@ -95,8 +95,8 @@ struct fl {
 	size_t n_lt, cap_lt;
 	uint64_t *lhash;
 	size_t n_lhash, cap_lhash;
-	FILE *slots, *check;
-	uint64_t slots_len;
+	struct fslots slots;
+	struct fcheck check;
 	struct tplfp_worker *w;
 	struct tpl_learner *learner;
 	uint64_t feature_config;
@@ -358,93 +358,20 @@ static int do_pages(struct fl *f, const struct blockset *set, int keep, const ui
 	return failed ? -1 : 0;
 }
 
-/* The slot of a page: u32 bytes of the record, u8 choice, the record. */
-static size_t slot_size(const struct fp_record *r)
-{
-	return 5 + fprec_size(r);
-}
-
-static size_t slot_encode(const struct fp_record *r, int choice, uint8_t *out)
-{
-	const size_t n = fprec_encode(r, out + 5);
-	out[0] = (uint8_t)n;
-	out[1] = (uint8_t)(n >> 8);
-	out[2] = (uint8_t)(n >> 16);
-	out[3] = (uint8_t)(n >> 24);
-	out[4] = (uint8_t)choice;
-	return n + 5;
-}
-
-/* Write page @i's record into its slot (pwrite).  @return 0 or -1. */
-static int slot_write(struct fl *f, size_t i, uint8_t **buf, size_t *cap)
+/* Write page @i's record into its slot.  @return 0 or -1. */
+static int slot_write(struct fl *f, size_t i)
 {
 	const struct pages *p = &f->pg;
 	const struct fp_record r = tplfp_record(&p->doc[i], &p->res[i]);
-	const size_t n = slot_size(&r);
-	if (array_grow((void **)buf, cap, n, 1))
-		return -1;
-	slot_encode(&r, p->res[i].choice, *buf);
-	if (pwrite(fileno(f->slots), *buf, n, (off_t)p->slot[i]) != (ssize_t)n) {
-		log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return fslots_put(&f->slots, p->slot[i], &r, p->res[i].choice);
 }
 
-/*
- * The check record of page @i: u64 offset, u64 slot, u32 length, u32 n,
- * then the low 32 bits of the hashes of its n blocks the set did not
- * hold (the blocks it held stay template: every template learnt is kept).
- * A block whose low bits alone match a template's is redone for nothing:
- * about one page in 70 at 50,000 template blocks and 50 blocks a page.
- */
+/* Page @i's check record (followtmp.h). */
 static int check_write(struct fl *f, size_t i)
 {
 	const struct pages *p = &f->pg;
-	const uint32_t nb = p->nh[i];
-	uint32_t rec[6 + 64];
-	memcpy(rec, &p->off[i], 8);
-	memcpy(rec + 2, &p->slot[i], 8);
-	rec[4] = p->len[i];
-	rec[5] = nb;
-	size_t n = 6;
-	for (uint32_t k = 0; k < nb; k++) {
-		rec[n++] = (uint32_t)p->hash[p->hoff[i] + k];
-		if (n == sizeof rec / sizeof *rec || k + 1 == nb) {
-			if (fwrite(rec, 4, n, f->check) != n)
-				break;
-			n = 0;
-		}
-	}
-	if ((n && fwrite(rec, 4, n, f->check) != n) || ferror(f->check)) {
-		log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int k = 7; k >= 0; k--)
-		v = v << 8 | p[k];
-	return v;
-}
-
-/* The results page @i had (its slot), to redo it: *@was.  @return 0 or -1. */
-static int slot_read(struct fl *f, size_t i, struct tplfp_result *was)
-{
-	uint8_t b[5 + FPREC_FIXED_SIZE];
-	if (pread(fileno(f->slots), b, sizeof b, (off_t)f->pg.slot[i]) != (ssize_t)sizeof b) {
-		log_error("cannot read a temporary file back in '%s'", f->o->tmpdir);
-		return -1;
-	}
-	was->choice = b[4];
-	was->fp = get64(b + 5);
-	was->text_hash = get64(b + 5 + 32);
-	was->text_len = (uint32_t)get64(b + 5 + 48);
-	was->flags = (uint32_t)(get64(b + 5 + 48) >> 32);
-	return 0;
+	return fcheck_add(&f->check, p->off[i], p->slot[i], p->len[i], p->hash + p->hoff[i],
+			  p->nh[i]);
 }
 
 /* Do the pages read back into @f->pg against @set (@was: as in
@@ -453,17 +380,14 @@ static int slot_read(struct fl *f, size_t i, struct tplfp_result *was)
 static int do_loaded(struct fl *f, const struct blockset *set, int keep,
 		     const struct tplfp_result *was)
 {
-	uint8_t *buf = NULL;
-	size_t cap = 0;
 	int rc = do_pages(f, set, keep, NULL, was);
 	for (size_t i = 0; i < f->pg.n && !rc; i++)
-		rc = slot_write(f, i, &buf, &cap) || (keep && check_write(f, i)) ? -1 : 0;
-	free(buf);
+		rc = slot_write(f, i) || (keep && check_write(f, i)) ? -1 : 0;
 	return rc;
 }
 
 /* Do the @n references at @r against @set, in chunks: do_loaded(); with
- * @redo they were done before (slot_read()).  @return 0 or -1. */
+ * @redo they were done before (fslots_result()).  @return 0 or -1. */
 static int do_refs(struct fl *f, const struct ref *r, size_t n, const struct blockset *set,
 		   int keep, int redo)
 {
@@ -473,7 +397,7 @@ static int do_refs(struct fl *f, const struct ref *r, size_t n, const struct blo
 		const size_t m = n - at < CHUNK_PAGES ? n - at : CHUNK_PAGES;
 		rc = read_back(f, r + at, m);
 		for (size_t i = 0; i < m && redo && !rc; i++)
-			rc = slot_read(f, i, &was[i]);
+			rc = fslots_result(&f->slots, f->pg.slot[i], &was[i]);
 		if (!rc)
 			rc = do_loaded(f, set, keep, was);
 	}
@@ -653,25 +577,15 @@ static int classify(struct fl *f, uint8_t *pending, uint64_t *key)
 /* Append every page's slot in input order (a placeholder for a page not
  * done: its reference goes on its host's chain), and the check records
  * of the pages done.  @return 0 or -1. */
-static int append_slots(struct fl *f, const uint8_t *pending, const uint64_t *key,
-			uint8_t **buf, size_t *cap)
+static int append_slots(struct fl *f, const uint8_t *pending, const uint64_t *key)
 {
 	struct pages *p = &f->pg;
 	for (size_t i = 0; i < p->n; i++) {
 		static const struct tplfp_result none = {0, 0, 0, 0, 0, 0};
 		const struct tplfp_result *res = pending[i] ? &none : &p->res[i];
 		const struct fp_record r = tplfp_record(&p->doc[i], res);
-		const size_t n = slot_size(&r);
-		if (array_grow((void **)buf, cap, n, 1))
+		if (fslots_append(&f->slots, &r, res->choice, &p->slot[i]))
 			return -1;
-		slot_encode(&r, res->choice, *buf);
-		if (fwrite(*buf, 1, n, f->slots) != n) {
-			log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir,
-				  strerror(errno));
-			return -1;
-		}
-		p->slot[i] = f->slots_len;
-		f->slots_len += n;
 		if (pending[i]) {
 			struct hstate *h = host_get(f, key[i]);
 			if (!h || chain_add(f, h, p->off[i], p->len[i], p->slot[i])) {
@@ -684,11 +598,7 @@ static int append_slots(struct fl *f, const uint8_t *pending, const uint64_t *ke
 				return -1;
 		}
 	}
-	if (fflush(f->slots)) {
-		log_error("cannot write a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return fslots_flush(&f->slots);
 }
 
 static long read_batch(struct ndf_reader *r, struct batch *b, struct follow_stats *st)
@@ -715,9 +625,9 @@ static long read_batch(struct ndf_reader *r, struct batch *b, struct follow_stat
 /* One DOCS section starting at stream offset @base.  @return 0 or -1. */
 static int run_section(struct fl *f, struct ndf_reader *r, uint64_t base, struct batch *b)
 {
-	uint8_t *pending = NULL, *buf = NULL;
+	uint8_t *pending = NULL;
 	uint64_t *key = NULL;
-	size_t pcap = 0, kcap = 0, cap = 0;
+	size_t pcap = 0, kcap = 0;
 	long got;
 	int rc = 0;
 	while (!rc && (got = read_batch(r, b, f->st)) > 0) {
@@ -726,7 +636,7 @@ static int run_section(struct fl *f, struct ndf_reader *r, uint64_t base, struct
 			rc = -1;
 		if (!rc)
 			rc = classify(f, pending, key) || do_pages(f, &f->now, 1, pending, NULL) ||
-			     append_slots(f, pending, key, &buf, &cap) ? -1 : 0;
+			     append_slots(f, pending, key) ? -1 : 0;
 		for (size_t k = 0; k < f->n_due && !rc; k++)
 			rc = host_final(f, host_get(f, f->due[k]));
 	}
@@ -734,7 +644,6 @@ static int run_section(struct fl *f, struct ndf_reader *r, uint64_t base, struct
 		rc = -1;
 	free(pending);
 	free(key);
-	free(buf);
 	return rc;
 }
 
@@ -820,95 +729,39 @@ static int low_set(const struct tplset *all, struct blockset *low)
 	return rc;
 }
 
-/* Redo the pages done early that hold a block of a template learnt
- * after them.  @return 0 or -1. */
-static int recheck(struct fl *f, const struct tplset *all, struct ref **v, size_t *cap)
-{
-	struct blockset low = {0};
-	uint32_t *h = NULL;
-	size_t hcap = 0, n = 0;
-	log_debug("check file %llu bytes, slots %llu bytes", (unsigned long long)ftello(f->check),
-		  (unsigned long long)f->slots_len);
-	int rc = fflush(f->check) || fseeko(f->check, 0, SEEK_SET) || low_set(all, &low) ? -1 : 0;
-	uint32_t head[6];
-	while (!rc && fread(head, 4, 6, f->check) == 6) {
-		if (head[5] && (array_grow((void **)&h, &hcap, head[5], 4) ||
-				fread(h, 4, head[5], f->check) != head[5])) {
-			rc = -1;
-			break;
-		}
-		uint32_t k = 0;
-		while (k < head[5] && !blockset_has(&low, h[k]))
-			k++;
-		if (k == head[5])
-			continue;
-		if (array_grow((void **)v, cap, n + 1, sizeof **v)) {
-			rc = -1;
-			break;
-		}
-		uint64_t off, slot;
-		memcpy(&off, head, 8);
-		memcpy(&slot, head + 2, 8);
-		(*v)[n++] = (struct ref){off, slot, head[4], NONE};
-	}
-	if (!rc && ferror(f->check))
-		rc = -1;
-	if (rc)
-		log_error("cannot read a temporary file back in '%s'", f->o->tmpdir);
-	free(h);
-	blockset_free(&low);
-	f->st->redone = n;
-	return rc ? -1 : do_refs(f, *v, n, tplset_any_set(all), 0, 1);
-}
+struct redo {
+	struct ref *v;
+	size_t n, cap;
+};
 
-/* Every slot, in input order, to @emit.  @return 0 or -1. */
-static int emit_slots(struct fl *f, follow_emit_fn emit, void *ctx)
+static int redo_add(void *ctx, uint64_t off, uint64_t slot, uint32_t len)
 {
-	if (!f->slots_len)
-		return 0;
-	uint8_t *m = mmap(NULL, f->slots_len, PROT_READ, MAP_PRIVATE, fileno(f->slots), 0);
-	if (m == MAP_FAILED) {
-		log_error("cannot map a temporary file in '%s': %s", f->o->tmpdir, strerror(errno));
+	struct redo *r = ctx;
+	if (array_grow((void **)&r->v, &r->cap, r->n + 1, sizeof *r->v)) {
+		log_error("out of memory");
 		return -1;
 	}
-	madvise(m, f->slots_len, MADV_SEQUENTIAL);
-	int rc = 0;
-	for (uint64_t at = 0; at < f->slots_len && !rc;) {
-		const uint32_t n = (uint32_t)m[at] | (uint32_t)m[at + 1] << 8 |
-				   (uint32_t)m[at + 2] << 16 | (uint32_t)m[at + 3] << 24;
-		const uint8_t *q = m + at + 5;
-		struct fp_record r;
-		if (fprec_decode(&q, m + at + 5 + n, &r)) {
-			log_error("a temporary file in '%s' is damaged", f->o->tmpdir);
-			rc = -1;
-			break;
-		}
-		rc = emit(ctx, &r, m[at + 4]);
-		at += 5 + (uint64_t)n;
-	}
-	munmap(m, f->slots_len);
-	return rc;
+	r->v[r->n++] = (struct ref){off, slot, len, NONE};
+	return 0;
 }
 
-static FILE *temp_file(const char *dir)
+/* Redo the pages done early that hold a block of a template learnt
+ * after them.  @return 0 or -1. */
+static int recheck(struct fl *f, const struct tplset *all)
 {
-	const size_t n = strlen(dir) + 32;
-	char *path = malloc(n);
-	if (!path)
-		return NULL;
-	snprintf(path, n, "%s/ndd-follow.XXXXXX", dir);
-	const int fd = mkstemp(path);
-	FILE *fp = NULL;
-	if (fd >= 0) {
-		unlink(path); /* gone with the process, however it ends */
-		fp = fdopen(fd, "w+b");
-		if (!fp)
-			close(fd);
-	}
-	if (!fp)
-		log_error("cannot create a temporary file in '%s': %s", dir, strerror(errno));
-	free(path);
-	return fp;
+	struct blockset low = {0};
+	struct redo r = {NULL, 0, 0};
+	int rc = low_set(all, &low);
+	if (rc)
+		log_error("out of memory");
+	if (!rc)
+		rc = fcheck_scan(&f->check, &low, redo_add, &r);
+	blockset_free(&low);
+	f->st->redone = r.n;
+	if (!rc)
+		rc = do_refs(f, r.v, r.n, tplset_any_set(all), 0, 1);
+	free(r.v);
+	return rc;
 }
 
 /* Everything after the last page came.  @return 0 or -1. */
@@ -925,13 +778,13 @@ static int finish(struct fl *f, follow_emit_fn emit, void *ctx)
 		rc = tplset_load(&all, held.tmp_path ? held.tmp_path : held.display);
 	const double c1 = log_cpu();
 	if (!rc)
-		rc = recheck(f, &all, &v, &cap);
+		rc = recheck(f, &all);
 	const double c2 = log_cpu();
 	if (!rc)
 		rc = do_rest(f, tplset_any_set(&all), &v, &cap);
 	const double c3 = log_cpu();
 	if (!rc)
-		rc = emit_slots(f, emit, ctx);
+		rc = fslots_emit(&f->slots, emit, ctx);
 	log_debug("CPU s: stream %.3f, learn the rest and write %.3f, recheck and redo %.3f, "
 		  "the rest %.3f, emit %.3f", c0, c1 - c0, c2 - c1, c3 - c2, log_cpu() - c3);
 	if (!rc)
@@ -978,10 +831,8 @@ static void fl_free(struct fl *f, FILE *in)
 	blockset_free(&f->now);
 	pages_free(&f->pg);
 	tpl_learner_free(f->learner);
-	if (f->slots)
-		fclose(f->slots);
-	if (f->check)
-		fclose(f->check);
+	fslots_close(&f->slots);
+	fcheck_close(&f->check);
 	if (f->docs_fd >= 0 && f->docs_fd != fileno(in))
 		close(f->docs_fd);
 }
@@ -1002,7 +853,7 @@ int follow_run(const struct follow_opts *o, FILE *in, const char *name, follow_e
 		log_error("out of memory");
 	if (!rc)
 		rc = open_docs(&f, in);
-	if (!rc && (!(f.slots = temp_file(o->tmpdir)) || !(f.check = temp_file(o->tmpdir))))
+	if (!rc && (fslots_open(&f.slots, o->tmpdir) || fcheck_open(&f.check, o->tmpdir)))
 		rc = -1;
 	struct batch b = {NULL, 0, (size_t)o->threads * BLOCKS_PER_THREAD};
 	b.blk = calloc(b.max_blk, sizeof *b.blk);
