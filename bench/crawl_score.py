@@ -27,7 +27,8 @@ and ADDED, without ADDED2, the second round's) and per family:
   xhost-merge   the same for clusters of pages of several hosts (e.g. pages
                 that all came out as the same cookie banner): count, largest
   extract F1    with --extract (ndd-extract --json): the realpages kit's
-                4-shingle extraction F1 of the pages against their main texts;
+                4-shingle extraction F1 of the pages against their main texts
+                (a CJK character one token: see WORD);
                 that is the page model alone, not the texts the crawl's
                 template pass gives the fingerprints
 Per page kind: the share of pages clustered with a page that is not their
@@ -53,7 +54,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_crawl import jaccard, shingles  # noqa: E402
+from gen_crawl import CJK, jaccard, shingles  # noqa: E402
 from crawl_templates import ADDED, ADDED2  # noqa: E402
 
 csv.field_size_limit(1 << 30)
@@ -81,7 +82,13 @@ def load_clusters(path):
 
 
 # ---- extraction: the realpages kit's 4-shingle metric (extract_score.py) ----
-WORD = re.compile(r'\w+')
+# The kit's tokens are runs of \w, made for English pages: a Chinese or
+# Japanese sentence, written without spaces, is one token there, so a short
+# post of fewer than 4 such tokens has a single shingle (its whole token
+# list) that no longer text can hold, and a page that holds the post scored
+# F1 0.00. Here a CJK character is one token, as the crawl's own label
+# counts it (gen_crawl.TOKEN_RE); other tokens are the kit's.
+WORD = re.compile('[%s]|[^\\W%s]+' % (CJK, CJK))
 
 
 def extract_prf(truth, pred):
