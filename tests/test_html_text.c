@@ -365,6 +365,21 @@ static void test_comments_in_article(void)
 #undef COMMENTS
 }
 
+/* A link that goes nowhere (href="#") is a control a script answers: its
+ * label is not text.  One that goes to a place on the page, and a
+ * javascript: link (readability keeps its text: it may wrap content),
+ * are not controls. */
+static void test_control_links(void)
+{
+	const char *m = sandwich("<p>jo.smith</p><a href=\"#\">Reply</a> <a href=\" # \">Quote</a>");
+	CHECK(contains(m, "closes the sandwich") && contains(m, "jo.smith"));
+	CHECK(!contains(m, "Reply") && !contains(m, "Quote"));
+	m = sandwich("<a href=\"#part-two\">Part two</a>");
+	CHECK(contains(m, "Part two"));
+	m = sandwich("<a href=\"javascript:void(0)\">Show the table of tides</a>");
+	CHECK(contains(m, "Show the table of tides"));
+}
+
 /* A row that points to another page (a linked title and its metadata) is
  * flagged; an entry of a list of links and a paragraph with a link are not. */
 static void test_pointer_blocks(void)
@@ -1510,6 +1525,7 @@ int main(void)
 	test_pointer_rows();
 	test_rows_in_main();
 	test_comments_in_article();
+	test_control_links();
 	test_chrome_words();
 	test_entities();
 	test_malformed();

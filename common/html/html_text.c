@@ -976,6 +976,32 @@ static inline __attribute__((always_inline)) uint16_t elem_attr_flags(struct htm
 	return (tok->attr_kinds & read) ? attr_flags(h, tok, soft) : 0;
 }
 
+/*
+ * Is the href of a start tag "#" alone, a link that goes nowhere?  Such a
+ * link is a control a script answers (Reply, Quote, Like, Show more), a
+ * button by another name: its label is no more the page's text than a
+ * <button>'s (dropped by tag), and between two posts it passed as a short
+ * line of text.  "#name" goes somewhere (a table of contents' entry) and
+ * stays a link.  A javascript: URL is not taken for a control: such a
+ * link may wrap the content itself, and readability keeps its text.
+ */
+static int href_is_control(const struct htok_token *tok)
+{
+	for (int i = 0; i < tok->n_attrs; i++) {
+		const struct htok_attr *const a = &tok->attrs[i];
+		if (a->kind != HATTR_HREF)
+			continue;
+		const char *v = a->value, *e = v + a->value_len;
+		/* a URL's leading and trailing white space is not part of it */
+		while (v < e && (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r'))
+			v++;
+		while (e > v && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+			e--;
+		return e - v == 1 && *v == '#';
+	}
+	return 0;
+}
+
 static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok,
 								 const struct tag_info *ti)
 {
@@ -983,7 +1009,7 @@ static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_tex
 	/* Nearly half the start tags have no attribute read here, and many
 	 * others an href alone (most links). */
 	if (tok->attr_kinds & HATTR_BIT(HATTR_HREF))
-		f |= ti->href;
+		f |= ti->href && href_is_control(tok) ? EF(E_DROP) : ti->href;
 	if (tok->attr_kinds & ~HATTR_BIT(HATTR_HREF))
 		f |= elem_attr_flags(h, tok, ti);
 	return f;
