@@ -310,24 +310,9 @@ static void batch_free(struct batch *b)
 /* Read up to max_blk blocks.  @return blocks read (0 = end of section), or -1. */
 static long read_batch(struct ndf_reader *r, struct batch *b, struct stats *st)
 {
-	const char *name = ndf_reader_name(r);
-	b->n_blk = 0;
-	while (b->n_blk < b->max_blk) {
-		struct ndf_block *blk = &b->blk[b->n_blk];
-		const int rc = ndf_read_block(r, blk);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			break;
-		st->bytes_in += blk->len + NDF_BLOCK_HEADER;
-		if (blk->codec != NDF_CODEC_RAW) {
-			log_error("%s: block at offset %llu has unknown codec %u", name,
-				  (unsigned long long)blk->offset, blk->codec);
-			return -1;
-		}
-		b->n_blk++;
-	}
-	return (long)b->n_blk;
+	const long got = ndf_read_raw_blocks(r, b->blk, b->max_blk, &st->bytes_in);
+	b->n_blk = got > 0 ? (size_t)got : 0;
+	return got;
 }
 
 static void batch_reserve(struct batch *b, size_t n)
@@ -491,14 +476,6 @@ static int open_section(FILE *fp, const char *name, struct ndf_reader **r)
 	*r = ndf_reader_open(fp, name, &err);
 	if (!*r)
 		return err < 0 ? -1 : 0;
-	const uint32_t kind = ndf_reader_header(*r)->kind;
-	if (kind != NDF_KIND_DOCS) {
-		log_error("%s: expected documents (ndd-extract output), found %s", name,
-			  ndf_kind_name(kind));
-		ndf_reader_close(*r);
-		*r = NULL;
-		return -1;
-	}
 	if (docrec_check_header(ndf_reader_header(*r), name)) {
 		ndf_reader_close(*r);
 		*r = NULL;

@@ -398,7 +398,7 @@ static int scan_docs_file(struct doc_scan *s, const char *path)
 		if (docrec_check_header(ndf_reader_header(r), path))
 			rc = -1;
 		int got = 0;
-		while (rc == 0 && (got = ndf_read_block(r, &b)) == 1) {
+		while (rc == 0 && (got = ndf_read_raw_block(r, &b)) == 1) {
 			s->blocks_read++;
 			rc = take_block(s, &b, path);
 		}

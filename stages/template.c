@@ -355,22 +355,14 @@ static int read_input(struct reader *R, const char *path)
 	while (!rc && (r = ndf_reader_open(fp, name, &err))) {
 		const struct ndf_header *h = ndf_reader_header(r);
 		R->st->sections++;
-		if (h->kind != NDF_KIND_DOCS) {
-			log_error("%s: expected documents (ndd-extract output), found %s", name,
-				  ndf_kind_name(h->kind));
-			rc = -1;
-		} else {
-			rc = docrec_check_header(h, name);
-		}
+		rc = docrec_check_header(h, name);
 		if (!rc && !R->have_config) {
 			R->first_config = h->feature_config;
 			R->have_config = 1;
 		}
 		int got;
-		while (!rc && (got = ndf_read_block(r, &b)) != 0) {
-			if (got < 0 || b.codec != NDF_CODEC_RAW) {
-				if (got > 0)
-					log_error("%s: block of unknown codec %u", name, b.codec);
+		while (!rc && (got = ndf_read_raw_block(r, &b)) != 0) {
+			if (got < 0) {
 				rc = -1;
 				break;
 			}

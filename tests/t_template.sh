@@ -39,6 +39,12 @@ grep -q '"templates": true' "$T/fst.json" && ok "fingerprint --stats" || bad "fi
 "$BIN/ndd-fingerprint" -q --templates "$T/fp.ndf" -o "$T/x.ndf" "$T/docs.ndf" 2>"$T/err" &&
 	bad "fingerprints taken for templates" || ok "a fingerprints file is not templates"
 grep -q 'expected templates' "$T/err" || bad "no reason given for the refusal"
-"$BIN/ndd-template" -q -o "$T/y.ndf" "$T/fp.ndf" 2>/dev/null && bad "template read fingerprints" ||
+"$BIN/ndd-template" -q -o "$T/y.ndf" "$T/fp.ndf" 2>"$T/err" && bad "template read fingerprints" ||
 	ok "template refuses fingerprints"
+grep -q 'expected documents (ndd-extract output), found' "$T/err" || bad "template: no reason given: $(cat "$T/err")"
+# the report too names the kind, not a record layout
+"$BIN/ndd-self-join" -q -c "$T/fp.ndf" -o "$T/c.csv" --from-fingerprints 2>/dev/null
+"$BIN/ndd-report" -q --clusters "$T/c.csv" --docs "$T/fp.ndf" -o "$T/r.html" 2>"$T/err"
+grep -q 'expected documents (ndd-extract output), found' "$T/err" && ok "report refuses fingerprints as documents" ||
+	bad "report: fingerprints as documents: $(cat "$T/err")"
 exit $fail

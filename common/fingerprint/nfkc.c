@@ -28,11 +28,6 @@ static size_t find_high(const char *s, size_t i, size_t n, uint64_t high)
 	return i;
 }
 
-int nfkc_has_non_ascii(const char *s, size_t n)
-{
-	return find_high(s, 0, n, 0x80) < n;
-}
-
 /* Room for @extra more bytes of output. */
 static int reserve_out(struct nfkc *nf, size_t extra)
 {

@@ -29,9 +29,6 @@ struct nfkc {
 	uint64_t *own; /* per code point of the BMP: is it its own form */
 };
 
-/** Does [s, s+n) hold a byte >= 0x80 (else it is its own NFKC form)? */
-int nfkc_has_non_ascii(const char *s, size_t n);
-
 /**
  * NFKC_Casefold of [in, in+n) into nf->out / nf->len (previous content
  * replaced).  @return 0, or -1 if memory ran out or the library failed

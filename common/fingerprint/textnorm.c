@@ -49,33 +49,9 @@ static int is_cont(uint8_t b)
 int textnorm_decode(const uint8_t *p, const uint8_t *end, uint32_t *cp)
 {
 	assert(p < end);
-	const uint32_t c = p[0];
-	const size_t avail = (size_t)(end - p);
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	/* 0xC0/0xC1 would only start overlong forms, 0xF5.. exceed U+10FFFF. */
-	if (c >= 0xC2 && c <= 0xDF && avail >= 2 && is_cont(p[1])) {
-		*cp = (c & 0x1F) << 6 | (p[1] & 0x3Fu);
-		return 2;
-	}
-	if (c >= 0xE0 && c <= 0xEF && avail >= 3 && is_cont(p[1]) && is_cont(p[2])) {
-		const uint32_t v = (c & 0x0F) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
-		if (v >= 0x800 && (v < 0xD800 || v > 0xDFFF)) {
-			*cp = v;
-			return 3;
-		}
-	}
-	if (c >= 0xF0 && c <= 0xF4 && avail >= 4 && is_cont(p[1]) && is_cont(p[2]) &&
-	    is_cont(p[3])) {
-		const uint32_t v = (c & 0x07) << 18 | (p[1] & 0x3Fu) << 12 |
-				   (p[2] & 0x3Fu) << 6 | (p[3] & 0x3Fu);
-		if (v >= 0x10000 && v <= 0x10FFFF) {
-			*cp = v;
-			return 4;
-		}
-	}
+	const size_t len = utf8_get(p, (size_t)(end - p), cp);
+	if (len)
+		return (int)len;
 	*cp = TN_INVALID;
 	return 1;
 }

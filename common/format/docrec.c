@@ -17,6 +17,11 @@
 
 int docrec_check_header(const struct ndf_header *h, const char *name)
 {
+	if (h->kind != NDF_KIND_DOCS) {
+		log_error("%s: expected documents (ndd-extract output), found %s", name,
+			  ndf_kind_name(h->kind));
+		return -1;
+	}
 	if (h->aux == DOCREC_VERSION)
 		return 0;
 	log_error("%s: documents of record layout %llu, this program reads layout %d: "

@@ -42,8 +42,8 @@ enum {
 
 struct ndf_header;
 
-/** Whether @h (a DOCS section of @name) holds records of DOCREC_VERSION;
- * if not, logs why and @return -1. */
+/** Whether @h (a section of @name) holds documents of DOCREC_VERSION;
+ * if not (another kind, another layout), logs why and @return -1. */
 int docrec_check_header(const struct ndf_header *h, const char *name);
 
 /*

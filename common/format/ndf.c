@@ -593,6 +593,32 @@ int ndf_read_block_unchecked(struct ndf_reader *r, struct ndf_block *b)
 	return read_block(r, b, 0);
 }
 
+int ndf_read_raw_block(struct ndf_reader *r, struct ndf_block *b)
+{
+	const int rc = read_block(r, b, 1);
+	if (rc <= 0 || b->codec == NDF_CODEC_RAW)
+		return rc;
+	log_error("%s: block at offset %llu has unknown codec %u", r->name,
+		  (unsigned long long)b->offset, b->codec);
+	return NDF_ERR_PARAMS;
+}
+
+long ndf_read_raw_blocks(struct ndf_reader *r, struct ndf_block *blk, size_t max,
+			 uint64_t *bytes_in)
+{
+	size_t n = 0;
+	while (n < max) {
+		const int rc = ndf_read_raw_block(r, &blk[n]);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		*bytes_in += blk[n].len + NDF_BLOCK_HEADER;
+		n++;
+	}
+	return (long)n;
+}
+
 int ndf_block_check(const struct ndf_block *b, const char *name)
 {
 	uint8_t bh[NDF_BLOCK_HEADER];

@@ -195,6 +195,22 @@ int ndf_read_block(struct ndf_reader *r, struct ndf_block *b)
 	__attribute__((warn_unused_result));
 
 /**
+ * ndf_read_block() for readers of records as the section's kind specifies
+ * them: a block of any other codec is refused (logged, NDF_ERR_PARAMS).
+ */
+int ndf_read_raw_block(struct ndf_reader *r, struct ndf_block *b)
+	__attribute__((warn_unused_result));
+
+/**
+ * Up to @max blocks by ndf_read_raw_block() into @blk[0..]: the batch a
+ * stage decodes on its threads.  Adds the bytes read (block headers
+ * included) to *@bytes_in.  @return blocks read (0 at the end of the
+ * section), or -1 (logged).
+ */
+long ndf_read_raw_blocks(struct ndf_reader *r, struct ndf_block *blk, size_t max,
+			 uint64_t *bytes_in) __attribute__((warn_unused_result));
+
+/**
  * ndf_read_block() without the block's own checksum test, which the
  * caller then runs with ndf_block_check() on another thread: a reader that
  * hands blocks to decoding threads keeps for itself only the read.  The

@@ -603,23 +603,9 @@ static int append_slots(struct fl *f, const uint8_t *pending, const uint64_t *ke
 
 static long read_batch(struct ndf_reader *r, struct batch *b, struct follow_stats *st)
 {
-	b->n_blk = 0;
-	while (b->n_blk < b->max_blk) {
-		struct ndf_block *blk = &b->blk[b->n_blk];
-		const int rc = ndf_read_block(r, blk);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
-			break;
-		st->bytes_in += blk->len + NDF_BLOCK_HEADER;
-		if (blk->codec != NDF_CODEC_RAW) {
-			log_error("%s: block at offset %llu has unknown codec %u", ndf_reader_name(r),
-				  (unsigned long long)blk->offset, blk->codec);
-			return -1;
-		}
-		b->n_blk++;
-	}
-	return (long)b->n_blk;
+	const long got = ndf_read_raw_blocks(r, b->blk, b->max_blk, &st->bytes_in);
+	b->n_blk = got > 0 ? (size_t)got : 0;
+	return got;
 }
 
 /* One DOCS section starting at stream offset @base.  @return 0 or -1. */
@@ -865,13 +851,7 @@ int follow_run(const struct follow_opts *o, FILE *in, const char *name, follow_e
 	while (!rc && (r = ndf_reader_open(in, name, &err))) {
 		const struct ndf_header *h = ndf_reader_header(r);
 		st->sections++;
-		if (h->kind != NDF_KIND_DOCS) {
-			log_error("%s: expected documents (ndd-extract output), found %s", name,
-				  ndf_kind_name(h->kind));
-			rc = -1;
-		} else {
-			rc = docrec_check_header(h, name);
-		}
+		rc = docrec_check_header(h, name);
 		if (!rc && !f.have_config) {
 			f.feature_config = h->feature_config;
 			f.have_config = 1;

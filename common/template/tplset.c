@@ -82,10 +82,8 @@ int tplset_load(struct tplset *s, const char *path)
 	while (!rc && (r = ndf_reader_open(fp, path, &err))) {
 		rc = tplrec_check_header(ndf_reader_header(r), path);
 		int got;
-		while (!rc && (got = ndf_read_block(r, &b)) != 0) {
-			if (got < 0 || b.codec != NDF_CODEC_RAW) {
-				if (got > 0)
-					log_error("%s: block of unknown codec %u", path, b.codec);
+		while (!rc && (got = ndf_read_raw_block(r, &b)) != 0) {
+			if (got < 0) {
 				rc = -1;
 				break;
 			}

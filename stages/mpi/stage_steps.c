@@ -175,7 +175,7 @@ static int join_part(const char *path, struct ndf_batch *b, uint64_t *feature_co
 		}
 		*feature_config = h->feature_config;
 		*have_config = 1;
-		while (!err && (got = ndf_read_block(r, &blk)) > 0) {
+		while (!err && (got = ndf_read_raw_block(r, &blk)) > 0) {
 			const uint8_t *in = blk.data, *end = blk.data + blk.len;
 			for (uint32_t i = 0; i < blk.n_records && !err; i++) {
 				const uint8_t *at = in;

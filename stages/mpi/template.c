@@ -160,20 +160,13 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 	int rc = 0, err = 0, got;
 	while (!rc && (r = ndf_reader_open(fp, path, &err))) {
 		const struct ndf_header *h = ndf_reader_header(r);
-		if (h->kind != NDF_KIND_DOCS) {
-			log_error("%s: expected documents, found %s", path, ndf_kind_name(h->kind));
-			rc = -1;
-		} else {
-			rc = docrec_check_header(h, path);
-		}
+		rc = docrec_check_header(h, path);
 		if (!rc && !*have_config) {
 			*config = h->feature_config;
 			*have_config = 1;
 		}
-		while (!rc && (got = ndf_read_block(r, &b)) != 0) {
-			if (got < 0 || b.codec != NDF_CODEC_RAW) {
-				if (got > 0)
-					log_error("%s: block of unknown codec %u", path, b.codec);
+		while (!rc && (got = ndf_read_raw_block(r, &b)) != 0) {
+			if (got < 0) {
 				rc = -1;
 				break;
 			}
