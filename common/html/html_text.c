@@ -26,6 +26,7 @@
 #include "html/html_blocks.h"
 #include "html/html_classwords.h"
 #include "html/html_container.h"
+#include "html/html_posts.h"
 #include "html/html_entities.h"
 #include "html/html_scan.h"
 #include "util/simd16.h"
@@ -1246,8 +1247,9 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 			end_tag(h, &tok), t.foreign = h->in & EF(E_FOREIGN) ? HTOK_FOREIGN : 0;
 	}
 	flush_block(h);
-	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback) && !h->fallback)
-		hblocks_container(h->blocks, h->n_blocks);
+	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback) && !h->fallback &&
+	    hblocks_container(h->blocks, h->n_blocks))
+		hblocks_posts(h->blocks, h->n_blocks);
 	if (h->oom || build_main(h)) {
 		h->title.len = h->main.len = 0;
 		h->fallback = 0;

@@ -1,0 +1,201 @@
+/*
+ * test_html_posts.c - the posts of a thread (html_posts.h).
+ *
+ * What must hold: in a run of sibling elements of one shape whose body
+ * holds content, every post's body becomes content however short, and
+ * the line before the run (the thread's title) too; the posts' other
+ * lines are left as they were; rows that point to other pages, a run
+ * with no content, a single post and a lone paragraph are left alone;
+ * nothing but promotion to content ever happens, on any input.  First on
+ * blocks made by hand (gap_depth gives the elements), then through
+ * html_text on a thread in div and in table markup.
+ */
+#include "html/html_blocks.h"
+#include "html/html_posts.h"
+#include "testhtml.h"
+#include "testutil.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct hblock blk(uint32_t words, uint32_t links, uint8_t cls, uint16_t gap)
+{
+	struct hblock b;
+	memset(&b, 0, sizeof(b));
+	b.words10 = words * 10;
+	b.link_words10 = links * 10;
+	b.ns_bytes = words * 6;
+	b.cls = cls;
+	b.gap_depth = gap;
+	return b;
+}
+
+/* A title (depth 5 with the posts' parent), then @n posts under one
+ * element of depth 6: a name and a date (short lines of the post's
+ * profile cell, depth 9), then the text (depth 8); the first text is
+ * GOOD, the others short.  @return the blocks made. */
+static size_t thread(struct hblock *b, size_t n)
+{
+	size_t k = 0;
+	b[k++] = blk(4, 4, HB_BAD, 0);
+	b[k++] = blk(6, 0, HB_SHORT, 3);
+	for (size_t p = 0; p < n; p++) {
+		b[k++] = blk(1, 0, HB_SHORT, p ? 6 : 5);
+		b[k++] = blk(3, 0, HB_SHORT, 9);
+		b[k++] = blk(p ? 8 : 45, 0, p ? HB_SHORT : HB_GOOD, 8);
+	}
+	b[k++] = blk(5, 5, HB_BAD, 2);
+	return k;
+}
+
+static void test_thread(void)
+{
+	struct hblock b[32];
+	const size_t n = thread(b, 4);
+	CHECK_EQ_U64(hblocks_posts(b, n), 5);
+	CHECK(b[1].cls == HB_GOOD); /* the title */
+	for (size_t p = 0; p < 4; p++) {
+		CHECK(b[4 + 3 * p].cls == HB_GOOD);
+		CHECK(b[2 + 3 * p].cls == HB_SHORT && b[3 + 3 * p].cls == HB_SHORT);
+	}
+	CHECK(b[0].cls == HB_BAD && b[n - 1].cls == HB_BAD);
+	/* The same with a mark (a dropped <header>) opening each post. */
+	struct hblock f[32], m[40];
+	const size_t nf = thread(f, 4);
+	size_t k = 0;
+	for (size_t i = 0; i < nf; i++) {
+		if (i >= 2 && i < nf - 1 && (i - 2) % 3 == 0) {
+			m[k] = blk(0, 0, 5, 0);
+			m[k++].flags = HB_MARK;
+		}
+		m[k++] = f[i];
+	}
+	CHECK_EQ_U64(hblocks_posts(m, k), 5);
+	CHECK(m[5].cls == HB_GOOD && m[k - 2].cls == HB_GOOD);
+}
+
+static void test_left_alone(void)
+{
+	struct hblock b[32], was[32];
+	/* One post: no run. */
+	size_t n = thread(b, 1);
+	memcpy(was, b, sizeof(b));
+	CHECK_EQ_U64(hblocks_posts(b, n), 1);
+	CHECK(memcmp(b, was, n * sizeof(*b)) == 0);
+	/* No content in the run (the classifier found none there). */
+	n = thread(b, 3);
+	b[4].cls = HB_SHORT;
+	memcpy(was, b, sizeof(b));
+	CHECK_EQ_U64(hblocks_posts(b, n), 0);
+	CHECK(memcmp(b, was, n * sizeof(*b)) == 0);
+	/* Rows pointing elsewhere: a linked title and its summary, in turn. */
+	n = thread(b, 3);
+	for (size_t p = 0; p < 3; p++)
+		b[2 + 3 * p].pointer = HB_PTR_ENTRY;
+	memcpy(was, b, sizeof(b));
+	hblocks_posts(b, n);
+	CHECK(memcmp(b, was, n * sizeof(*b)) == 0);
+	/* Bodies that are links through and through stay out. */
+	n = thread(b, 3);
+	b[7].link_words10 = b[7].words10;
+	hblocks_posts(b, n);
+	CHECK(b[7].cls == HB_SHORT && b[10].cls == HB_GOOD);
+	/* Paragraphs one after another: children of one block, no run. */
+	struct hblock p[6];
+	for (size_t i = 0; i < 6; i++)
+		p[i] = blk(i % 2 ? 50 : 5, 0, i % 2 ? HB_GOOD : HB_SHORT, i ? 4 : 0);
+	memcpy(was, p, sizeof(p));
+	CHECK_EQ_U64(hblocks_posts(p, 6), 3);
+	CHECK(memcmp(p, was, sizeof(p)) == 0);
+	CHECK_EQ_U64(hblocks_posts(NULL, 0), 0);
+}
+
+/* Random blocks: a block only ever becomes content, the count is right,
+ * and pages deeper than POSTS_MAX_DEPTH or of 100,000 blocks are read
+ * through. */
+static void test_random(void)
+{
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	struct hblock b[96], was[96];
+	for (int round = 0; round < 20000; round++) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		const size_t n = 1 + r % 96;
+		for (size_t i = 0; i < n; i++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			b[i] = blk((uint32_t)(r >> 8) % 60, (r >> 20 & 3) ? 0 : (uint32_t)(r >> 8) % 20,
+				   (uint8_t)((r >> 24) % 6), (uint16_t)(i ? (r >> 32) % 7 : 0));
+			if ((r >> 40 & 15) == 0)
+				b[i].flags = HB_MARK, b[i].cls = 5, b[i].words10 = 0, b[i].link_words10 = 0;
+			b[i].pointer = (r >> 44 & 15) == 0;
+		}
+		memcpy(was, b, n * sizeof(*b));
+		const size_t good = hblocks_posts(b, n);
+		size_t counted = 0;
+		for (size_t i = 0; i < n; i++) {
+			CHECK(b[i].cls == was[i].cls || (b[i].cls == HB_GOOD && was[i].cls < HB_GOOD));
+			counted += b[i].cls == HB_GOOD;
+		}
+		CHECK_EQ_U64(good, counted);
+	}
+	enum { N = 100000 };
+	struct hblock *d = calloc(N, sizeof(*d));
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	for (size_t i = 0; i < N; i++) /* 700 levels down and back, then posts */
+		d[i] = blk(i % 3 == 2 ? 30 : 2, 0, i % 3 == 2 ? HB_GOOD : HB_SHORT,
+			   (uint16_t)(i < 700 ? i : i < 1400 ? 1400 - i : i % 3 ? 9 : 6));
+	size_t good = hblocks_posts(d, N);
+	CHECK(good >= N / 3 - 1);
+	free(d);
+}
+
+static void test_pages(void)
+{
+	/* div markup: the profile cell is chrome by its class (author), the
+	 * short posts are promoted by the long one's side. */
+	const char *m = main_of(
+		"<html><body><div id=posts><div class=thead>Harbour wall repairs</div><div class=body>"
+		"<div class=post><div class=post_author><b>jo.smith</b><br>Joined: May 2019</div>"
+		"<div class=post_content><div class=post_body>The harbour wall was repaired over the "
+		"winter, and the fish market that flooded in November opens again in the spring, "
+		"once the floor has dried out and the council has checked the new drains.</div></div></div>"
+		"<div class=post><div class=post_author><b>ann_k</b><br>Joined: June 2020</div>"
+		"<div class=post_content><div class=post_body>Good to hear it.</div></div></div>"
+		"<div class=post><div class=post_author><b>pete</b><br>Joined: July 2021</div>"
+		"<div class=post_content><div class=post_body>Will the boats come back?</div></div></div>"
+		"</div></div><div class=menu><a href=/a>Home</a> <a href=/b>Forums</a></div></body></html>");
+	CHECK(contains(m, "Harbour wall repairs\nThe harbour wall"));
+	CHECK(contains(m, "Good to hear it.") && contains(m, "Will the boats come back?"));
+	CHECK(!contains(m, "Joined") && !contains(m, "Forums"));
+	/* Table markup: each post a table, its profile in a cell of no class
+	 * word, the title a cell of the layout table. */
+	m = main_of(
+		"<html><body><table><tr><td class=titlebg>Harbour wall repairs</td></tr><tr><td>"
+		"<table class=p><tr><td class=w1><b>jo.smith</b><br>Posts: 12</td><td class=w2>"
+		"The harbour wall was repaired over the winter, and the fish market that flooded in "
+		"November opens again in the spring, once the floor has dried out and the council "
+		"has checked the new drains.</td></tr></table>"
+		"<table class=p><tr><td class=w1><b>ann_k</b><br>Posts: 3</td><td class=w2>"
+		"Good to hear it.</td></tr></table>"
+		"<table class=p><tr><td class=w1><b>pete</b><br>Posts: 40</td><td class=w2>"
+		"Will the boats come back?</td></tr></table>"
+		"</td></tr></table></body></html>");
+	CHECK(contains(m, "Good to hear it.") && contains(m, "Will the boats come back?"));
+	CHECK(contains(m, "The harbour wall was repaired"));
+}
+
+int main(void)
+{
+	H = html_text_new();
+	CHECK(H != NULL);
+	if (!H)
+		return test_finish("test_html_posts");
+	test_thread();
+	test_left_alone();
+	test_random();
+	test_pages();
+	html_text_free(H);
+	return test_finish("test_html_posts");
+}
