@@ -517,7 +517,7 @@ on_signal() {
 # name, its programs (their bytes), its arguments but
 # -q and -t N, the size and modification time of every input from outside the work
 # directory (WARCs, earlier nights, --previous), and the previous step's
-# marker, so a change anywhere upstream changes every later key.
+# key, so a change anywhere upstream changes every later key.
 # --resume adopts the newest work directory left in DIR and walks the
 # steps in order: a step is reused while its marker's key is this run's
 # and its outputs still match their checksums; from the first step that
