@@ -12,6 +12,7 @@
 #include "html/html_blocks.h"
 #include "html/html_classwords.h"
 #include "html/html_text.h"
+#include "html/html_runs.h"
 #include "ref_html_blocks.h"
 #include "testhtml.h"
 #include "testutil.h"
@@ -420,6 +421,50 @@ static void test_chrome_random(void)
 	CHECK(hits > 20000 && hits < 180000); /* both answers are tried */
 }
 
+/* Rows by their siblings (hblocks_mark_pointers()): a board index of five
+ * rows, each a linked title, its summary and its counts under one element
+ * (depth 8); the fourth title links under a fifth of its row's words, so
+ * it is no entry on its own measure and cut the run of rows.  Beside it,
+ * posts (no links) and a run whose rows are mostly no pointers stay. */
+static struct hblock row_blk(uint32_t w10, uint32_t links10, uint16_t gap)
+{
+	struct hblock b;
+	memset(&b, 0, sizeof(b));
+	b.words10 = w10;
+	b.link_words10 = links10;
+	b.ns_bytes = w10;
+	b.gap_depth = gap;
+	return b;
+}
+
+static void test_rows_by_siblings(void)
+{
+	struct hblock b[16];
+	size_t n = 0;
+	b[n++] = row_blk(24, 0, 0); /* the list's heading */
+	for (int r = 0; r < 5; r++) {
+		b[n++] = row_blk(r == 3 ? 48 : 84, r == 3 ? 48 : 84, r ? 8 : 3);
+		b[n++] = row_blk(r == 3 ? 168 : 120, 0, 10);
+		b[n++] = row_blk(54, 0, 9);
+	}
+	hblocks_mark_pointers(b, n);
+	CHECK(!(b[0].pointer & HB_PTR_ROW));
+	for (size_t i = 1; i < n; i++)
+		CHECK(b[i].pointer & HB_PTR_ROW);
+	/* Rows of which only one in three points elsewhere: left as they are. */
+	for (size_t i = 0; i < n; i++)
+		b[i].link_words10 = (i % 3 == 1 && i < 4) ? b[i].words10 : 0;
+	hblocks_mark_pointers(b, n);
+	for (size_t i = 4; i < n; i++)
+		CHECK(b[i].pointer == 0);
+	/* Posts: a name, a text, no links. */
+	for (size_t i = 0; i < n; i++)
+		b[i].link_words10 = 0;
+	hblocks_mark_pointers(b, n);
+	for (size_t i = 0; i < n; i++)
+		CHECK(b[i].pointer == 0);
+}
+
 int main(void)
 {
 	H = html_text_new();
@@ -432,6 +477,7 @@ int main(void)
 	test_classify_random();
 	test_chrome_word_list();
 	test_chrome_random();
+	test_rows_by_siblings();
 	html_text_free(H);
 	return test_finish("test_html_blocks");
 }

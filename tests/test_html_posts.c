@@ -12,6 +12,7 @@
  */
 #include "html/html_blocks.h"
 #include "html/html_posts.h"
+#include "html/html_runs.h"
 #include "testhtml.h"
 #include "testutil.h"
 
@@ -73,6 +74,40 @@ static void test_thread(void)
 	}
 	CHECK_EQ_U64(hblocks_posts(m, k), 5);
 	CHECK(m[5].cls == HB_GOOD && m[k - 2].cls == HB_GOOD);
+}
+
+/* The run finder alone: the thread's posts are one run of three blocks
+ * each (marks not counted), reported once; with pointers breaking, a
+ * post holding a pointer ends it. */
+struct seen {
+	size_t runs;
+	struct hrun last;
+};
+
+static void note(struct hblock *b, const struct hrun *r, void *ctx)
+{
+	struct seen *const s = ctx;
+	(void)b;
+	s->runs++;
+	s->last = *r;
+}
+
+static void test_runs(void)
+{
+	struct hblock b[32];
+	const size_t n = thread(b, 4);
+	struct seen s = {0, {0, 0, 0}};
+	hblocks_runs(b, n, 1, note, &s);
+	CHECK_EQ_U64(s.runs, 1);
+	CHECK(s.last.start == 2 && s.last.len == 3 && s.last.count == 4);
+	b[8].pointer = HB_PTR_LINE; /* the third post's name */
+	s.runs = 0;
+	hblocks_runs(b, n, 1, note, &s);
+	CHECK_EQ_U64(s.runs, 1);
+	CHECK(s.last.start == 2 && s.last.count == 2);
+	s.runs = 0;
+	hblocks_runs(b, n, 0, note, &s);
+	CHECK(s.runs == 1 && s.last.count == 4);
 }
 
 static void test_left_alone(void)
@@ -192,6 +227,7 @@ int main(void)
 	CHECK(H != NULL);
 	if (!H)
 		return test_finish("test_html_posts");
+	test_runs();
 	test_thread();
 	test_left_alone();
 	test_random();

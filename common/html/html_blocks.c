@@ -13,6 +13,7 @@
  * lying outside the declared main content are simply skipped.
  */
 #include "html/html_blocks.h"
+#include "html/html_runs.h"
 #include "util/simd16.h"
 
 #include <string.h>
@@ -467,6 +468,40 @@ static void mark_rows(struct hblock *b, size_t n)
 }
 
 /*
+ * Rows by their siblings: a row whose title links less than a fifth of its
+ * words (a short CJK title over a long summary) is no pointer by its own
+ * measure and cuts the run mark_rows() reads, and passes as the page's
+ * prose.  In a run of sibling elements of one shape (html_runs.h) of
+ * HB_ROWS_MIN or more, each with a linked title and two thirds of them
+ * pointers already, every child is a row.
+ */
+static void row_run(struct hblock *b, const struct hrun *r, void *ctx)
+{
+	size_t pointed = 0, titled = 0, i = r->start;
+	(void)ctx;
+	if (r->count < HB_ROWS_MIN)
+		return;
+	for (size_t c = 0; c < r->count; c++) {
+		int p = 0, t = 0;
+		for (size_t m = 0; m < r->len; i++) {
+			if (b[i].flags & HB_MARK)
+				continue;
+			m++;
+			p |= (b[i].pointer & (HB_PTR_LINE | HB_PTR_ENTRY)) != 0;
+			t |= (link_dense(&b[i]) || b[i].pointer == HB_PTR_LINE) &&
+			     b[i].link_words10 >= HB_TITLE_WORDS10;
+		}
+		pointed += p;
+		titled += t;
+	}
+	if (titled < r->count || pointed * 3 < r->count * 2)
+		return;
+	for (size_t k = r->start; k < i; k++)
+		if (!(b[k].flags & HB_MARK))
+			b[k].pointer |= HB_PTR_ROW;
+}
+
+/*
  * The entry of a link-dense block (a linked title) is the smallest
  * element that holds it and a neighbour: the run around it whose inner
  * gaps are at least the deeper of its two gaps.  Runs longer than
@@ -494,6 +529,11 @@ void hblocks_mark_pointers(struct hblock *b, size_t n)
 			b[k].pointer |= HB_PTR_ENTRY;
 	}
 	mark_rows(b, n);
+	size_t pointers = 0;
+	for (size_t i = 0; i < n && pointers < HB_ROWS_MIN; i++)
+		pointers += b[i].pointer != 0;
+	if (pointers >= HB_ROWS_MIN)
+		hblocks_runs(b, n, 0, row_run, NULL);
 }
 
 /* Class of a block from its own evidence. */

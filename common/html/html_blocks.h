@@ -55,41 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Flags of a block (set by html_text, except HB_SENTENCE/HB_COPYRIGHT). */
-enum {
-	HB_SOFT = 1 << 0,      /* inside a class/id/role-marked element: chrome unless nothing else */
-	HB_FORM = 1 << 1,      /* inside a <form> */
-	HB_MAIN = 1 << 2,      /* inside <main>, <article> or role=main */
-	HB_HEADING = 1 << 3,   /* inside h1..h6 */
-	HB_SENTENCE = 1 << 4,  /* has sentence-ending punctuation */
-	HB_COPYRIGHT = 1 << 5, /* a short legal line */
-	HB_MARK = 1 << 6,      /* no text: here chrome was dropped */
-	HB_NEVER = 1 << 7,     /* with HB_SOFT: its class names what is never content (an ad, a
-				* cookie banner, a newsletter box): not let back in at any tier */
-};
-
-/* Classes, in order of merit. */
-enum hb_cls { HB_BAD, HB_SHORT, HB_NEARGOOD, HB_GOOD, HB_HIDDEN };
-
-struct hblock {
-	size_t off;         /* in the caller's text buffer */
-	uint32_t len;       /* bytes */
-	uint32_t ns_bytes;  /* non-space bytes */
-	uint32_t link_words10; /* words x 10 inside <a href> */
-	uint32_t words10;   /* words x 10 */
-	uint8_t flags, cls;
-	uint8_t ctx;        /* scratch of the classifier */
-	uint8_t pointer;    /* hblocks_classify(): part of an entry that points to another page */
-	/*
-	 * How many elements stayed open from the end of the block before
-	 * this one to the end of this one (0 for the first block): the
-	 * depth of the innermost element holding both.  Over a range of
-	 * blocks the least of these is the depth of the element holding
-	 * them all, which tells the content's own container from the
-	 * template around it (capped at UINT16_MAX).
-	 */
-	uint16_t gap_depth;
-};
+#include "html/html_hblock.h"
 
 /*
  * Text is measured 16 bytes at a time, the last few bytes too: the
@@ -144,7 +110,11 @@ size_t hblocks_classify(struct hblock *b, size_t n, int *fallback);
 enum { HB_PTR_LINE = 1, HB_PTR_ENTRY = 2, HB_PTR_ROW = 4 };
 #define HB_OWN_MIN 50
 /* A run of pointers with this many linked titles is a list of rows:
- * each of its blocks also gets HB_PTR_ROW (at most SHORT, as entries). */
+ * each of its blocks also gets HB_PTR_ROW (at most SHORT, as entries);
+ * so does every block of a run of HB_ROWS_MIN sibling elements of one
+ * shape (html_runs.h) or more, each with a linked title, two thirds of
+ * them pointers already (a row whose title links under a fifth of its
+ * words is one of them by its siblings). */
 #define HB_ROWS_MIN 3
 #define HB_TITLE_WORDS10 30 /* a row's link is a title: 3 words or more */
 #define HB_ENTRY_BLOCKS 6

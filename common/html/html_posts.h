@@ -10,16 +10,12 @@
  * with it as the edge of its run; whether a post's lines are kept then
  * depends on its length and on the forum's markup, not on what it is.
  *
- * This pass finds such runs without a tree: the children of the element
- * at depth d (html_blocks.h, gap_depth) are cut at the gaps equal to d,
- * and a child's shape is its blocks' gaps below d and their heading, soft
- * and main flags (marks of dropped chrome are passed over).  Two children
- * or more of one shape, one after the other, each of 2 to
- * POSTS_MAX_BLOCKS blocks, none pointing to another page (a board index,
- * "recent topics"), are a run of posts; their blocks line up by position.
- * The position whose text (outside links) is the largest over the run is
- * the posts' body, and so is any position with half as much (a quote and
- * a reply).
+ * A run of sibling elements of one shape (html_runs.h), none holding a
+ * block that points to another page (a board index, "recent topics" and
+ * teaser rows are left to html_blocks.h), is taken for a run of posts.  The
+ * position whose text (outside links) is the largest over the run is the
+ * posts' body, and so is any position with half as much (a quote and a
+ * reply).
  *
  * When a body block of the run is content after the classifier and the
  * container, the run is the page's content: every post's body (not
@@ -37,16 +33,12 @@
 
 #include "html/html_blocks.h"
 
-#define POSTS_MAX_BLOCKS 12
-#define POSTS_META_BYTES 40
 #define POSTS_TITLE_WORDS10 300
-#define POSTS_MAX_DEPTH 256
 
 /**
  * Decide the posts of @n classified blocks as the top of this file says
  * (after hblocks_classify() and hblocks_container(), not on a fallback).
- * Elements nested deeper than POSTS_MAX_DEPTH distinct levels are passed
- * over.  @return the number of GOOD blocks.
+ * @return the number of GOOD blocks.
  */
 size_t hblocks_posts(struct hblock *b, size_t n);
 
