@@ -181,7 +181,7 @@ static int spill(struct store *s)
 	return 0;
 }
 
-static int store_add(struct store *s, const struct tpl_page_head *h, const uint64_t *blocks)
+static int store_add(struct store *s, const struct tpl_page_head *h, const uint64_t *body)
 {
 	const size_t size = tpl_page_size(h->n);
 	if (s->len + size > s->limit && s->len && spill(s))
@@ -191,7 +191,7 @@ static int store_add(struct store *s, const struct tpl_page_head *h, const uint6
 		s->buf = xrealloc(s->buf, s->limit);
 	}
 	memcpy(s->buf + s->len, h, sizeof *h);
-	memcpy(s->buf + s->len + sizeof *h, blocks, h->n * 8);
+	memcpy(s->buf + s->len + sizeof *h, body, tpl_page_words(h->n) * 8);
 	s->len += size;
 	return 0;
 }
@@ -304,7 +304,7 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			R->st->capped_blocks++;
 		}
 		R->hoff[i] = nh;
-		nh += nb;
+		nh += tpl_page_words(nb);
 	}
 	if (nh > R->hash_cap)
 		R->hash = xrealloc(R->hash, (R->hash_cap = nh) * sizeof *R->hash);

@@ -70,7 +70,7 @@ static void test_learn(void)
 		blocks[i][2] = T2;
 		blocks[i][3] = i < 2 ? T3 : 0x200 + (uint64_t)i;
 		blocks[i][4] = T1; /* repeated on the page: counts once */
-		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, blocks[i]};
+		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, blocks[i], NULL};
 	}
 	const uint64_t *h;
 	size_t n;
@@ -94,13 +94,13 @@ static void test_learn(void)
 		dup[i][1] = 0xA1;
 		dup[i][2] = 0xA2;
 		dup[i][3] = 0xA3 + (uint64_t)i; /* an edited paragraph */
-		pages[i] = (struct tpl_page){sig ^ (uint64_t)(i ? 0x7 << (i * 4) : 0), 4, dup[i]};
+		pages[i] = (struct tpl_page){sig ^ (uint64_t)(i ? 0x7 << (i * 4) : 0), 4, dup[i], NULL};
 	}
 	for (int i = 0; i < 2; i++) {
 		other[i][0] = T1;
 		other[i][1] = 0xB0 + (uint64_t)i;
 		other[i][2] = 0xC0 + (uint64_t)i;
-		pages[3 + i] = (struct tpl_page){~sig ^ (0xffffull << (16 * i)), 3, other[i]};
+		pages[3 + i] = (struct tpl_page){~sig ^ (0xffffull << (16 * i)), 3, other[i], NULL};
 	}
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0);
 	CHECK(g == 3 && n == 1 && h[0] == T1);
@@ -112,7 +112,7 @@ static void test_learn(void)
 	CHECK(tpl_learn(l, pages, 5, &p0, &h, &n, &g) == 0 && g == 5 && has(h, n, 0xA1));
 	/* A host whose pages are all copies of one page learns nothing. */
 	for (int i = 0; i < 5; i++)
-		pages[i] = (struct tpl_page){sig, 4, dup[i % 3]};
+		pages[i] = (struct tpl_page){sig, 4, dup[i % 3], NULL};
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && g == 1 && n == 0);
 	/* The share: with 300 distinct pages T = 3, with share 2 % T = 6. */
 	static uint64_t many[300][2];
@@ -120,7 +120,7 @@ static void test_learn(void)
 	for (int i = 0; i < 300; i++) {
 		many[i][0] = i < 5 ? T3 : 0x10000 + (uint64_t)i;
 		many[i][1] = T1;
-		mp[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 2, many[i]};
+		mp[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 2, many[i], NULL};
 	}
 	CHECK(tpl_learn(l, mp, 300, &p, &h, &n, &g) == 0 && g == 300 && n == 2 && has(h, n, T3));
 	struct tpl_params p2 = p;

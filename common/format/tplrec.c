@@ -45,9 +45,9 @@ int tplrec_check_header(const struct ndf_header *h, const char *name)
 			  ndf_kind_name(h->kind));
 		return -1;
 	}
-	if (h->aux != TPLREC_VERSION) {
-		log_error("%s: templates of record layout %llu, this program reads layout %d",
-			  name, (unsigned long long)h->aux, TPLREC_VERSION);
+	if (h->aux < TPLREC_OLDEST || h->aux > TPLREC_VERSION) {
+		log_error("%s: templates of record layout %llu, this program reads layouts %d to %d",
+			  name, (unsigned long long)h->aux, TPLREC_OLDEST, TPLREC_VERSION);
 		return -1;
 	}
 	return 0;

@@ -12,8 +12,12 @@
 
 struct ndf_header;
 
-/* Record layout, in the section header's aux field; readers refuse others. */
-#define TPLREC_VERSION 1
+/* Record layout, in the section header's aux field.  2: a hash is a
+ * template's key (a quoted block's tagged, template/learn.h); 1 (before
+ * templates were learnt by role) is read as 2, its hashes all chrome,
+ * which is what they meant; readers refuse others. */
+#define TPLREC_VERSION 2
+#define TPLREC_OLDEST 1
 
 /* Most blocks one host's record may hold (a reader refuses more). */
 #define TPLREC_MAX_BLOCKS (1u << 22)
@@ -23,7 +27,7 @@ struct tpl_record {
 	uint32_t pages;       /* distinct pages (near-duplicates counted once) learnt from */
 	uint32_t age;         /* nights since it was learnt: 0 tonight */
 	uint32_t n;           /* block hashes */
-	const uint8_t *hashes; /* n x u64 LE, strictly ascending (points into the block) */
+	const uint8_t *hashes; /* n x u64 LE keys, strictly ascending (points into the block) */
 };
 
 /** Bytes tplrec_encode() writes for @n hashes. */
@@ -46,8 +50,8 @@ int tplrec_decode(const uint8_t **in, const uint8_t *end, struct tpl_record *r);
 /** Hash @i (< r->n) of @r. */
 uint64_t tplrec_hash(const struct tpl_record *r, uint32_t i);
 
-/** Whether @h heads a TEMPLATES section of TPLREC_VERSION (else logged,
- * naming @name).  @return 0 or -1. */
+/** Whether @h heads a TEMPLATES section of a layout from TPLREC_OLDEST to
+ * TPLREC_VERSION (else logged, naming @name).  @return 0 or -1. */
 int tplrec_check_header(const struct ndf_header *h, const char *name);
 
 #endif

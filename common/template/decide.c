@@ -144,7 +144,7 @@ int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tp
 	docrec_blocks(d, blk);
 	int any = 0;
 	for (uint32_t i = 0; i < d->n_blocks; i++)
-		if (blockset_has(tpl, blk[i].hash)) {
+		if (tpl_is_template(tpl, &blk[i])) {
 			blk[i].flags |= TPL_MARK;
 			any = 1;
 		}

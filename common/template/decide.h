@@ -5,7 +5,9 @@
  * on a template no rule was written for it keeps the site's dek, teasers,
  * captions or widgets, or, finding no prose, a leftover such as the
  * subtitle that every page of the site shares.  The template blocks
- * (learn.h) are those that repeat over the distinct pages of a host:
+ * (learn.h) are those that repeat over the distinct pages of a host, the
+ * host's chrome wherever it is and a page's text quoted by others where
+ * it is a pointer (tpl_is_template()):
  *
  *   - none of the page's content blocks is template: the page model's
  *     text, unchanged;
@@ -42,6 +44,7 @@
 
 #include "format/docrec.h"
 #include "template/blockset.h"
+#include "template/learn.h"
 
 #define TPL_CONFIDENT_PCT 25
 /* About the page model's short line (10 words): a post, a caption's
@@ -51,6 +54,14 @@
 /* A bit of struct doc_block's flags above DB_KNOWN (never on disk):
  * tpl_decide() marks the page's template blocks with it. */
 #define TPL_MARK 0x80
+
+/** Whether block @k is template under @tpl (keys as learn.h): chrome,
+ * or a pointer that other pages quote too. */
+static inline int tpl_is_template(const struct blockset *tpl, const struct doc_block *k)
+{
+	return blockset_has(tpl, k->hash) ||
+	       ((k->flags & DB_POINTER) && blockset_has(tpl, tpl_quoted_key(k->hash)));
+}
 
 enum tpl_choice {
 	TPL_PAGE,     /* the page model's text (docrec_text()) */

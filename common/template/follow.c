@@ -305,9 +305,10 @@ static int read_back(struct fl *f, const struct ref *r, size_t n)
 
 /* ---- doing pages ---- */
 
-/* Do pages [0, n) of @f->pg against @set; with @keep, note the hashes
- * of the blocks @set does not hold (for the check file: a template
- * learnt later may).
+/* Do pages [0, n) of @f->pg against @set; with @keep, note the keys
+ * that would make a block template that is not (for the check file: a
+ * template learnt later may hold them): its hash, and a pointer's quoted
+ * key too (learn.h).
  * @return 0 or -1 (out of memory, logged). */
 static int do_pages(struct fl *f, const struct blockset *set, int keep, const uint8_t *skip,
 		    const struct tplfp_result *was)
@@ -318,7 +319,7 @@ static int do_pages(struct fl *f, const struct blockset *set, int keep, const ui
 		size_t nh = 0;
 		for (long i = 0; i < n; i++) {
 			p->hoff[i] = nh;
-			nh += skip && skip[i] ? 0 : p->doc[i].n_blocks;
+			nh += skip && skip[i] ? 0 : 2 * (size_t)p->doc[i].n_blocks;
 		}
 		if (array_grow((void **)&p->hash, &p->hash_cap, nh, sizeof *p->hash)) {
 			log_error("out of memory");
@@ -348,9 +349,14 @@ static int do_pages(struct fl *f, const struct blockset *set, int keep, const ui
 		if (!set || !set->n) /* decided without hashing the content blocks */
 			docrec_blocks(d, w->text.blk);
 		uint32_t m = 0;
-		for (uint32_t k = 0; k < d->n_blocks; k++)
-			if (!blockset_has(set, w->text.blk[k].hash))
-				p->hash[p->hoff[i] + m++] = w->text.blk[k].hash;
+		for (uint32_t k = 0; k < d->n_blocks; k++) {
+			const struct doc_block *const b = &w->text.blk[k];
+			if (tpl_is_template(set, b))
+				continue;
+			p->hash[p->hoff[i] + m++] = b->hash;
+			if (b->flags & DB_POINTER)
+				p->hash[p->hoff[i] + m++] = tpl_quoted_key(b->hash);
+		}
 		p->nh[i] = m;
 	}
 	if (failed)
@@ -419,7 +425,7 @@ static int learn_host(struct fl *f, struct hstate *h, size_t n)
 		p->hoff[i] = nh;
 		const uint32_t nb = p->doc[i].n_blocks;
 		f->st->capped_blocks += nb > TPL_MAX_PAGE_BLOCKS;
-		nh += nb < TPL_MAX_PAGE_BLOCKS ? nb : TPL_MAX_PAGE_BLOCKS;
+		nh += tpl_page_words(nb < TPL_MAX_PAGE_BLOCKS ? nb : TPL_MAX_PAGE_BLOCKS);
 	}
 	if (!tp || array_grow((void **)&p->hash, &p->hash_cap, nh, sizeof *p->hash)) {
 		free(tp);
@@ -437,6 +443,7 @@ static int learn_host(struct fl *f, struct hstate *h, size_t n)
 		}
 		tp[i].n = (uint32_t)got;
 		tp[i].blocks = p->hash + p->hoff[i];
+		tp[i].pointer = tp[i].blocks + got;
 	}
 	const uint64_t *hashes;
 	size_t nhash;

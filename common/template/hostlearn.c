@@ -4,22 +4,33 @@
 #include "template/hostlearn.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "template/pagesig.h"
 #include "util/grow.h"
 #include "util/log.h"
 
 long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t *cap,
-		     uint64_t *sig, uint64_t *hashes)
+		     uint64_t *sig, uint64_t *body)
 {
 	if (array_grow((void **)blk, cap, d->n_blocks, sizeof **blk))
 		return -1;
 	docrec_blocks(d, *blk);
 	*sig = page_signature(*blk, d->n_blocks);
 	const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
-	for (uint32_t k = 0; k < nb; k++)
-		hashes[k] = (*blk)[k].hash;
+	uint64_t *const ptr = body + nb;
+	memset(ptr, 0, (tpl_page_words(nb) - nb) * 8);
+	for (uint32_t k = 0; k < nb; k++) {
+		body[k] = (*blk)[k].hash;
+		ptr[k / 64] |= (uint64_t)!!((*blk)[k].flags & DB_POINTER) << (k % 64);
+	}
 	return nb;
+}
+
+static struct tpl_page tpl_page_of(const struct tpl_page_head *h)
+{
+	const uint64_t *const body = (const uint64_t *)(h + 1);
+	return (struct tpl_page){h->sig, (uint32_t)h->n, body, body + h->n};
 }
 
 static int by_host_seq(const void *a, const void *b)
@@ -64,8 +75,7 @@ int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint3
 			j++;
 		const size_t m = j - i < sample ? j - i : sample;
 		for (size_t k = 0; k < m; k++)
-			pages[k] = (struct tpl_page){v[i + k]->sig, (uint32_t)v[i + k]->n,
-						     (const uint64_t *)(v[i + k] + 1)};
+			pages[k] = tpl_page_of(v[i + k]);
 		const uint64_t *h;
 		size_t nh;
 		uint32_t groups;

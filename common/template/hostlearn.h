@@ -4,9 +4,11 @@
  * same whether one process holds every page (ndd-template) or each rank
  * of an MPI job holds its hosts' pages (ndd-mpi template).
  *
- * A sampled page is a record: struct tpl_page_head, then its n block
- * hashes (u64, native order; records lie one after another in a
- * buffer).  seq orders the pages of a host as the documents come: a
+ * A sampled page is a record: struct tpl_page_head, then its body: its
+ * n block hashes and the bitmap of which of them are pointers (bit k of
+ * word k / 64: block k had DB_POINTER), all u64 in native order;
+ * records lie one after another in a buffer.  The learner counts a
+ * block's repeats by its role (learn.h), so the record carries it.  seq orders the pages of a host as the documents come: a
  * host is learnt from its first `sample` pages by seq, so where the
  * records were gathered, and how many more of a host's pages they hold,
  * does not change what is learnt.
@@ -28,21 +30,28 @@ struct tpl_page_head {
 	uint64_t n;
 };
 
+/** u64 words of the body of a page of @n blocks: hashes and bitmap. */
+static inline size_t tpl_page_words(uint64_t n)
+{
+	return (size_t)n + (size_t)(n + 63) / 64;
+}
+
 /** Bytes of the record of a page of @n block hashes. */
 static inline size_t tpl_page_size(uint64_t n)
 {
-	return sizeof(struct tpl_page_head) + (size_t)n * 8;
+	return sizeof(struct tpl_page_head) + tpl_page_words(n) * 8;
 }
 
 /**
- * The signature (pagesig.h) of @d's blocks into *@sig and the hashes of
- * its first TPL_MAX_PAGE_BLOCKS blocks into @hashes (room for as many);
- * *@blk (*@cap entries) is scratch, grown as needed.  Repeats are kept:
- * learning counts a block once per page anyway.
- * @return the hashes written, or -1 if memory ran out.
+ * The signature (pagesig.h) of @d's blocks into *@sig and the body of its
+ * record at @body (room for tpl_page_words(TPL_MAX_PAGE_BLOCKS)): the
+ * hashes of its first n = min(blocks, TPL_MAX_PAGE_BLOCKS) blocks, then
+ * their pointer bitmap.  *@blk (*@cap entries) is scratch, grown as
+ * needed.  Repeats are kept: learning counts a block once per page and
+ * role anyway.  @return n, or -1 if memory ran out.
  */
 long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t *cap,
-		     uint64_t *sig, uint64_t *hashes);
+		     uint64_t *sig, uint64_t *body);
 
 /* Called per host in ascending host order: its distinct pages G and its
  * template's @n hashes (ascending; n may be 0).  Non-zero stops. */

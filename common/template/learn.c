@@ -8,11 +8,14 @@
 
 #include "util/grow.h"
 
-/* A block's tally in the learner's table. */
+/* A block's tally in the learner's table, per role: as a pointer, and
+ * in any other role. */
 struct slot {
 	uint64_t hash;
-	uint32_t last;  /* the last group counted + 1 (0: empty slot) */
-	uint32_t count; /* distinct groups */
+	uint32_t last;   /* the last group counted + 1, not a pointer there */
+	uint32_t count;  /* distinct groups it is not a pointer on */
+	uint32_t plast;  /* the same as a pointer (both 0: empty slot) */
+	uint32_t pcount;
 };
 
 struct tpl_learner {
@@ -47,6 +50,18 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 		i = parent[i];
 	}
 	return i;
+}
+
+/*
+ * A block repeated in a role other than a pointer is the host's chrome:
+ * template wherever it is.  One repeated only as a pointer (a title and
+ * summary in "recent topics", a teaser) is a page's own text quoted:
+ * template where it is a pointer, kept where it is not (on its own page).
+ * @return 0 (not template), 1 (chrome) or 2 (quoted).
+ */
+static int role_of(const struct slot *sl, uint64_t t)
+{
+	return sl->count >= t ? 1 : sl->pcount >= t ? 2 : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -116,26 +131,35 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 		l->cap_table = cap;
 	}
 	memset(l->table, 0, cap * sizeof *l->table);
-	size_t out = 0;
 	for (size_t o = 0; o < n; o++) {
 		const size_t i = l->order[o];
 		const uint32_t tag = find(parent, (uint32_t)i) + 1;
+		const uint64_t *const ptr = pages[i].pointer;
 		for (uint32_t k = 0; k < pages[i].n; k++) {
 			const uint64_t h = pages[i].blocks[k];
 			size_t at = (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
-			while (l->table[at].last && l->table[at].hash != h)
+			while ((l->table[at].last | l->table[at].plast) && l->table[at].hash != h)
 				at = (at + 1) & (cap - 1);
 			struct slot *const sl = &l->table[at];
-			if (sl->last == tag)
-				continue;
 			sl->hash = h;
-			sl->last = tag;
-			if (++sl->count == t) {
-				if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
-					return -1;
-				l->out[out++] = h;
+			if (ptr && ptr[k / 64] >> (k % 64) & 1) {
+				sl->pcount += sl->plast != tag;
+				sl->plast = tag;
+			} else {
+				sl->count += sl->last != tag;
+				sl->last = tag;
 			}
 		}
+	}
+	size_t out = 0;
+	for (size_t at = 0; at < cap; at++) {
+		const struct slot *const sl = &l->table[at];
+		const int r = role_of(sl, t);
+		if (!r)
+			continue;
+		if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
+			return -1;
+		l->out[out++] = r == 2 ? tpl_quoted_key(sl->hash) : sl->hash;
 	}
 	qsort(l->out, out, sizeof *l->out, cmp_u64);
 	*hashes = l->out;

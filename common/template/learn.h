@@ -2,11 +2,22 @@
  * learn.h - which text blocks are one host's template.
  *
  * Input: a sample of the host's pages, each as a page signature (of its
- * whole text, template and all: pagesig.h) and its blocks' hashes
- * (docrec.h).  A block is template when it occurs on
- * at least T distinct pages:
+ * whole text, template and all: pagesig.h), its blocks' hashes
+ * (docrec.h) and which of them are pointers (DB_POINTER: a link with text
+ * beside it, a row that points to another page).  A block's repeats are
+ * counted by role, pointer or not, and it is template when it occurs in
+ * one role on at least T distinct pages:
  *
  *   T = max(min_pages, ceil(min_share x G)),
+ *
+ * - repeated in a role other than a pointer (a menu, a footer line, a
+ *   shared subtitle the page model took as content): the host's chrome,
+ *   template wherever it occurs;
+ * - repeated only as a pointer (a thread's title and first line in every
+ *   page's "recent topics", an article's summary in teasers): the page's
+ *   own text quoted by others, template only where it is a pointer, so
+ *   that its own page, where it is no pointer, keeps it.  Its key in the
+ *   template is tpl_quoted_key() of its hash.
  *
  * G the host's distinct pages.  "Distinct" is what keeps true duplicates:
  * the same article at two URLs of one host (a print view, a session
@@ -36,11 +47,20 @@ struct tpl_params {
 };
 #define TPL_PARAMS_DEFAULT {3, 1, 8}
 
+/* A quoted block's key in a template: its hash tagged, so that one sorted
+ * set of u64 holds both kinds (templates.ndf layout 2, docs/FORMATS.md). */
+#define TPL_QUOTED_TAG 0x5107edc0ffee5a17ull
+static inline uint64_t tpl_quoted_key(uint64_t hash)
+{
+	return hash ^ TPL_QUOTED_TAG;
+}
+
 /* One sampled page. */
 struct tpl_page {
 	uint64_t sig;           /* fingerprint of all its text */
 	uint32_t n;             /* block hashes */
 	const uint64_t *blocks; /* its blocks' hashes, any order, repeats allowed */
+	const uint64_t *pointer; /* bit k of word k / 64: block k is a pointer (NULL: none is) */
 };
 
 /* Buffers reused from host to host. */
@@ -54,7 +74,8 @@ void tpl_learner_free(struct tpl_learner *l);
 
 /**
  * Learn the template of one host from its @n pages @pages.  *@hashes gets
- * the template's block hashes, strictly ascending (owned by @l, valid
+ * the template's keys (a chrome block's hash, a quoted block's
+ * tpl_quoted_key()), strictly ascending (owned by @l, valid
  * until the next call), *@n_hashes their number and *@groups the
  * distinct pages G.  @return 0, or -1 if memory ran out.
  */

@@ -125,7 +125,7 @@ struct kept {
 	uint64_t seq;
 };
 
-static void kept_add(struct kept *k, const struct tpl_page_head *h, const uint64_t *hashes)
+static void kept_add(struct kept *k, const struct tpl_page_head *h, const uint64_t *body)
 {
 	const size_t words = tpl_page_size(h->n) / 8;
 	if (k->n + words > k->cap) {
@@ -133,7 +133,7 @@ static void kept_add(struct kept *k, const struct tpl_page_head *h, const uint64
 		k->w = xrealloc(k->w, k->cap * sizeof *k->w);
 	}
 	memcpy(k->w + k->n, h, sizeof *h);
-	memcpy(k->w + k->n + sizeof *h / 8, hashes, h->n * 8);
+	memcpy(k->w + k->n + sizeof *h / 8, body, tpl_page_words(h->n) * 8);
 	k->n += words;
 }
 
@@ -156,7 +156,7 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 	struct ndf_reader *r;
 	struct doc_block *blk = NULL;
 	size_t blk_cap = 0;
-	uint64_t *hashes = xmalloc(TPL_MAX_PAGE_BLOCKS * sizeof *hashes);
+	uint64_t *hashes = xmalloc(tpl_page_words(TPL_MAX_PAGE_BLOCKS) * sizeof *hashes);
 	int rc = 0, err = 0, got;
 	while (!rc && (r = ndf_reader_open(fp, path, &err))) {
 		const struct ndf_header *h = ndf_reader_header(r);
