@@ -2,7 +2,9 @@
 # CLI tests of ndd-template and ndd-fingerprint --templates on the sample
 # corpus: the templates file is the same for any -t and when the pages
 # spill to disk (-m 8K); --previous carries an earlier night's hosts a
-# night older; fingerprint reads it and says what the templates did; a
+# night older, also from a file of record layout 1 (written before hosts
+# were learnt by role: tests/data/templates-layout1.ndf, ndd-template of
+# 8d734be on corpus-samples), whose hashes all mean chrome; fingerprint reads it and says what the templates did; a
 # file of another kind is refused.
 set -u
 BUILD=${BUILD:-build}
@@ -32,6 +34,23 @@ carried=$(sed -n 's/.*"hosts_from_previous": \([0-9]*\).*/\1/p' "$T/stp.json")
 [ "$carried" = "$learnt" ] && ok "--previous carries $carried hosts" || bad "--previous carried '$carried' of $learnt"
 "$BIN/ndd-template" -q --previous "$T/t1.ndf" -o "$T/p2.ndf" "$T/docs.ndf" || bad "template --previous with pages"
 cmp -s "$T/t1.ndf" "$T/p2.ndf" && ok "tonight's templates win over --previous" || bad "--previous changed learnt hosts"
+
+# layout 1: read as it is, and carried into this layout by --previous
+old=tests/data/templates-layout1.ndf
+"$BIN/ndd-template" -q --previous "$old" --stats "$T/st-old.json" -o "$T/p-old.ndf" </dev/null ||
+	bad "template --previous of layout 1"
+carried=$(sed -n 's/.*"hosts_from_previous": \([0-9]*\).*/\1/p' "$T/st-old.json")
+[ "${carried:-0}" -gt 0 ] && ok "--previous carries $carried hosts of layout 1" ||
+	bad "--previous carried '$carried' of layout 1"
+"$BIN/ndd-fingerprint" -q --templates "$old" -o "$T/fp-old.ndf" "$T/docs.ndf" ||
+	bad "fingerprint --templates of layout 1"
+"$BIN/ndd-fingerprint" -q --templates "$T/p-old.ndf" -o "$T/fp-old2.ndf" "$T/docs.ndf" ||
+	bad "fingerprint --templates of layout 1 carried"
+cmp -s "$T/fp-old.ndf" "$T/fp-old2.ndf" && ok "layout 1 and its carried copy give the same fingerprints" ||
+	bad "layout 1 read otherwise than its carried copy"
+layout() { od -An -tu4 -j88 -N4 "$1" | tr -d ' '; } # the header's aux
+[ "$(layout "$old")" = 1 ] && [ "$(layout "$T/p-old.ndf")" = 2 ] && ok "carried into layout 2" ||
+	bad "layout 1 carried as layout $(layout "$T/p-old.ndf")"
 
 "$BIN/ndd-fingerprint" -q --templates "$T/t1.ndf" --stats "$T/fst.json" -o "$T/fp.ndf" "$T/docs.ndf" ||
 	bad "fingerprint --templates"

@@ -130,6 +130,55 @@ static void test_learn(void)
 	tpl_learner_free(NULL);
 }
 
+/*
+ * Learning by role: a thread's title and first line (Q1, Q2) are its own
+ * text on its page and pointers in "recent topics" on four others; the
+ * chrome (T1) is on all, and a link list (T2) is a pointer everywhere.
+ * Counted by hash alone Q1 and Q2 were template on five pages and lost
+ * from the thread; by role they are quoted: template only as pointers.
+ */
+static void test_learn_roles(void)
+{
+	const struct tpl_params p = TPL_PARAMS_DEFAULT;
+	struct tpl_learner *l = tpl_learner_new();
+	CHECK(l != NULL);
+	if (!l)
+		return;
+	const uint64_t Q1 = 0x51, Q2 = 0x52;
+	uint64_t body[5][5 + 1]; /* 5 hashes and their pointer bitmap */
+	struct tpl_page pages[5];
+	for (int i = 0; i < 5; i++) {
+		body[i][0] = T1;
+		body[i][1] = Q1;
+		body[i][2] = Q2;
+		body[i][3] = T2;
+		body[i][4] = 0x100 + (uint64_t)i;
+		/* page 0 is the thread: Q1, Q2 its own; elsewhere pointers */
+		body[i][5] = (i ? 0x6u : 0) | 0x8u;
+		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, body[i], body[i] + 5};
+	}
+	const uint64_t *h;
+	size_t n;
+	uint32_t g;
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && g == 5);
+	CHECK(n == 4 && has(h, n, T1) && has(h, n, tpl_quoted_key(T2)) && !has(h, n, T2));
+	CHECK(has(h, n, tpl_quoted_key(Q1)) && has(h, n, tpl_quoted_key(Q2)));
+	CHECK(!has(h, n, Q1) && !has(h, n, Q2));
+	for (size_t k = 1; k < n; k++)
+		CHECK(h[k - 1] < h[k]);
+	/* Its own text on three distinct pages is the host's chrome. */
+	for (int i = 0; i < 3; i++)
+		body[i][5] = 0x8u;
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && has(h, n, Q1) &&
+	      !has(h, n, tpl_quoted_key(Q1)));
+	/* Without role bits every block counts as not a pointer, as before. */
+	for (int i = 0; i < 5; i++)
+		pages[i].pointer = NULL;
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && n == 4 && has(h, n, Q1) &&
+	      has(h, n, T2));
+	tpl_learner_free(l);
+}
+
 /* A document of @n blocks: texts @t, flags @f; hashes from the text. */
 struct testdoc {
 	struct doc_record d;
@@ -324,6 +373,44 @@ static void test_decide_pointers(void)
 	const uint8_t f3[] = {0, DB_CONTENT | DB_HEADING, DB_CONTENT, DB_CONTENT | DB_POINTER, 0};
 	make_doc(&x, 5, t, f3);
 	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_PAGE);
+	blockset_free(&set);
+	tpl_buf_free(&buf);
+}
+
+/* A quoted block (learn.h) is template where it is a pointer and the
+ * page's own text where it is not; a chrome block is template anywhere. */
+static void test_decide_quoted(void)
+{
+	static const char *const t[] = {
+		"Help forum: questions and answers about routers", /* chrome */
+		"How do I reset the router?",                      /* quoted */
+		"Unplug it for ten seconds, then hold the reset button for five.",
+	};
+	uint64_t tpl[2] = {XXH3_64bits(t[0], strlen(t[0])),
+			   tpl_quoted_key(XXH3_64bits(t[1], strlen(t[1])))};
+	qsort(tpl, 2, sizeof *tpl, cmp_u64);
+	struct blockset set;
+	CHECK(blockset_build(&set, tpl, 2) == 0);
+	struct tpl_buf buf = {0};
+	struct str text;
+	struct testdoc x;
+	/* its own page: the title stays */
+	const uint8_t own[] = {DB_CONTENT, DB_CONTENT, DB_CONTENT};
+	make_doc(&x, 3, t, own);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_CONTENT);
+	CHECK(text_is(text, "How do I reset the router?\n"
+			    "Unplug it for ten seconds, then hold the reset button for five."));
+	/* as a pointer (a row of recent topics on another page): template */
+	const uint8_t row[] = {DB_CONTENT, DB_CONTENT | DB_POINTER, DB_CONTENT};
+	make_doc(&x, 3, t, row);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_CONTENT);
+	CHECK(text_is(text, "Unplug it for ten seconds, then hold the reset button for five."));
+	/* the chrome's pointer form is template too */
+	const uint8_t chrome[] = {DB_CONTENT | DB_POINTER, DB_CONTENT, DB_CONTENT};
+	make_doc(&x, 3, t, chrome);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_CONTENT);
+	CHECK(text_is(text, "How do I reset the router?\n"
+			    "Unplug it for ten seconds, then hold the reset button for five."));
 	blockset_free(&set);
 	tpl_buf_free(&buf);
 }
@@ -541,22 +628,26 @@ static void test_records_and_file(void)
 	if (fd < 0)
 		return;
 	close(fd);
-	for (int order = 0; order < 2; order++) {
+	/* order 0, 1: this layout (1: hosts out of order); 2: layout 1, read
+	 * as it is (its hashes all chrome); 3, 4: layouts 0 and 3, refused */
+	static const uint64_t layout[] = {TPLREC_VERSION, TPLREC_VERSION, 1, 0, TPLREC_VERSION + 1};
+	for (int order = 0; order < 5; order++) {
 		FILE *fp = fopen(path, "wb");
 		struct ndf_header hd = {.version = NDF_VERSION, .kind = NDF_KIND_TEMPLATES,
-					.aux = TPLREC_VERSION};
+					.aux = layout[order]};
 		struct ndf_writer *w = ndf_writer_open(fp, path, &hd);
 		uint8_t blk[128];
 		struct tpl_record a = {100, 3, 0, 2, NULL}, b = {200, 4, 1, 1, NULL};
 		const uint64_t ha[2] = {1, 9}, hb[1] = {4};
-		size_t len = order ? tplrec_encode(&b, hb, blk) : tplrec_encode(&a, ha, blk);
-		len += order ? tplrec_encode(&a, ha, blk + len) : tplrec_encode(&b, hb, blk + len);
-		CHECK(w && ndf_write_block(w, 2, NDF_CODEC_RAW, order ? 200 : 100, blk, len) == 0);
+		const int swap = order == 1;
+		size_t len = swap ? tplrec_encode(&b, hb, blk) : tplrec_encode(&a, ha, blk);
+		len += swap ? tplrec_encode(&a, ha, blk + len) : tplrec_encode(&b, hb, blk + len);
+		CHECK(w && ndf_write_block(w, 2, NDF_CODEC_RAW, swap ? 200 : 100, blk, len) == 0);
 		CHECK(ndf_writer_finish(w) == 0);
 		fclose(fp);
 		struct tplset s;
 		const int rc = tplset_load(&s, path);
-		CHECK(rc == (order ? -1 : 0));
+		CHECK(rc == (order == 0 || order == 2 ? 0 : -1));
 		if (rc)
 			continue;
 		size_t k;
@@ -581,9 +672,11 @@ int main(void)
 {
 	test_host();
 	test_learn();
+	test_learn_roles();
 	test_blockset();
 	test_decide();
 	test_decide_pointers();
+	test_decide_quoted();
 	test_decide_headline();
 	test_decide_headline_cjk();
 	test_decide_headline_only();
