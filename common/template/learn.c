@@ -9,14 +9,15 @@
 #include "util/grow.h"
 
 /* A block's tally in the learner's table, per role: as a pointer, and
- * in any other role. */
+ * in any other role.  16 bytes, as the tally by hash alone was. */
 struct slot {
 	uint64_t hash;
-	uint32_t last;   /* the last group counted + 1, not a pointer there */
-	uint32_t count;  /* distinct groups it is not a pointer on */
-	uint32_t plast;  /* the same as a pointer (both 0: empty slot) */
-	uint32_t pcount;
+	uint32_t seen;   /* (the last group met in + 1) << 2 | the roles met
+			    there (ROLE_*); 0: an empty slot */
+	uint16_t count;  /* distinct groups it is not a pointer on */
+	uint16_t pcount; /* distinct groups it is a pointer on */
 };
+enum { ROLE_OTHER = 1, ROLE_POINTER = 2 };
 
 struct tpl_learner {
 	uint32_t *parent, *order;
@@ -25,6 +26,8 @@ struct tpl_learner {
 	size_t cap_table;
 	uint64_t *out;
 	size_t cap_out;
+	size_t *quoted; /* slots whose pcount reached T */
+	size_t cap_quoted;
 };
 
 struct tpl_learner *tpl_learner_new(void)
@@ -40,6 +43,7 @@ void tpl_learner_free(struct tpl_learner *l)
 	free(l->order);
 	free(l->table);
 	free(l->out);
+	free(l->quoted);
 	free(l);
 }
 
@@ -50,18 +54,6 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 		i = parent[i];
 	}
 	return i;
-}
-
-/*
- * A block repeated in a role other than a pointer is the host's chrome:
- * template wherever it is.  One repeated only as a pointer (a title and
- * summary in "recent topics", a teaser) is a page's own text quoted:
- * template where it is a pointer, kept where it is not (on its own page).
- * @return 0 (not template), 1 (chrome) or 2 (quoted).
- */
-static int role_of(const struct slot *sl, uint64_t t)
-{
-	return sl->count >= t ? 1 : sl->pcount >= t ? 2 : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -79,6 +71,8 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	*groups = 0;
 	if (!n)
 		return 0;
+	if (n > TPL_LEARN_MAX_PAGES)
+		return -1;
 	if (array_grow((void **)&l->parent, &l->cap_pages, n, sizeof *l->parent))
 		return -1;
 	uint32_t *const parent = l->parent;
@@ -131,37 +125,52 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 		l->cap_table = cap;
 	}
 	memset(l->table, 0, cap * sizeof *l->table);
+	/* Chrome is kept as it reaches T; a quoted block only at the end, if
+	 * it did not become chrome after. */
+	size_t out = 0, nq = 0;
 	for (size_t o = 0; o < n; o++) {
 		const size_t i = l->order[o];
-		const uint32_t tag = find(parent, (uint32_t)i) + 1;
+		const uint32_t tag = (find(parent, (uint32_t)i) + 1) << 2;
 		const uint64_t *const ptr = pages[i].pointer;
 		for (uint32_t k = 0; k < pages[i].n; k++) {
 			const uint64_t h = pages[i].blocks[k];
 			size_t at = (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
-			while ((l->table[at].last | l->table[at].plast) && l->table[at].hash != h)
+			while (l->table[at].seen && l->table[at].hash != h)
 				at = (at + 1) & (cap - 1);
 			struct slot *const sl = &l->table[at];
+			const unsigned role = ptr && ptr[k / 64] >> (k % 64) & 1 ? ROLE_POINTER : ROLE_OTHER;
+			if ((sl->seen & ~3u) != tag)
+				sl->seen = tag;
+			else if (sl->seen & role)
+				continue;
 			sl->hash = h;
-			if (ptr && ptr[k / 64] >> (k % 64) & 1) {
-				sl->pcount += sl->plast != tag;
-				sl->plast = tag;
-			} else {
-				sl->count += sl->last != tag;
-				sl->last = tag;
+			sl->seen |= role;
+			if (role == ROLE_OTHER && ++sl->count == t) {
+				if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
+					return -1;
+				l->out[out++] = h;
+			} else if (role == ROLE_POINTER && ++sl->pcount == t) {
+				if (array_grow((void **)&l->quoted, &l->cap_quoted, nq + 1, sizeof *l->quoted))
+					return -1;
+				l->quoted[nq++] = at;
 			}
 		}
 	}
-	size_t out = 0;
-	for (size_t at = 0; at < cap; at++) {
-		const struct slot *const sl = &l->table[at];
-		const int r = role_of(sl, t);
-		if (!r)
+	for (size_t q = 0; q < nq; q++) {
+		const struct slot *const sl = &l->table[l->quoted[q]];
+		if (sl->count >= t)
 			continue;
 		if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
 			return -1;
-		l->out[out++] = r == 2 ? tpl_quoted_key(sl->hash) : sl->hash;
+		l->out[out++] = tpl_quoted_key(sl->hash);
 	}
 	qsort(l->out, out, sizeof *l->out, cmp_u64);
+	/* a quoted key equal to another block's hash: kept once */
+	size_t u = 0;
+	for (size_t i = 0; i < out; i++)
+		if (!u || l->out[i] != l->out[u - 1])
+			l->out[u++] = l->out[i];
+	out = u;
 	*hashes = l->out;
 	*n_hashes = out;
 	return 0;

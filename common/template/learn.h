@@ -63,6 +63,9 @@ struct tpl_page {
 	const uint64_t *pointer; /* bit k of word k / 64: block k is a pointer (NULL: none is) */
 };
 
+/* Most pages tpl_learn() takes of one host (--sample is at most 1000). */
+#define TPL_LEARN_MAX_PAGES 65535
+
 /* Buffers reused from host to host. */
 struct tpl_learner;
 
@@ -77,7 +80,8 @@ void tpl_learner_free(struct tpl_learner *l);
  * the template's keys (a chrome block's hash, a quoted block's
  * tpl_quoted_key()), strictly ascending (owned by @l, valid
  * until the next call), *@n_hashes their number and *@groups the
- * distinct pages G.  @return 0, or -1 if memory ran out.
+ * distinct pages G.  @return 0, or -1 if memory ran out or @n is over
+ * TPL_LEARN_MAX_PAGES.
  */
 int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	      const struct tpl_params *p, const uint64_t **hashes, size_t *n_hashes,
