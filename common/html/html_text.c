@@ -26,6 +26,7 @@
 #include "html/html_blocks.h"
 #include "html/html_classwords.h"
 #include "html/html_container.h"
+#include "html/html_headline.h"
 #include "html/html_posts.h"
 #include "html/html_entities.h"
 #include "html/html_scan.h"
@@ -1248,8 +1249,10 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	}
 	flush_block(h);
 	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback) && !h->fallback &&
-	    hblocks_container(h->blocks, h->n_blocks))
+	    hblocks_container(h->blocks, h->n_blocks)) {
 		hblocks_posts(h->blocks, h->n_blocks);
+		hblocks_headline(h->blocks, h->n_blocks, h->text.p, h->title.p, h->title.len);
+	}
 	if (h->oom || build_main(h)) {
 		h->title.len = h->main.len = 0;
 		h->fallback = 0;

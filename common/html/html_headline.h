@@ -1,0 +1,33 @@
+/*
+ * html_headline.h - the page's own headline before its content (internal
+ * to html_text).
+ *
+ * A thread's or an article's title is often no heading element (a table
+ * cell of a forum, a styled div), and short: the classifier keeps a
+ * heading right before content, not such a line, and the container may
+ * leave it outside the posts' element.  The page's <title> names it: the
+ * line right before the first content block, not links, not chrome, at
+ * most HEADLINE_MAX_WORDS10 words, whose text opens the <title> (whole,
+ * or before a separator: "Title - Site", "Title | Forum", an en dash, a
+ * middle dot, a guillemet) is the
+ * page's headline and content, as readability takes the article's title
+ * from the header that repeats the document's.
+ */
+#ifndef NDD_HTML_HEADLINE_H
+#define NDD_HTML_HEADLINE_H
+
+#include <stddef.h>
+
+#include "html/html_hblock.h"
+
+#define HEADLINE_MAX_WORDS10 300
+#define HEADLINE_MIN_BYTES 8
+
+/**
+ * Make the headline of @n classified blocks content, as the top of this
+ * file says.  @text is the blocks' text buffer (hblock.off into it),
+ * @title the page's <title> (@title_len bytes, collapsed and trimmed).
+ */
+void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *title, size_t title_len);
+
+#endif
