@@ -3,10 +3,11 @@
  *
  * What must hold: in a run of sibling elements of one shape whose body
  * holds content, every post's body becomes content however short, and
- * the line before the run (the thread's title) too; the posts' other
- * lines are left as they were; rows that point to other pages, a run
- * with no content, a single post and a lone paragraph are left alone;
- * nothing but promotion to content ever happens, on any input.  First on
+ * the line before the run (the thread's title) too; each other line is
+ * content in every post or in none, as in most of them; rows that point
+ * to other pages, a run with no content, a single post and a lone
+ * paragraph are left alone; on any input a block only becomes content
+ * or, from content, BAD.  First on
  * blocks made by hand (gap_depth gives the elements), then through
  * html_text on a thread in div and in table markup.
  */
@@ -110,6 +111,23 @@ static void test_runs(void)
 	CHECK(s.runs == 1 && s.last.count == 4);
 }
 
+/* Posts alike: a line other than the body (a date) is content in every
+ * post when it was in half of them or more, else in none. */
+static void test_alike(void)
+{
+	struct hblock b[32];
+	size_t n = thread(b, 3);
+	b[3].cls = HB_GOOD; /* the date of the first two posts */
+	b[6].cls = HB_GOOD;
+	hblocks_posts(b, n);
+	CHECK(b[3].cls == HB_GOOD && b[6].cls == HB_GOOD && b[9].cls == HB_GOOD);
+	CHECK(b[2].cls == HB_SHORT && b[5].cls == HB_SHORT && b[8].cls == HB_SHORT);
+	n = thread(b, 3);
+	b[9].cls = HB_GOOD; /* the last post's only */
+	hblocks_posts(b, n);
+	CHECK(b[3].cls == HB_SHORT && b[6].cls == HB_SHORT && b[9].cls == HB_BAD);
+}
+
 static void test_left_alone(void)
 {
 	struct hblock b[32], was[32];
@@ -146,7 +164,7 @@ static void test_left_alone(void)
 	CHECK_EQ_U64(hblocks_posts(NULL, 0), 0);
 }
 
-/* Random blocks: a block only ever becomes content, the count is right,
+/* Random blocks: a block only becomes content or stops being it, the count is right,
  * and pages deeper than POSTS_MAX_DEPTH or of 100,000 blocks are read
  * through. */
 static void test_random(void)
@@ -168,7 +186,8 @@ static void test_random(void)
 		const size_t good = hblocks_posts(b, n);
 		size_t counted = 0;
 		for (size_t i = 0; i < n; i++) {
-			CHECK(b[i].cls == was[i].cls || (b[i].cls == HB_GOOD && was[i].cls < HB_GOOD));
+			CHECK(b[i].cls == was[i].cls || (b[i].cls == HB_GOOD && was[i].cls < HB_GOOD) ||
+			      (was[i].cls == HB_GOOD && b[i].cls == HB_BAD));
 			counted += b[i].cls == HB_GOOD;
 		}
 		CHECK_EQ_U64(good, counted);
@@ -229,6 +248,7 @@ int main(void)
 		return test_finish("test_html_posts");
 	test_runs();
 	test_thread();
+	test_alike();
 	test_left_alone();
 	test_random();
 	test_pages();

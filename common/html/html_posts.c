@@ -11,7 +11,8 @@
 struct pos {
 	uint64_t text; /* words outside links, x 10 */
 	uint64_t words, links;
-	uint8_t heading, good;
+	size_t good; /* posts where it is content */
+	uint8_t heading;
 };
 
 static int link_heavy(const struct hblock *b)
@@ -33,7 +34,7 @@ static void gather(const struct hblock *b, const struct hrun *r, struct pos *p)
 		q->links += b[i].link_words10;
 		q->text += b[i].words10 > b[i].link_words10 ? b[i].words10 - b[i].link_words10 : 0;
 		q->heading |= (b[i].flags & HB_HEADING) != 0;
-		q->good |= b[i].cls == HB_GOOD;
+		q->good += b[i].cls == HB_GOOD;
 	}
 }
 
@@ -68,12 +69,25 @@ static void take_run(struct hblock *b, const struct hrun *r, void *ctx)
 			top = k;
 	if (top == r->len || !p[top].text || !p[top].good || p[top].links * 3 > p[top].words)
 		return;
-	for (size_t k = 0; k < r->len; k++)
-		body[k] = !p[k].heading && p[k].text * 2 >= p[top].text && p[k].links * 3 <= p[k].words;
+	/* 1: content in every post; 2: in none; 0: as it was (a heading) */
+	for (size_t k = 0; k < r->len; k++) {
+		if (p[k].heading)
+			body[k] = 0;
+		else if (p[k].text * 2 >= p[top].text && p[k].links * 3 <= p[k].words)
+			body[k] = 1;
+		else
+			body[k] = p[k].good * 2 >= r->count ? 1 : 2;
+	}
 	size_t k = 0;
-	for (size_t i = r->start; k < r->len * r->count; i++)
-		if (!(b[i].flags & HB_MARK) && body[k++ % r->len] && can_be_content(&b[i]))
+	for (size_t i = r->start; k < r->len * r->count; i++) {
+		if (b[i].flags & HB_MARK)
+			continue;
+		const uint8_t v = body[k++ % r->len];
+		if (v == 1 && can_be_content(&b[i]))
 			b[i].cls = HB_GOOD;
+		else if (v == 2 && b[i].cls == HB_GOOD)
+			b[i].cls = HB_BAD;
+	}
 	take_title(b, r->start);
 }
 

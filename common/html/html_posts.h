@@ -22,9 +22,12 @@
  * link-dense, not chrome, a form or a legal line) is content, and so is
  * the line right before the run (not links, not chrome, at most
  * POSTS_TITLE_WORDS10 words: the thread's title, in a table cell where
- * no heading rule sees it).  Nothing else changes: the posts' profile
- * and date lines stay as the classifier had them (dropping them left
- * short posts under ndd-fingerprint --min-text: docs/MAIN-CONTENT.md).
+ * no heading rule sees it).  The posts are alike: any other position (a
+ * date, a profile line) is content in every post when the classifier
+ * made it content in half of them or more, else in none (its edge rules
+ * kept the date of one post and not of the next).  Those lines are not
+ * dropped as such: that left short posts under ndd-fingerprint
+ * --min-text (docs/MAIN-CONTENT.md).
  */
 #ifndef NDD_HTML_POSTS_H
 #define NDD_HTML_POSTS_H
