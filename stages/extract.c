@@ -53,7 +53,8 @@
 #include "html/webdoc.h"
 
 #define BLOCK_TARGET (1u << 20)
-#define RING_PER_THREAD 32 /* several threads: slots of the ring per thread */
+#define RING_PER_THREAD 32 /* several threads: slots of a lane per thread */
+#define LANE_AHEAD_BYTES (16u << 20) /* a lane ahead of the writer's reads no further */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define WIN_KEEP_MAX (4u << 20) /* nor swapped read buffers written further than this */
 #define EXTRACT_CONFIG_VERSION 2 /* 2: the blocks are recorded */
@@ -89,6 +90,7 @@ struct item {
 				    * win.len: how far the reader wrote into it */
 	enum webdoc_outcome outcome;
 	struct bytes out;          /* the encoded record or JSON line */
+	size_t held;               /* bytes counted in its lane's held */
 };
 
 /* Spare buffers, last in first out. */
@@ -98,31 +100,60 @@ struct pool {
 };
 
 /*
- * Several threads' items: item number k lives in slot k % n.  Items
- * [next_claim, ready) are read and wait for a thread to extract them;
- * a slot is free once its item is written (k < next_write); done[] says
- * its item is extracted.  One thread at a time is the reader (reading,
- * a token taken under lock, not a lock held while inflating): the
- * others can take what it publishes the moment it publishes it.
- * next_claim, reading and eof are the lock's; ready too, and only the
- * token's holder moves it (so it reads it unlocked); the reader belongs
- * to the token's holder; the output, next_write and done[]
- * going back to 0 to the write lock.
+ * Several threads: one lane per input being read.  Item number k of a
+ * lane lives in its slot k % n.  Items [next_claim, ready) are read and
+ * wait for a thread to extract them; a slot is free once its item is
+ * written (k < next_write); done[] says its item is extracted.  One
+ * thread at a time reads a lane (reading, a token taken under the lock,
+ * not a lock held while inflating), but different lanes are read by
+ * different threads at once: the inputs' inflate and parsing are not
+ * serial.  next_claim, reading, eof and total are the lock's; ready too,
+ * and only the token's holder moves it (so it reads it unlocked); cr, c
+ * and rspare belong to the token's holder; next_write, held and done[]
+ * going back to 0 to the write lock.  ended (after total) tells the
+ * writer that the lane's reader is done with its input.
  */
-struct ring {
+struct lane {
+	struct crawl_reader *cr;   /* NULL: no input (past the last) */
+	long input;                /* its position among the inputs */
+	int solo;                  /* not a regular file (a pipe, stdin): read
+				    * only as the writer's lane, in turn */
 	struct item *items;
 	atomic_int *done;
-	long n;
-	long ready, next_claim;
+	long ready, next_claim, total;
 	int reading, eof;
+	atomic_int ended;
+	atomic_long next_write;
+	atomic_size_t held;        /* bytes of its items read and not written */
+	struct counts c;           /* what its reader passed over */
+	struct bytes rspare;       /* the token holder's, for the next record */
+	uint64_t shown_records, shown_bytes; /* added to the ring's totals */
+};
+
+/*
+ * The lanes: input i, once open, is lanes[i % n_lanes]; the inputs
+ * first .. first + n_lanes - 1 are open.  The writer writes the lane of
+ * input first in order, then closes it and opens input first + n_lanes
+ * in its place.  A lane ahead of the writer's stops reading when its
+ * n slots are full or it holds held_max bytes, so memory stays bounded
+ * whatever the inputs' sizes: a huge first input holds the others to
+ * their caps, and is read on as its items are written.
+ */
+struct ring {
+	struct lane *lanes;
+	int n_lanes;
+	long n;              /* slots per lane */
+	long n_inputs;       /* 1 for standard input */
+	atomic_long first;   /* moved by the writer only, under both locks */
 	long ahead;          /* read items kept waiting for a thread */
 	long low;            /* read more once no more than this many wait */
-	atomic_long next_write;
+	size_t held_max;
 	atomic_int failed;
+	atomic_int waiters;  /* threads in a wait for something to do */
 	/* pthread mutexes, not omp locks: libgomp's spin long before they
 	 * sleep, and on a busy machine the holder may be descheduled. */
 	pthread_mutex_t lock, write_lock;
-	pthread_cond_t published; /* ready grew, or the reader let go */
+	pthread_cond_t published; /* items read, a reader let go, a lane moved */
 	/* Buffers not in use, the lock's: an item's inflate buffer goes back
 	 * once it is extracted, its output buffer once it is written, and
 	 * the buffer given back last is handed out first.  So a few buffers
@@ -130,7 +161,8 @@ struct ring {
 	 * per slot, in turn, would leave every slot's buffers to fault in, as
 	 * each met a big page, and to miss in the cache). */
 	struct pool wins, outs;
-	struct bytes rspare; /* the token holder's, for the next record */
+	struct crawl_reader_stats st; /* of the inputs written, the write lock's */
+	atomic_ullong records, bytes_in; /* read so far, for the progress line */
 };
 
 struct run {
@@ -340,24 +372,26 @@ static void item_fill(struct item *it, const struct crawl_record *rec, const str
 	};
 }
 
-/* Response and resource records become items; other types are counted. */
-static int is_item(struct run *r, const struct crawl_record *rec)
+/* Response and resource records become items; other types are counted
+ * in @c. */
+static int is_item(struct counts *c, const struct crawl_record *rec)
 {
 	switch (rec->type) {
 	case WARC_RESPONSE:
 	case WARC_RESOURCE: return 1;
-	case WARC_REVISIT: r->c.revisits++; return 0;
-	case WARC_OTHER: r->c.unknown_types++; return 0;
-	default: r->c.other_types++; return 0;
+	case WARC_REVISIT: c->revisits++; return 0;
+	case WARC_OTHER: c->unknown_types++; return 0;
+	default: c->other_types++; return 0;
 	}
 }
 
-/* The next response or resource record; other types are counted.
- * @return crawl_reader_next()'s: 1, 0 at the end, < 0 on failure. */
-static int next_item_record(struct run *r, struct crawl_record *rec)
+/* The next response or resource record of @cr; other types are counted
+ * in @c.  @return crawl_reader_next()'s: 1, 0 at the end, < 0 on failure. */
+static int next_item_record(struct crawl_reader *cr, struct counts *c,
+			    struct crawl_record *rec)
 {
 	int rc;
-	while ((rc = crawl_reader_next(r->cr, rec)) == 1 && !is_item(r, rec))
+	while ((rc = crawl_reader_next(cr, rec)) == 1 && !is_item(c, rec))
 		;
 	return rc;
 }
@@ -481,7 +515,7 @@ static int account(struct run *r, const struct item *it)
 static int read_item(struct run *r, struct item *it)
 {
 	struct crawl_record rec;
-	const int rc = next_item_record(r, &rec);
+	const int rc = next_item_record(r->cr, &r->c, &rec);
 	if (rc == 1)
 		item_fill(it, &rec, r->o, 1);
 	show_progress(r);
@@ -550,33 +584,124 @@ static void outs_put(struct ring *g, struct bytes *outs, int n)
 		free(drop[i]);
 }
 
-/* Write the items that are extracted and come next in input order, if no
- * other thread is writing (it will see them, or the next caller will). */
-static void ring_drain(struct run *r, struct ring *g)
+/* Under the lock, or before the threads start: lane @L reads input @i.
+ * @return 0, or -1 on OOM (logged). */
+static int lane_open(const struct opts *o, struct lane *L, long i)
+{
+	char *const *const paths = o->n_inputs ? o->inputs + i : o->inputs;
+	struct stat sb;
+	L->cr = crawl_reader_open(paths, o->n_inputs ? 1 : 0, o->file_base + (uint64_t)i,
+				  o->max_record);
+	L->input = i;
+	/* two readers of one pipe would share its bytes; a name that
+	 * cannot be opened fails when its turn comes, as with one thread */
+	L->solo = !o->n_inputs || stat(paths[0], &sb) || !S_ISREG(sb.st_mode);
+	L->ready = L->next_claim = L->total = 0;
+	L->reading = L->eof = 0;
+	atomic_store(&L->ended, 0);
+	atomic_store(&L->next_write, 0);
+	atomic_store(&L->held, 0);
+	memset(&L->c, 0, sizeof L->c);
+	L->shown_records = L->shown_bytes = 0;
+	return L->cr ? 0 : -1;
+}
+
+/* The writer, done with the lane of input first: its counts to the run's,
+ * then the input n_lanes further on in its place. */
+static void lane_finish(struct run *r, struct ring *g, struct lane *L)
+{
+	struct crawl_reader_stats rs;
+	crawl_reader_get_stats(L->cr, &rs);
+	crawl_reader_stats_add(&g->st, &rs);
+	r->c.revisits += L->c.revisits;
+	r->c.other_types += L->c.other_types;
+	r->c.unknown_types += L->c.unknown_types;
+	crawl_reader_close(L->cr); /* its reader has let go (ended) */
+	const long next = L->input + g->n_lanes;
+	pthread_mutex_lock(&g->lock);
+	atomic_store(&g->first, L->input + 1);
+	L->cr = NULL;
+	if (next < g->n_inputs && lane_open(r->o, L, next))
+		atomic_store(&g->failed, 1);
+	pthread_cond_broadcast(&g->published);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* What the writer can do next: 1 write an item, 2 close the lane, 0 wait. */
+static int writable(const struct ring *g)
+{
+	const long first = atomic_load(&g->first);
+	if (first >= g->n_inputs)
+		return 0;
+	const struct lane *const L = &g->lanes[first % g->n_lanes];
+	const long k = atomic_load_explicit(&L->next_write, memory_order_relaxed);
+	if (atomic_load_explicit(&L->done[k % g->n], memory_order_acquire))
+		return 1;
+	return atomic_load_explicit(&L->ended, memory_order_acquire) && k == L->total ? 2 : 0;
+}
+
+static void show_ring_progress(struct run *r, struct ring *g)
+{
+	progress_update(&r->prog, atomic_load_explicit(&g->records, memory_order_relaxed),
+			atomic_load_explicit(&g->bytes_in, memory_order_relaxed));
+}
+
+/* Under the write lock: the items that are extracted and come next in
+ * input order, lane after lane.  @return how many were written. */
+static long drain_locked(struct run *r, struct ring *g)
 {
 	struct bytes written[DRAIN_BATCH];
-	int n = 0;
-	if (pthread_mutex_trylock(&g->write_lock))
-		return;
-	for (;;) {
-		const long k = atomic_load_explicit(&g->next_write, memory_order_relaxed);
-		struct item *const it = &g->items[k % g->n];
-		if (!atomic_load_explicit(&g->done[k % g->n], memory_order_acquire))
-			break;
+	int n = 0, what;
+	long total = 0;
+	while ((what = writable(g))) {
+		struct lane *const L = &g->lanes[atomic_load(&g->first) % g->n_lanes];
+		if (what == 2) {
+			lane_finish(r, g, L);
+			continue;
+		}
+		const long k = atomic_load_explicit(&L->next_write, memory_order_relaxed);
+		struct item *const it = &L->items[k % g->n];
 		if (!atomic_load(&g->failed) && account(r, it))
 			atomic_store(&g->failed, 1);
 		/* out of the slot before it is free (the reader refills it) */
 		written[n++] = it->out;
 		it->out = (struct bytes){0};
+		atomic_fetch_sub_explicit(&L->held, it->held, memory_order_relaxed);
 		if (n == DRAIN_BATCH) {
 			outs_put(g, written, n);
 			n = 0;
 		}
-		atomic_store_explicit(&g->done[k % g->n], 0, memory_order_relaxed);
-		atomic_store_explicit(&g->next_write, k + 1, memory_order_release);
+		atomic_store_explicit(&L->done[k % g->n], 0, memory_order_relaxed);
+		atomic_store_explicit(&L->next_write, k + 1, memory_order_release);
+		total++;
 	}
 	outs_put(g, written, n);
-	pthread_mutex_unlock(&g->write_lock);
+	if (total)
+		show_ring_progress(r, g);
+	return total;
+}
+
+/*
+ * Write what can be written, if no other thread is writing.  The check
+ * after letting go (fences on both sides: the extractor's after its done
+ * flag) closes the gap where an item finished while the writer was on
+ * its way out and its thread's trylock failed: one of the two sees it.
+ */
+static void ring_drain(struct run *r, struct ring *g)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	do {
+		if (pthread_mutex_trylock(&g->write_lock))
+			return;
+		const long n = drain_locked(r, g);
+		pthread_mutex_unlock(&g->write_lock);
+		if (n && atomic_load(&g->waiters)) { /* slots freed: a full lane may read */
+			pthread_mutex_lock(&g->lock);
+			pthread_cond_broadcast(&g->published);
+			pthread_mutex_unlock(&g->lock);
+		}
+		atomic_thread_fence(memory_order_seq_cst);
+	} while (writable(g));
 }
 
 /*
@@ -584,107 +709,191 @@ static void ring_drain(struct run *r, struct ring *g)
  * one (none: it allocates): the block is not copied.  @return 1 taken,
  * 0 (the block must be copied).
  */
-static int take_block(struct crawl_reader *cr, struct ring *g, struct item *it)
+static int take_block(struct crawl_reader *cr, struct bytes *spare, struct item *it)
 {
-	struct bytes b = g->rspare;
+	struct bytes b = *spare;
 	if (!crawl_reader_swap_block(cr, &b.p, &b.cap, &b.len))
 		return 0;
 	it->win = b;
-	g->rspare = (struct bytes){0};
+	*spare = (struct bytes){0};
 	return 1;
 }
 
+/* The lane's reader: its records and bytes so far to the ring's totals. */
+static void lane_count(struct ring *g, struct lane *L)
+{
+	struct crawl_reader_stats rs;
+	crawl_reader_get_stats(L->cr, &rs);
+	atomic_fetch_add_explicit(&g->records, rs.records - L->shown_records,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&g->bytes_in, rs.bytes_in - L->shown_bytes,
+				  memory_order_relaxed);
+	L->shown_records = rs.records;
+	L->shown_bytes = rs.bytes_in;
+}
+
 /*
- * The reader's step (the token's holder, outside the lock): the next item
- * into its slot, once the slot is free.  @return 1 read, 0 inputs done
- * or failed.
+ * The lane's reader (the token's holder, outside the lock): the next item
+ * into its free slot (lane_can_read() saw one, and only the writer frees
+ * more).  @return 1 read, 0 input done or failed.
  */
-static int ring_read(struct run *r, struct ring *g)
+static int lane_read(struct run *r, struct ring *g, struct lane *L)
 {
 	struct crawl_record rec;
 	int rc;
 	if (atomic_load(&g->failed))
 		return 0;
-	if ((rc = next_item_record(r, &rec)) != 1) {
+	if ((rc = next_item_record(L->cr, &L->c, &rec)) != 1) {
 		if (rc < 0)
 			atomic_store(&g->failed, 1);
+		lane_count(g, L);
 		return 0;
 	}
-	const long k = g->ready; /* the token's holder alone moves it */
-	/* Full: the slot's last item is not written yet; it may be waiting
-	 * for a page another thread is still extracting. */
-	while (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire)) {
-		ring_drain(r, g);
-		if (k - g->n >= atomic_load_explicit(&g->next_write, memory_order_acquire))
-			nanosleep(&(struct timespec){0, 50000}, NULL); /* a page takes longer */
-	}
-	struct item *const it = &g->items[k % g->n];
-	item_fill(it, &rec, r->o, take_block(r->cr, g, it));
-	show_progress(r);
+	struct item *const it = &L->items[L->ready % g->n];
+	item_fill(it, &rec, r->o, take_block(L->cr, &L->rspare, it));
+	it->held = it->raw.cap + it->win.len;
+	atomic_fetch_add_explicit(&L->held, it->held, memory_order_relaxed);
+	lane_count(g, L);
 	return 1;
 }
 
-/* Under the lock, as the reader (the token): read until g->ahead + 1
- * items wait or the inputs end, publishing each as it is read. */
-static void ring_fill(struct run *r, struct ring *g)
+/* Under the lock: may lane @L read one more record (its token aside)? */
+static int lane_can_read(const struct ring *g, const struct lane *L)
+{
+	if (!L->cr || L->eof)
+		return 0;
+	if (L->ready - atomic_load_explicit(&L->next_write, memory_order_acquire) >= g->n)
+		return 0; /* full: its oldest item is not written yet */
+	if (L->input == atomic_load(&g->first))
+		return 1;
+	return !L->solo && atomic_load_explicit(&L->held, memory_order_relaxed) < g->held_max;
+}
+
+/* Under the lock, as lane @L's reader (the token): read until g->ahead + 1
+ * of its items wait, it may read no more, or its input ends, publishing
+ * each item as it is read. */
+static void lane_fill(struct run *r, struct ring *g, struct lane *L)
 {
 	int more;
-	g->reading = 1;
+	L->reading = 1;
 	do {
-		pool_get(&g->wins, &g->rspare);
+		pool_get(&g->wins, &L->rspare);
 		pthread_mutex_unlock(&g->lock);
-		const int got = ring_read(r, g);
+		const int got = lane_read(r, g, L);
 		pthread_mutex_lock(&g->lock);
-		g->ready += got;
-		g->eof = !got;
-		/* one item for one waiter: waking them all (with -t3 and up)
-		 * had the rest find nothing and sleep again */
-		if (got)
+		L->ready += got;
+		if (got) {
+			/* one item for one waiter: waking them all (with -t3 and
+			 * up) had the rest find nothing and sleep again */
 			pthread_cond_signal(&g->published);
-		more = got && g->ready - g->next_claim < g->ahead + 1;
+		} else {
+			L->eof = 1;
+			L->total = L->ready;
+			atomic_store_explicit(&L->ended, 1, memory_order_release);
+		}
+		more = got && L->ready - L->next_claim < g->ahead + 1 && lane_can_read(g, L);
 	} while (more);
-	g->reading = 0;
+	L->reading = 0;
 	pthread_cond_broadcast(&g->published); /* a waiter may read now, or see the end */
 }
 
 /*
- * Under the lock: the next read item for this thread to extract, reading
- * more first if no more than g->low wait and nobody is reading; waits
- * while another thread reads and none waits.  The reader reads on while
- * fewer than g->ahead + 1 items wait, so a thread done with its page
- * finds the next one inflated instead of waiting for the inflate.
- * @return the item's number, or -1 when all are taken.
+ * Under the lock: one step towards work, the open lanes taken in input
+ * order.  A lane no one reads, with no more than g->low items waiting,
+ * is read first (so a thread done with its page finds the next one
+ * inflated); else the oldest waiting item is claimed.  A thread that
+ * finds the writer's lane being read and empty reads a lane further on.
+ * @return 1 claimed (*lp, *kp), 0 read some (look again), -1 nothing to do.
  */
-static long ring_claim(struct run *r, struct ring *g)
+static int claim_step(struct run *r, struct ring *g, struct lane **lp, long *kp)
 {
-	for (;;) {
-		const long waiting = g->ready - g->next_claim;
-		if (!g->reading && !g->eof && waiting <= g->low) {
-			ring_fill(r, g);
-			continue;
+	const long first = atomic_load(&g->first);
+	const long end = first + g->n_lanes < g->n_inputs ? first + g->n_lanes : g->n_inputs;
+	for (long i = first; i < end; i++) {
+		struct lane *const L = &g->lanes[i % g->n_lanes];
+		const long waiting = L->ready - L->next_claim;
+		if (!L->reading && waiting <= g->low && lane_can_read(g, L)) {
+			lane_fill(r, g, L);
+			return 0;
 		}
 		if (waiting > 0) {
-			pool_get(&g->outs, &g->items[g->next_claim % g->n].out);
-			return g->next_claim++;
+			pool_get(&g->outs, &L->items[L->next_claim % g->n].out);
+			*lp = L;
+			*kp = L->next_claim++;
+			return 1;
 		}
-		if (g->eof)
-			return -1;
-		pthread_cond_wait(&g->published, &g->lock);
+	}
+	return -1;
+}
+
+/* Under the lock: 1 if no item is left to claim, now or later. */
+static int ring_done(const struct ring *g)
+{
+	if (atomic_load(&g->failed))
+		return 1;
+	const long first = atomic_load(&g->first);
+	if (first + g->n_lanes < g->n_inputs)
+		return 0; /* inputs not open yet */
+	for (long i = first; i < g->n_inputs; i++)
+		if (!g->lanes[i % g->n_lanes].eof)
+			return 0;
+	return 1;
+}
+
+/*
+ * Under the lock: the next read item for this thread to extract (*lp,
+ * *kp), reading first if claim_step() says so; waits while nothing is
+ * read and no lane may be read (each being read, full, or ahead of the
+ * writer's and at its cap).  @return 1, or 0 when all are taken.
+ */
+static int ring_claim(struct run *r, struct ring *g, struct lane **lp, long *kp)
+{
+	for (;;) {
+		if (atomic_load(&g->failed))
+			return 0;
+		const int got = claim_step(r, g, lp, kp);
+		if (got >= 0) {
+			if (got)
+				return 1;
+			continue;
+		}
+		if (ring_done(g))
+			return 0;
+		/* a lane may have ended after its last item was written */
+		pthread_mutex_unlock(&g->lock);
+		ring_drain(r, g);
+		pthread_mutex_lock(&g->lock);
+		if (claim_step(r, g, lp, kp) == 1)
+			return 1;
+		/* timed: a wake-up lost to the writer's lock-free path costs
+		 * a millisecond, not the run */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		atomic_fetch_add(&g->waiters, 1);
+		pthread_cond_timedwait(&g->published, &g->lock, &ts);
+		atomic_fetch_sub(&g->waiters, 1);
 	}
 }
 
-/* Several threads: read (one at a time), extract, write in order. */
+/* Several threads: read (one thread per input at a time), extract, write
+ * in order. */
 static int run_ring(struct run *r)
 {
 	struct ring *const g = &r->g;
 #pragma omp parallel num_threads(r->n_workers)
 	{
 		struct webdoc *const w = r->workers[omp_get_thread_num()];
-		pthread_mutex_lock(&g->lock);
+		struct lane *L;
 		long k;
-		while ((k = ring_claim(r, g)) >= 0) {
+		pthread_mutex_lock(&g->lock);
+		while (ring_claim(r, g, &L, &k)) {
 			pthread_mutex_unlock(&g->lock);
-			struct item *const it = &g->items[k % g->n];
+			struct item *const it = &L->items[k % g->n];
 			item_compute(w, it, r->o, 1);
 			/* out of the slot before it may be written and refilled.
 			 * Kept by how far it was written (its size is address
@@ -694,7 +903,7 @@ static int run_ring(struct run *r)
 			struct bytes win = it->win;
 			const int keep = win.len <= WIN_KEEP_MAX;
 			it->win = (struct bytes){0};
-			atomic_store_explicit(&g->done[k % g->n], 1, memory_order_release);
+			atomic_store_explicit(&L->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
 			pthread_mutex_lock(&g->lock);
 			void *drop = pool_put(&g->wins, &win, keep);
@@ -707,6 +916,10 @@ static int run_ring(struct run *r)
 		pthread_mutex_unlock(&g->lock);
 	}
 	ring_drain(r, g); /* every item is extracted now */
+	if (!atomic_load(&g->failed) && atomic_load(&g->first) < g->n_inputs) {
+		log_error("internal error: input %ld not written", (long)atomic_load(&g->first));
+		return -1;
+	}
 	return atomic_load(&g->failed) ? -1 : 0;
 }
 #endif
@@ -862,43 +1075,6 @@ static void workers_init(struct run *r)
 		}
 	}
 	r->item = xcalloc(1, sizeof *r->item);
-#ifdef _OPENMP
-	if (r->n_workers > 1) {
-		struct ring *const g = &r->g;
-		g->n = (long)r->n_workers * RING_PER_THREAD;
-		g->items = xcalloc((size_t)g->n, sizeof *g->items);
-		g->done = xcalloc((size_t)g->n, sizeof *g->done);
-		/* every inflate buffer is in a slot, a spare, the reader's or
-		 * rspare; every output buffer in a slot, a spare or being given
-		 * back (more would be freed) */
-		g->wins.cap = g->outs.cap = g->n + 2;
-		g->wins.b = xcalloc((size_t)g->wins.cap, sizeof *g->wins.b);
-		g->outs.b = xcalloc((size_t)g->outs.cap, sizeof *g->outs.b);
-		for (long i = 0; i < g->n; i++)
-			atomic_init(&g->done[i], 0);
-		atomic_init(&g->next_write, 0);
-		atomic_init(&g->failed, 0);
-		pthread_mutexattr_t a;
-		pthread_mutexattr_init(&a);
-		/* a short spin, then sleep: the lock is held for a claim or a
-		 * publish only, never while inflating */
-		pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
-		pthread_mutex_init(&g->lock, &a);
-		pthread_mutex_init(&g->write_lock, &a);
-		pthread_mutexattr_destroy(&a);
-		pthread_cond_init(&g->published, NULL);
-		/* Read on up to four waiting items per other thread, and again
-		 * once two or fewer wait, not only when none does: a thread
-		 * done with a small page then rarely finds the queue empty
-		 * while the reader is inflating (replayed with the per-page
-		 * times of the bench crawl, this comes close to the bound that no
-		 * waiting at all would give); reading further ahead gains little
-		 * and leaves the page a reader takes next less likely to be still
-		 * in its core's cache (five pages of ~60 KB fit a 512 KB L2). */
-		g->ahead = (long)(r->n_workers - 1) * 4;
-		g->low = (long)(r->n_workers - 1) * 2;
-	}
-#endif
 }
 
 static void items_free(struct item *items, long n)
@@ -911,6 +1087,104 @@ static void items_free(struct item *items, long n)
 	free(items);
 }
 
+#ifdef _OPENMP
+/* Several threads: the lanes, the first inputs open in them.  @return 0,
+ * or -1 on OOM (logged). */
+static int ring_init(struct run *r)
+{
+	struct ring *const g = &r->g;
+	g->n_inputs = r->o->n_inputs ? r->o->n_inputs : 1;
+	/* a reader for every thread, and one more lane so that a thread
+	 * finds one to read while the others' are full */
+	g->n_lanes = r->n_workers + 1;
+	g->n = (long)r->n_workers * RING_PER_THREAD;
+	g->held_max = LANE_AHEAD_BYTES;
+	g->lanes = xcalloc((size_t)g->n_lanes, sizeof *g->lanes);
+	for (int j = 0; j < g->n_lanes; j++) {
+		struct lane *const L = &g->lanes[j];
+		L->items = xcalloc((size_t)g->n, sizeof *L->items);
+		L->done = xcalloc((size_t)g->n, sizeof *L->done);
+		for (long i = 0; i < g->n; i++)
+			atomic_init(&L->done[i], 0);
+		if (j < g->n_inputs && lane_open(r->o, L, j))
+			return -1;
+	}
+	/* every inflate buffer is in a slot, a spare, a reader's or a lane's
+	 * rspare; every output buffer in a slot, a spare or being given back
+	 * (more would be freed) */
+	g->wins.cap = g->outs.cap = g->n * g->n_lanes + g->n_lanes + 2;
+	g->wins.b = xcalloc((size_t)g->wins.cap, sizeof *g->wins.b);
+	g->outs.b = xcalloc((size_t)g->outs.cap, sizeof *g->outs.b);
+	atomic_init(&g->first, 0);
+	atomic_init(&g->failed, 0);
+	atomic_init(&g->waiters, 0);
+	atomic_init(&g->records, 0);
+	atomic_init(&g->bytes_in, 0);
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	/* a short spin, then sleep: the lock is held for a claim or a
+	 * publish only, never while inflating */
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&g->lock, &a);
+	pthread_mutex_init(&g->write_lock, &a);
+	pthread_mutexattr_destroy(&a);
+	pthread_cond_init(&g->published, NULL);
+	/* Read on up to four waiting items per other thread, and again
+	 * once two or fewer wait, not only when none does: a thread
+	 * done with a small page then rarely finds the queue empty
+	 * while the reader is inflating (replayed with the per-page
+	 * times of the bench crawl, this comes close to the bound that no
+	 * waiting at all would give); reading further ahead gains little
+	 * and leaves the page a reader takes next less likely to be still
+	 * in its core's cache (five pages of ~60 KB fit a 512 KB L2). */
+	g->ahead = (long)(r->n_workers - 1) * 4;
+	g->low = (long)(r->n_workers - 1) * 2;
+	return 0;
+}
+
+static void ring_free(struct ring *g)
+{
+	if (!g->lanes)
+		return;
+	for (int j = 0; j < g->n_lanes; j++) {
+		crawl_reader_close(g->lanes[j].cr);
+		items_free(g->lanes[j].items, g->n);
+		free(g->lanes[j].done);
+		free(g->lanes[j].rspare.p);
+	}
+	free(g->lanes);
+	pool_free(&g->wins);
+	pool_free(&g->outs);
+	pthread_mutex_destroy(&g->lock);
+	pthread_cond_destroy(&g->published);
+	pthread_mutex_destroy(&g->write_lock);
+}
+#endif
+
+/* The reader (one thread) or the lanes.  @return 0, or -1 on OOM. */
+static int readers_open(struct run *r)
+{
+#ifdef _OPENMP
+	if (r->n_workers > 1)
+		return ring_init(r);
+#endif
+	r->cr = crawl_reader_open(r->o->inputs, r->o->n_inputs, r->o->file_base,
+				  r->o->max_record);
+	return r->cr ? 0 : -1;
+}
+
+/* What the inputs held and lost: the one reader's, or every lane's. */
+static void readers_stats(const struct run *r, struct crawl_reader_stats *rs)
+{
+#ifdef _OPENMP
+	if (r->g.lanes) {
+		*rs = r->g.st;
+		return;
+	}
+#endif
+	crawl_reader_get_stats(r->cr, rs);
+}
+
 static void run_free(struct run *r)
 {
 	crawl_reader_close(r->cr);
@@ -918,16 +1192,7 @@ static void run_free(struct run *r)
 		webdoc_free(r->workers[i]);
 	items_free(r->item, 1);
 #ifdef _OPENMP
-	if (r->g.items) {
-		items_free(r->g.items, r->g.n);
-		pool_free(&r->g.wins);
-		pool_free(&r->g.outs);
-		free(r->g.rspare.p);
-		free(r->g.done);
-		pthread_mutex_destroy(&r->g.lock);
-		pthread_cond_destroy(&r->g.published);
-		pthread_mutex_destroy(&r->g.write_lock);
-	}
+	ring_free(&r->g);
 #endif
 	free(r->workers);
 	free(r->block.p);
@@ -942,15 +1207,14 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	r.o = &o;
 	workers_init(&r);
-	r.cr = crawl_reader_open(o.inputs, o.n_inputs, o.file_base, o.max_record);
-	int rc = r.cr ? output_start(&r) : -1;
+	int rc = readers_open(&r) ? -1 : output_start(&r);
 	if (rc == 0) {
 		progress_start(&r.prog, "records", total_input_bytes(&o));
 		rc = run_inputs(&r);
 		progress_end(&r.prog);
 	}
-	if (r.cr)
-		crawl_reader_get_stats(r.cr, &rs);
+	if (rc == 0)
+		readers_stats(&r, &rs);
 	if (rc == 0 && rs.empty_inputs == rs.inputs) {
 		log_error("no input held a WARC record; nothing written");
 		rc = -1;

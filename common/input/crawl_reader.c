@@ -296,6 +296,22 @@ void crawl_reader_get_stats(const struct crawl_reader *cr, struct crawl_reader_s
 		out->bytes_in += warc_reader_stats(cr->wr).bytes_in;
 }
 
+void crawl_reader_stats_add(struct crawl_reader_stats *a, const struct crawl_reader_stats *b)
+{
+	a->inputs += b->inputs;
+	a->empty_inputs += b->empty_inputs;
+	a->empty_members += b->empty_members;
+	a->records += b->records;
+	a->pages += b->pages;
+	a->bytes_in += b->bytes_in;
+	warc_stats_add(&a->warc, &b->warc);
+	a->arc.archives += b->arc.archives;
+	a->arc.members_used += b->arc.members_used;
+	a->arc.members_other += b->arc.members_other;
+	a->arc.members_nested += b->arc.members_nested;
+	a->arc.bad_archive += b->arc.bad_archive;
+}
+
 void crawl_reader_close(struct crawl_reader *cr)
 {
 	if (!cr)

@@ -87,6 +87,9 @@ int crawl_reader_swap_block(struct crawl_reader *cr, uint8_t **buf, size_t *cap,
 /** Counters so far (bytes_in includes the member being read). */
 void crawl_reader_get_stats(const struct crawl_reader *cr, struct crawl_reader_stats *out);
 
+/** Add @b's counters to @a (the readers of several inputs, summed). */
+void crawl_reader_stats_add(struct crawl_reader_stats *a, const struct crawl_reader_stats *b);
+
 /** Free @cr, closing what is open (NULL is a no-op). */
 void crawl_reader_close(struct crawl_reader *cr);
 
