@@ -2,7 +2,8 @@
  * extract.c - ndd-extract: WARC files and archives of them -> one document
  * record per HTML response (NDF_KIND_DOCS), or JSON lines with --json.
  *
- *   read (serial)     inputs in order (crawl_input.h: a WARC, or the WARC
+ *   read              each input by one thread at a time, several inputs
+ *                     at once (crawl_input.h: a WARC, or the WARC
  *                     and HTML entries of an archive), records through
  *                     warc_next(); response/resource records and loose
  *                     pages become items
@@ -12,19 +13,25 @@
  *
  * With -t1 each page is read, extracted (from the reader's buffer,
  * without a copy) and written in turn (run_serial()).  With several
- * threads (run_ring()) one thread at a time is the reader (a token taken
- * under a lock, not a lock held while inflating); it reads records into
- * free slots of a ring of items until a few wait beyond its own, so a
- * thread done with its page takes the next one already inflated instead
- * of waiting for the inflate.  A thread extracts the oldest waiting item,
- * then writes whatever finished items come next in input order (a second
- * lock, taken only if free).  So the serial inflate overlaps the
- * extraction, and a thread waits only when nothing is read yet, or when
- * the ring is full behind a page another thread is still extracting.
- * (No batches computed by the team: each would end in a barrier, where
- * a thread spins; on a busy machine, long.)
- * Items are written in the order they were read, whatever thread
- * computed them, so the output is byte-identical for any -t.  Document
+ * threads (run_ring()) each input being read has a lane: its own reader
+ * and ring of items.  One thread at a time reads a lane (a token taken
+ * under a lock, not a lock held while inflating), but the lanes of
+ * different inputs are read by different threads at once, so inflate and
+ * WARC parsing are not serial.  A reader fills free slots of its lane
+ * until a few items wait beyond its own, so a thread done with its page
+ * takes the next one already inflated instead of waiting for the
+ * inflate; a thread that finds the writer's lane empty while another
+ * thread reads it reads a lane further on.  A thread extracts the oldest
+ * waiting item of the first lane that has one, then writes whatever
+ * finished items come next in input order (a second lock, taken only if
+ * free), lane after lane.  A thread waits only when every lane is being
+ * read, full, or ahead of the writer's and at its cap; lanes ahead of the
+ * writer's are bounded (slots and bytes), so memory is too, whatever the
+ * inputs' sizes.  A pipe (standard input) is read only as the writer's
+ * lane.  (No batches computed by the team: each would end in a barrier,
+ * where a thread spins; on a busy machine, long.)
+ * Items are written in input order, whatever thread read or computed
+ * them, so the output is byte-identical for any -t.  Document
  * ids are DOC_ID(file_base + input position, ordinal in that input): a
  * file processed anywhere gets the same ids.
  */
@@ -54,7 +61,8 @@
 
 #define BLOCK_TARGET (1u << 20)
 #define RING_PER_THREAD 32 /* several threads: slots of a lane per thread */
-#define LANE_AHEAD_BYTES (16u << 20) /* a lane ahead of the writer's reads no further */
+#define LANE_AHEAD_BYTES (8u << 20) /* a lane ahead of the writer's holds no more */
+#define LANE_SLOTS 4096 /* slots of a lane, at least */
 #define SHRINK_ABOVE (1u << 20) /* item buffers bigger than this are not kept */
 #define WIN_KEEP_MAX (4u << 20) /* nor swapped read buffers written further than this */
 #define EXTRACT_CONFIG_VERSION 2 /* 2: the blocks are recorded */
@@ -107,11 +115,11 @@ struct pool {
  * thread at a time reads a lane (reading, a token taken under the lock,
  * not a lock held while inflating), but different lanes are read by
  * different threads at once: the inputs' inflate and parsing are not
- * serial.  next_claim, reading, eof and total are the lock's; ready too,
+ * serial.  next_claim, reading and eof are the lock's; ready too,
  * and only the token's holder moves it (so it reads it unlocked); cr, c
  * and rspare belong to the token's holder; next_write, held and done[]
- * going back to 0 to the write lock.  ended (after total) tells the
- * writer that the lane's reader is done with its input.
+ * going back to 0 to the write lock.  ended (after total, its number of
+ * items) tells the writer that the lane's reader is done with its input.
  */
 struct lane {
 	struct crawl_reader *cr;   /* NULL: no input (past the last) */
@@ -120,8 +128,9 @@ struct lane {
 				    * only as the writer's lane, in turn */
 	struct item *items;
 	atomic_int *done;
-	long ready, next_claim, total;
+	long ready, next_claim;
 	int reading, eof;
+	atomic_long total;         /* its items, once ended */
 	atomic_int ended;
 	atomic_long next_write;
 	atomic_size_t held;        /* bytes of its items read and not written */
@@ -285,7 +294,9 @@ static void bytes_reserve(struct bytes *b, size_t extra)
 {
 	if (b->len + extra <= b->cap)
 		return;
-	size_t cap = b->cap ? b->cap * 2 : 4096;
+	/* small first: a page done ahead of the writer keeps its strings
+	 * and output (about 2 KB) until its turn, thousands of them */
+	size_t cap = b->cap ? b->cap * 2 : 256;
 	while (cap < b->len + extra)
 		cap *= 2;
 	b->p = xrealloc(b->p, cap);
@@ -596,7 +607,8 @@ static int lane_open(const struct opts *o, struct lane *L, long i)
 	/* two readers of one pipe would share its bytes; a name that
 	 * cannot be opened fails when its turn comes, as with one thread */
 	L->solo = !o->n_inputs || stat(paths[0], &sb) || !S_ISREG(sb.st_mode);
-	L->ready = L->next_claim = L->total = 0;
+	L->ready = L->next_claim = 0;
+	atomic_store(&L->total, 0);
 	L->reading = L->eof = 0;
 	atomic_store(&L->ended, 0);
 	atomic_store(&L->next_write, 0);
@@ -637,7 +649,8 @@ static int writable(const struct ring *g)
 	const long k = atomic_load_explicit(&L->next_write, memory_order_relaxed);
 	if (atomic_load_explicit(&L->done[k % g->n], memory_order_acquire))
 		return 1;
-	return atomic_load_explicit(&L->ended, memory_order_acquire) && k == L->total ? 2 : 0;
+	return atomic_load_explicit(&L->ended, memory_order_acquire) &&
+		       k == atomic_load_explicit(&L->total, memory_order_relaxed) ? 2 : 0;
 }
 
 static void show_ring_progress(struct run *r, struct ring *g)
@@ -769,10 +782,10 @@ static int lane_can_read(const struct ring *g, const struct lane *L)
 	return !L->solo && atomic_load_explicit(&L->held, memory_order_relaxed) < g->held_max;
 }
 
-/* Under the lock, as lane @L's reader (the token): read until g->ahead + 1
+/* Under the lock, as lane @L's reader (the token): read until @ahead + 1
  * of its items wait, it may read no more, or its input ends, publishing
  * each item as it is read. */
-static void lane_fill(struct run *r, struct ring *g, struct lane *L)
+static void lane_fill(struct run *r, struct ring *g, struct lane *L, long ahead)
 {
 	int more;
 	L->reading = 1;
@@ -788,10 +801,10 @@ static void lane_fill(struct run *r, struct ring *g, struct lane *L)
 			pthread_cond_signal(&g->published);
 		} else {
 			L->eof = 1;
-			L->total = L->ready;
+			atomic_store_explicit(&L->total, L->ready, memory_order_relaxed);
 			atomic_store_explicit(&L->ended, 1, memory_order_release);
 		}
-		more = got && L->ready - L->next_claim < g->ahead + 1 && lane_can_read(g, L);
+		more = got && L->ready - L->next_claim < ahead + 1 && lane_can_read(g, L);
 	} while (more);
 	L->reading = 0;
 	pthread_cond_broadcast(&g->published); /* a waiter may read now, or see the end */
@@ -813,15 +826,23 @@ static int claim_step(struct run *r, struct ring *g, struct lane **lp, long *kp)
 		struct lane *const L = &g->lanes[i % g->n_lanes];
 		const long waiting = L->ready - L->next_claim;
 		if (!L->reading && waiting <= g->low && lane_can_read(g, L)) {
-			lane_fill(r, g, L);
-			return 0;
+			if (i == first) {
+				lane_fill(r, g, L, g->ahead);
+				return 0;
+			}
+			/* Ahead of the writer: one page, extracted at once by
+			 * the thread that read it, while it is in its cache;
+			 * only the output waits for its turn. */
+			lane_fill(r, g, L, 0);
+			if (L->ready == L->next_claim)
+				return 0;
+		} else if (!waiting) {
+			continue;
 		}
-		if (waiting > 0) {
-			pool_get(&g->outs, &L->items[L->next_claim % g->n].out);
-			*lp = L;
-			*kp = L->next_claim++;
-			return 1;
-		}
+		pool_get(&g->outs, &L->items[L->next_claim % g->n].out);
+		*lp = L;
+		*kp = L->next_claim++;
+		return 1;
 	}
 	return -1;
 }
@@ -903,6 +924,9 @@ static int run_ring(struct run *r)
 			struct bytes win = it->win;
 			const int keep = win.len <= WIN_KEEP_MAX;
 			it->win = (struct bytes){0};
+			const size_t held = it->raw.cap + it->out.cap;
+			atomic_fetch_add_explicit(&L->held, held - it->held, memory_order_relaxed);
+			it->held = held;
 			atomic_store_explicit(&L->done[k % g->n], 1, memory_order_release);
 			ring_drain(r, g);
 			pthread_mutex_lock(&g->lock);
@@ -1097,7 +1121,11 @@ static int ring_init(struct run *r)
 	/* a reader for every thread, and one more lane so that a thread
 	 * finds one to read while the others' are full */
 	g->n_lanes = r->n_workers + 1;
+	/* room for the pages done ahead of the writer (held_max bounds
+	 * their bytes first), and RING_PER_THREAD per thread at least */
 	g->n = (long)r->n_workers * RING_PER_THREAD;
+	if (g->n < LANE_SLOTS)
+		g->n = LANE_SLOTS;
 	g->held_max = LANE_AHEAD_BYTES;
 	g->lanes = xcalloc((size_t)g->n_lanes, sizeof *g->lanes);
 	for (int j = 0; j < g->n_lanes; j++) {
