@@ -869,23 +869,24 @@ static int ring_done(const struct ring *g)
  */
 static int ring_claim(struct run *r, struct ring *g, struct lane **lp, long *kp)
 {
+	int drained = 0;
 	for (;;) {
 		if (atomic_load(&g->failed))
 			return 0;
 		const int got = claim_step(r, g, lp, kp);
-		if (got >= 0) {
-			if (got)
-				return 1;
+		if (got > 0)
+			return 1;
+		if (got == 0)
 			continue;
-		}
 		if (ring_done(g))
 			return 0;
-		/* a lane may have ended after its last item was written */
-		pthread_mutex_unlock(&g->lock);
-		ring_drain(r, g);
-		pthread_mutex_lock(&g->lock);
-		if (claim_step(r, g, lp, kp) == 1)
-			return 1;
+		if (!drained) { /* a lane may have ended after its last item was written */
+			pthread_mutex_unlock(&g->lock);
+			ring_drain(r, g);
+			pthread_mutex_lock(&g->lock);
+			drained = 1;
+			continue;
+		}
 		/* timed: a wake-up lost to the writer's lock-free path costs
 		 * a millisecond, not the run */
 		struct timespec ts;
@@ -898,6 +899,7 @@ static int ring_claim(struct run *r, struct ring *g, struct lane **lp, long *kp)
 		atomic_fetch_add(&g->waiters, 1);
 		pthread_cond_timedwait(&g->published, &g->lock, &ts);
 		atomic_fetch_sub(&g->waiters, 1);
+		drained = 0;
 	}
 }
 
