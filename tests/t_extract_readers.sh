@@ -1,8 +1,9 @@
 #!/bin/sh
 # ndd-extract with several readers (one per input at a time, several
-# inputs at once): inputs of very different sizes, plain and gzip WARCs,
-# archives, a corrupt member, a truncated file, garbage, a page past
-# --max-record and an input on stdin, given in one run.  Every -t must
+# inputs at once): inputs of very different sizes, plain, per-record gzip
+# and whole-file gzip WARCs, archives, a corrupt member, a truncated
+# file, garbage, a page past --max-record and an input on stdin, given in
+# one run.  Every -t must
 # write the same bytes, the same statistics, exit with the same status
 # and warn the same lines; one huge input ahead of many small ones must
 # neither hang nor hold more memory the more small inputs follow it.
@@ -79,6 +80,8 @@ with open(os.path.join(d, "plain.warc"), "wb") as f:
     f.write(b"".join(recs("plain", 60, 100, 600)))
     f.write(b"some bytes that are no record\r\n\r\n")
     f.write(b"".join(recs("plain2", 5, 100, 600)))
+with open(os.path.join(d, "whole.warc.gz"), "wb") as f:  # one member of many records
+    f.write(gzip.compress(b"".join(recs("whole", 40, 100, 600)), 6, mtime=0))
 warc_gz("huge-page.warc.gz", [record("hp", 50)] + [record("hp", 200000)] + [record("hp", 60)])
 with open(os.path.join(d, "stdin.warc.gz"), "wb") as f:
     f.write(b"".join(gzip.compress(r, 1, mtime=0) for r in recs("stdin", 50, 100, 400)))
@@ -116,7 +119,7 @@ cd "$tmp" || exit 1
 # big and small, gzip and plain, archives, damage, stdin; the same big
 # input twice (two readers of one file) and a pipe's turn in the middle
 set -- tiny.warc.gz big.warc.gz crawl.zip mid.warc.gz cut.warc.gz plain.warc crawl.tgz \
-	huge-page.warc.gz - tiny.warc.gz big.warc.gz crawl.tar misnamed.warc big.warc.gz
+	huge-page.warc.gz - tiny.warc.gz big.warc.gz crawl.tar whole.warc.gz misnamed.warc big.warc.gz
 for t in 1 2 3 8; do
 	run $t mix "$@"
 done
