@@ -677,12 +677,14 @@ mark() {
 	} > "$m.tmp" && mv "$m.tmp" "$m"
 }
 
-# wait_marks: the markers step() is writing are written.
+# wait_marks: the markers step() is writing are written.  A run that
+# stops (a signal, a failed stage) waits for them too, not kills them: a
+# finished step keeps its marker for --resume.
 mark_pids=()
 wait_marks() {
 	local p
 	for p in "${mark_pids[@]}"; do
-		reap "$p" || die "cannot write a completion marker in $work"
+		wait "$p" || die "cannot write a completion marker in $work"
 	done
 	mark_pids=()
 }
@@ -716,7 +718,14 @@ published_ok=0
 # shellcheck disable=SC2317 # called from the traps
 keeps_work() { [ "$keep" = 1 ] || { [ "$resume" = 1 ] && [ "$published_ok" = 0 ]; }; }
 # shellcheck disable=SC2317 # called from the EXIT trap
-cleanup() { stop_stages; keeps_work || rm -rf "$work"; }
+cleanup() {
+	stop_stages
+	if [ ${#mark_pids[@]} -gt 0 ]; then
+		keeps_work || kill -TERM "${mark_pids[@]}" 2>/dev/null
+		wait "${mark_pids[@]}" 2>/dev/null
+	fi
+	keeps_work || rm -rf "$work"
+}
 trap cleanup EXIT
 for sig in INT TERM HUP; do
 	# shellcheck disable=SC2064 # $sig is meant to expand now, once per signal
@@ -788,7 +797,6 @@ step() {
 	[ "$status" = 1 ] && [ "$s0" = 0 ] && rc=1
 	mark "$name" "$key" "$outs" "$rc" "$sv" &
 	mark_pids+=("$!")
-	stage_pids+=("$!")
 	prev_key=$key
 }
 

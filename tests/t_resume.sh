@@ -230,9 +230,18 @@ started extract || bad "without --resume: extract was reused"
 [ "$(workdirs "$tmp/n")" = 0 ] || bad "without --resume: the leftover stays"
 
 # --resume and SIGTERM: the work stays, the message says so; the next
-# --resume reuses it.
+# --resume reuses it.  A step's marker is summed in the background while
+# the next step runs: a cksum that takes a second makes the signal come
+# while fingerprint's marker is still being written, which must be
+# finished, not lost.
+mkdir -p "$tmp/slow"
+printf '#!/bin/sh
+sleep 1
+exec %s "$@"
+' "$(command -v cksum)" > "$tmp/slow/cksum"
+chmod +x "$tmp/slow/cksum"
 rm -f "$tmp/pids/"*
-NDD_TEST_HANG=self-join $rp --resume -o "$tmp/t" "$in" > /dev/null 2> "$tmp/err" &
+PATH="$tmp/slow:$PATH" NDD_TEST_HANG=self-join $rp --resume -o "$tmp/t" "$in" > /dev/null 2> "$tmp/err" &
 p=$!
 wait_for "$tmp/pids/self-join" || bad "SIGTERM: self-join not reached"
 kill -TERM $p
