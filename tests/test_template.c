@@ -70,7 +70,7 @@ static void test_learn(void)
 		blocks[i][2] = T2;
 		blocks[i][3] = i < 2 ? T3 : 0x200 + (uint64_t)i;
 		blocks[i][4] = T1; /* repeated on the page: counts once */
-		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, blocks[i], NULL};
+		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, blocks[i], NULL, NULL};
 	}
 	const uint64_t *h;
 	size_t n;
@@ -94,13 +94,13 @@ static void test_learn(void)
 		dup[i][1] = 0xA1;
 		dup[i][2] = 0xA2;
 		dup[i][3] = 0xA3 + (uint64_t)i; /* an edited paragraph */
-		pages[i] = (struct tpl_page){sig ^ (uint64_t)(i ? 0x7 << (i * 4) : 0), 4, dup[i], NULL};
+		pages[i] = (struct tpl_page){sig ^ (uint64_t)(i ? 0x7 << (i * 4) : 0), 4, dup[i], NULL, NULL};
 	}
 	for (int i = 0; i < 2; i++) {
 		other[i][0] = T1;
 		other[i][1] = 0xB0 + (uint64_t)i;
 		other[i][2] = 0xC0 + (uint64_t)i;
-		pages[3 + i] = (struct tpl_page){~sig ^ (0xffffull << (16 * i)), 3, other[i], NULL};
+		pages[3 + i] = (struct tpl_page){~sig ^ (0xffffull << (16 * i)), 3, other[i], NULL, NULL};
 	}
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0);
 	CHECK(g == 3 && n == 1 && h[0] == T1);
@@ -112,7 +112,7 @@ static void test_learn(void)
 	CHECK(tpl_learn(l, pages, 5, &p0, &h, &n, &g) == 0 && g == 5 && has(h, n, 0xA1));
 	/* A host whose pages are all copies of one page learns nothing. */
 	for (int i = 0; i < 5; i++)
-		pages[i] = (struct tpl_page){sig, 4, dup[i % 3], NULL};
+		pages[i] = (struct tpl_page){sig, 4, dup[i % 3], NULL, NULL};
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && g == 1 && n == 0);
 	/* The share: with 300 distinct pages T = 3, with share 2 % T = 6. */
 	static uint64_t many[300][2];
@@ -120,7 +120,7 @@ static void test_learn(void)
 	for (int i = 0; i < 300; i++) {
 		many[i][0] = i < 5 ? T3 : 0x10000 + (uint64_t)i;
 		many[i][1] = T1;
-		mp[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 2, many[i], NULL};
+		mp[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 2, many[i], NULL, NULL};
 	}
 	CHECK(tpl_learn(l, mp, 300, &p, &h, &n, &g) == 0 && g == 300 && n == 2 && has(h, n, T3));
 	struct tpl_params p2 = p;
@@ -132,8 +132,9 @@ static void test_learn(void)
 
 /*
  * Learning by role: a thread's title and first line (Q1, Q2) are its own
- * text on its page and pointers in "recent topics" on four others; the
- * chrome (T1) is on all, and a link list (T2) is a pointer everywhere.
+ * text (the page model's content) on its page and pointers in "recent
+ * topics" on four others; the chrome (T1) is on all, and a link list
+ * (T2) is a pointer everywhere.
  * Counted by hash alone Q1 and Q2 were template on five pages and lost
  * from the thread; by role they are quoted: template only as pointers.
  */
@@ -145,7 +146,7 @@ static void test_learn_roles(void)
 	if (!l)
 		return;
 	const uint64_t Q1 = 0x51, Q2 = 0x52;
-	uint64_t body[5][5 + 1]; /* 5 hashes and their pointer bitmap */
+	uint64_t body[5][5 + 2]; /* 5 hashes, their pointer and content bitmaps */
 	struct tpl_page pages[5];
 	for (int i = 0; i < 5; i++) {
 		body[i][0] = T1;
@@ -153,9 +154,11 @@ static void test_learn_roles(void)
 		body[i][2] = Q2;
 		body[i][3] = T2;
 		body[i][4] = 0x100 + (uint64_t)i;
-		/* page 0 is the thread: Q1, Q2 its own; elsewhere pointers */
+		/* page 0 is the thread: Q1, Q2 its own content; elsewhere pointers */
 		body[i][5] = (i ? 0x6u : 0) | 0x8u;
-		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, body[i], body[i] + 5};
+		body[i][6] = 0x16u;
+		pages[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 5, body[i], body[i] + 5,
+					     body[i] + 6};
 	}
 	const uint64_t *h;
 	size_t n;
@@ -166,14 +169,28 @@ static void test_learn_roles(void)
 	CHECK(!has(h, n, Q1) && !has(h, n, Q2));
 	for (size_t k = 1; k < n; k++)
 		CHECK(h[k - 1] < h[k]);
+	/* Met once in the chrome (not a pointer, not content), Q2 is chrome. */
+	body[0][6] = 0x12u;
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && has(h, n, Q2) &&
+	      !has(h, n, tpl_quoted_key(Q2)) && has(h, n, tpl_quoted_key(Q1)));
 	/* Its own text on three distinct pages is the host's chrome. */
 	for (int i = 0; i < 3; i++)
 		body[i][5] = 0x8u;
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && has(h, n, Q1) &&
 	      !has(h, n, tpl_quoted_key(Q1)));
+	/* A pointer on two pages and content on one: T in neither role. */
+	for (int i = 0; i < 5; i++)
+		body[i][5] = (i == 1 || i == 2 ? 0x2u : 0) | 0x8u;
+	body[0][6] = 0x16u;
+	for (int i = 3; i < 5; i++)
+		body[i][1] = 0x300 + (uint64_t)i;
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && !has(h, n, Q1) &&
+	      !has(h, n, tpl_quoted_key(Q1)));
+	for (int i = 3; i < 5; i++)
+		body[i][1] = Q1;
 	/* Without role bits every block counts as not a pointer, as before. */
 	for (int i = 0; i < 5; i++)
-		pages[i].pointer = NULL;
+		pages[i].pointer = pages[i].content = NULL;
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && n == 4 && has(h, n, Q1) &&
 	      has(h, n, T2));
 	tpl_learner_free(l);

@@ -444,6 +444,7 @@ static int learn_host(struct fl *f, struct hstate *h, size_t n)
 		tp[i].n = (uint32_t)got;
 		tp[i].blocks = p->hash + p->hoff[i];
 		tp[i].pointer = tp[i].blocks + got;
+		tp[i].content = tp[i].pointer + tpl_page_bitmap((uint64_t)got);
 	}
 	const uint64_t *hashes;
 	size_t nhash;

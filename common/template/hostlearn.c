@@ -18,11 +18,13 @@ long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t 
 	docrec_blocks(d, *blk);
 	*sig = page_signature(*blk, d->n_blocks);
 	const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
-	uint64_t *const ptr = body + nb;
-	memset(ptr, 0, (tpl_page_words(nb) - nb) * 8);
+	uint64_t *const ptr = body + nb, *const con = ptr + tpl_page_bitmap(nb);
+	memset(ptr, 0, 2 * tpl_page_bitmap(nb) * 8);
 	for (uint32_t k = 0; k < nb; k++) {
+		const unsigned f = (*blk)[k].flags;
 		body[k] = (*blk)[k].hash;
-		ptr[k / 64] |= (uint64_t)!!((*blk)[k].flags & DB_POINTER) << (k % 64);
+		ptr[k / 64] |= (uint64_t)!!(f & DB_POINTER) << (k % 64);
+		con[k / 64] |= (uint64_t)!!(f & DB_CONTENT) << (k % 64);
 	}
 	return nb;
 }
@@ -30,7 +32,8 @@ long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t 
 static struct tpl_page tpl_page_of(const struct tpl_page_head *h)
 {
 	const uint64_t *const body = (const uint64_t *)(h + 1);
-	return (struct tpl_page){h->sig, (uint32_t)h->n, body, body + h->n};
+	const uint64_t *const ptr = body + h->n;
+	return (struct tpl_page){h->sig, (uint32_t)h->n, body, ptr, ptr + tpl_page_bitmap(h->n)};
 }
 
 static int by_host_seq(const void *a, const void *b)

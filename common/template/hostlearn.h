@@ -5,10 +5,12 @@
  * of an MPI job holds its hosts' pages (ndd-mpi template).
  *
  * A sampled page is a record: struct tpl_page_head, then its body: its
- * n block hashes and the bitmap of which of them are pointers (bit k of
- * word k / 64: block k had DB_POINTER), all u64 in native order;
- * records lie one after another in a buffer.  The learner counts a
- * block's repeats by its role (learn.h), so the record carries it.  seq orders the pages of a host as the documents come: a
+ * n block hashes, the bitmap of which of them are pointers (bit k of
+ * word k / 64: block k had DB_POINTER) and the bitmap of which are the
+ * page model's content (DB_CONTENT), all u64 in native order; records
+ * lie one after another in a buffer.  The learner counts a block's
+ * repeats by its role (learn.h), so the record carries it.  seq orders
+ * the pages of a host as the documents come: a
  * host is learnt from its first `sample` pages by seq, so where the
  * records were gathered, and how many more of a host's pages they hold,
  * does not change what is learnt.
@@ -30,10 +32,16 @@ struct tpl_page_head {
 	uint64_t n;
 };
 
-/** u64 words of the body of a page of @n blocks: hashes and bitmap. */
+/** u64 words of a bitmap of @n blocks. */
+static inline size_t tpl_page_bitmap(uint64_t n)
+{
+	return (size_t)((n + 63) / 64);
+}
+
+/** u64 words of the body of a page of @n blocks: hashes and bitmaps. */
 static inline size_t tpl_page_words(uint64_t n)
 {
-	return (size_t)n + (size_t)(n + 63) / 64;
+	return (size_t)n + 2 * tpl_page_bitmap(n);
 }
 
 /** Bytes of the record of a page of @n block hashes. */
@@ -46,7 +54,7 @@ static inline size_t tpl_page_size(uint64_t n)
  * The signature (pagesig.h) of @d's blocks into *@sig and the body of its
  * record at @body (room for tpl_page_words(TPL_MAX_PAGE_BLOCKS)): the
  * hashes of its first n = min(blocks, TPL_MAX_PAGE_BLOCKS) blocks, then
- * their pointer bitmap.  *@blk (*@cap entries) is scratch, grown as
+ * their pointer and content bitmaps.  *@blk (*@cap entries) is scratch, grown as
  * needed.  Repeats are kept: learning counts a block once per page and
  * role anyway.  @return n, or -1 if memory ran out.
  */

@@ -9,13 +9,16 @@
 #include "util/grow.h"
 
 /* A block's tally in the learner's table, per role: as a pointer, and
- * in any other role.  16 bytes, as the tally by hash alone was. */
+ * in any other role.  16 bytes, as the tally by hash alone was: counts
+ * of at most TPL_LEARN_MAX_PAGES groups. */
 struct slot {
 	uint64_t hash;
-	uint32_t seen;   /* (the last group met in + 1) << 2 | the roles met
-			    there (ROLE_*); 0: an empty slot */
-	uint16_t count;  /* distinct groups it is not a pointer on */
-	uint16_t pcount; /* distinct groups it is a pointer on */
+	uint32_t seen;        /* (the last group met in + 1) << 2 | the roles
+				 met there (ROLE_*); 0: an empty slot */
+	uint32_t count : 10;  /* distinct groups it is not a pointer on */
+	uint32_t pcount : 10; /* distinct groups it is a pointer on */
+	uint32_t total : 10;  /* distinct groups it is on */
+	uint32_t chrome : 1;  /* met neither as a pointer nor as content */
 };
 enum { ROLE_OTHER = 1, ROLE_POINTER = 2 };
 
@@ -54,6 +57,27 @@ static uint32_t find(uint32_t *parent, uint32_t i)
 		i = parent[i];
 	}
 	return i;
+}
+
+/*
+ * Whether a block on T groups or more is template, and its key in it
+ * (*@key).  Chrome, its hash: not a pointer on T groups (a menu item, a
+ * footer line, a subtitle the page model takes as content on every
+ * page), or met somewhere neither as a pointer nor as the page model's
+ * content, in the host's chrome: template wherever it is, as by hash
+ * alone.  Quoted, tpl_quoted_key(): a pointer on T groups and elsewhere
+ * only the page model's content (its own page): template where it is a
+ * pointer.
+ */
+static int role_key(const struct slot *sl, uint64_t t, uint64_t *key)
+{
+	if (sl->count >= t || sl->chrome)
+		*key = sl->hash;
+	else if (sl->pcount >= t)
+		*key = tpl_quoted_key(sl->hash);
+	else
+		return 0;
+	return 1;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -125,13 +149,12 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 		l->cap_table = cap;
 	}
 	memset(l->table, 0, cap * sizeof *l->table);
-	/* Chrome is kept as it reaches T; a quoted block only at the end, if
-	 * it did not become chrome after. */
+	/* Each block on T groups is judged at the end (role_key()). */
 	size_t out = 0, nq = 0;
 	for (size_t o = 0; o < n; o++) {
 		const size_t i = l->order[o];
 		const uint32_t tag = (find(parent, (uint32_t)i) + 1) << 2;
-		const uint64_t *const ptr = pages[i].pointer;
+		const uint64_t *const ptr = pages[i].pointer, *const con = pages[i].content;
 		for (uint32_t k = 0; k < pages[i].n; k++) {
 			const uint64_t h = pages[i].blocks[k];
 			size_t at = (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
@@ -139,30 +162,34 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 				at = (at + 1) & (cap - 1);
 			struct slot *const sl = &l->table[at];
 			const unsigned role = ptr && ptr[k / 64] >> (k % 64) & 1 ? ROLE_POINTER : ROLE_OTHER;
-			if ((sl->seen & ~3u) != tag)
-				sl->seen = tag;
-			else if (sl->seen & role)
-				continue;
 			sl->hash = h;
-			sl->seen |= role;
-			if (role == ROLE_OTHER && ++sl->count == t) {
-				if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
-					return -1;
-				l->out[out++] = h;
-			} else if (role == ROLE_POINTER && ++sl->pcount == t) {
-				if (array_grow((void **)&l->quoted, &l->cap_quoted, nq + 1, sizeof *l->quoted))
-					return -1;
-				l->quoted[nq++] = at;
+			if (role == ROLE_OTHER && con && !(con[k / 64] >> (k % 64) & 1))
+				sl->chrome = 1;
+			if ((sl->seen & ~3u) != tag) {
+				sl->seen = tag;
+				if (++sl->total == t) {
+					if (array_grow((void **)&l->quoted, &l->cap_quoted, nq + 1,
+						       sizeof *l->quoted))
+						return -1;
+					l->quoted[nq++] = at;
+				}
+			} else if (sl->seen & role) {
+				continue;
 			}
+			sl->seen |= role;
+			if (role == ROLE_OTHER)
+				sl->count++;
+			else
+				sl->pcount++;
 		}
 	}
 	for (size_t q = 0; q < nq; q++) {
-		const struct slot *const sl = &l->table[l->quoted[q]];
-		if (sl->count >= t)
+		uint64_t key;
+		if (!role_key(&l->table[l->quoted[q]], t, &key))
 			continue;
 		if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
 			return -1;
-		l->out[out++] = tpl_quoted_key(sl->hash);
+		l->out[out++] = key;
 	}
 	qsort(l->out, out, sizeof *l->out, cmp_u64);
 	/* a quoted key equal to another block's hash: kept once */

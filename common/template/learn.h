@@ -3,21 +3,25 @@
  *
  * Input: a sample of the host's pages, each as a page signature (of its
  * whole text, template and all: pagesig.h), its blocks' hashes
- * (docrec.h) and which of them are pointers (DB_POINTER: a link with text
- * beside it, a row that points to another page).  A block's repeats are
- * counted by role, pointer or not, and it is template when it occurs in
- * one role on at least T distinct pages:
+ * (docrec.h), which of them are pointers (DB_POINTER: a link with text
+ * beside it, a row that points to another page) and which the page
+ * model's content (DB_CONTENT).  A block is template when it occurs on
+ * at least T distinct pages:
  *
  *   T = max(min_pages, ceil(min_share x G)),
  *
- * - repeated in a role other than a pointer (a menu, a footer line, a
- *   shared subtitle the page model took as content): the host's chrome,
- *   template wherever it occurs;
- * - repeated only as a pointer (a thread's title and first line in every
- *   page's "recent topics", an article's summary in teasers): the page's
- *   own text quoted by others, template only where it is a pointer, so
- *   that its own page, where it is no pointer, keeps it.  Its key in the
- *   template is tpl_quoted_key() of its hash.
+ * - on T of them not as a pointer (a menu, a footer line, a shared
+ *   subtitle the page model took as content), or met on any of them
+ *   neither as a pointer nor as the page model's content (in the chrome:
+ *   as by hash alone): the host's chrome, template wherever it occurs;
+ * - else on T of them as a pointer (a thread's title and first line in
+ *   every page's "recent topics", an article's summary in teasers), and
+ *   otherwise only the page model's content: the page's own text quoted
+ *   by others, template only where it is a pointer, so that its own
+ *   page, where it is no pointer, keeps it.  Its key in the template is
+ *   tpl_quoted_key() of its hash;
+ * - else (a pointer on some, content on others, T in neither role): not
+ *   template.
  *
  * G the host's distinct pages.  "Distinct" is what keeps true duplicates:
  * the same article at two URLs of one host (a print view, a session
@@ -61,10 +65,11 @@ struct tpl_page {
 	uint32_t n;             /* block hashes */
 	const uint64_t *blocks; /* its blocks' hashes, any order, repeats allowed */
 	const uint64_t *pointer; /* bit k of word k / 64: block k is a pointer (NULL: none is) */
+	const uint64_t *content; /* the same: block k is the page model's content (NULL: all are) */
 };
 
 /* Most pages tpl_learn() takes of one host (--sample is at most 1000). */
-#define TPL_LEARN_MAX_PAGES 65535
+#define TPL_LEARN_MAX_PAGES 1023
 
 /* Buffers reused from host to host. */
 struct tpl_learner;
