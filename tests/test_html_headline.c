@@ -5,7 +5,8 @@
  * page's <title> is content (a forum thread's title in a table cell);
  * the same line under another <title>, a line that only starts like it
  * ("Harbour" of "Harbour wall repairs"), a linked line and a line that
- * is not right before the content are not.
+ * is not right before the content (dropped chrome between passed over,
+ * unless the line is a heading) are not.
  */
 #include "html/html_blocks.h"
 #include "html/html_headline.h"
@@ -64,6 +65,19 @@ static void test_blocks(void)
 	CHECK(b[0].cls == HB_SHORT && b[1].cls == HB_SHORT);
 	/* a mark between the headline and the content is passed over */
 	b[1] = blk(0, 5, 0, 0);
+	b[1].flags = HB_MARK;
+	hblocks_headline(b, 3, text, title, strlen(title));
+	CHECK(b[0].cls == HB_GOOD);
+	/* dropped chrome between (an author cell) is passed over too, but
+	 * not to a heading: that is the heading rule's */
+	b[1] = blk(3, 5, 20, 12);
+	b[0].cls = HB_SHORT;
+	hblocks_headline(b, 3, text, title, strlen(title));
+	CHECK(b[0].cls == HB_GOOD);
+	b[0].cls = HB_SHORT;
+	b[0].flags = HB_HEADING;
+	hblocks_headline(b, 3, text, title, strlen(title));
+	CHECK(b[0].cls == HB_SHORT);
 	b[1].flags = HB_MARK;
 	hblocks_headline(b, 3, text, title, strlen(title));
 	CHECK(b[0].cls == HB_GOOD);

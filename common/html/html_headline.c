@@ -35,12 +35,16 @@ void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *
 	while (first < n && b[first].cls != HB_GOOD)
 		first++;
 	size_t j = first;
-	while (j > 0 && (b[j - 1].flags & HB_MARK))
+	int chrome = 0; /* dropped chrome (not only marks) between it and the content */
+	while (j > 0 && first - j < HEADLINE_PAST && ((b[j - 1].flags & HB_MARK) || b[j - 1].cls > HB_GOOD)) {
+		chrome |= !(b[j - 1].flags & HB_MARK);
 		j--;
+	}
 	if (first == n || j == 0)
 		return;
 	struct hblock *const t = &b[j - 1];
 	if (t->cls > HB_GOOD || t->pointer || t->words10 > HEADLINE_MAX_WORDS10 ||
+	    (chrome && (t->flags & HB_HEADING)) ||
 	    (uint64_t)t->link_words10 * 3 > t->words10 || (t->flags & (HB_SOFT | HB_FORM | HB_COPYRIGHT)))
 		return;
 	if (opens_title(text + t->off, t->len, title, title_len))

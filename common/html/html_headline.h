@@ -6,12 +6,15 @@
  * cell of a forum, a styled div), and short: the classifier keeps a
  * heading right before content, not such a line, and the container may
  * leave it outside the posts' element.  The page's <title> names it: the
- * line right before the first content block, not links, not chrome, at
- * most HEADLINE_MAX_WORDS10 words, whose text opens the <title> (whole,
- * or before a separator: "Title - Site", "Title | Forum", an en dash, a
- * middle dot, a guillemet) is the
- * page's headline and content, as readability takes the article's title
- * from the header that repeats the document's.
+ * line before the first content block, not links, not chrome, at most
+ * HEADLINE_MAX_WORDS10 words, whose text opens the <title> (whole, or
+ * before a separator: "Title - Site", "Title | Forum", an en dash, a
+ * middle dot, a guillemet) is the page's headline and content, as
+ * readability takes the article's title from the header that repeats the
+ * document's.  Marks and up to HEADLINE_PAST blocks of dropped chrome
+ * between it and the content (a post's author cell) are passed over,
+ * but not to a heading: an article's <h1> above its byline box is left
+ * out, as readability's output (the realpages reference) leaves it.
  */
 #ifndef NDD_HTML_HEADLINE_H
 #define NDD_HTML_HEADLINE_H
@@ -22,6 +25,7 @@
 
 #define HEADLINE_MAX_WORDS10 300
 #define HEADLINE_MIN_BYTES 8
+#define HEADLINE_PAST 8 /* blocks of dropped chrome passed over */
 
 /**
  * Make the headline of @n classified blocks content, as the top of this
