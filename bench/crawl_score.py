@@ -15,7 +15,8 @@ all pairs of the crawl, not a sample.
 
 Per split (tune/holdout families; tune-first: the tune families the crawl
 had before crawl_templates.ADDED, on the same pages as then; tune-14: those
-and ADDED, without ADDED2, the second round's) and per family:
+and ADDED, without ADDED2, the second round's; tune-22: without ADDED3, the
+third round's) and per family:
   short wrong   short pages clustered with a page of their own host that is
                 not their duplicate / short pages
   other-tmpl    duplicate pairs on two hosts (same content, another
@@ -55,7 +56,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_crawl import CJK, jaccard, shingles  # noqa: E402
-from crawl_templates import ADDED, ADDED2  # noqa: E402
+from crawl_templates import ADDED, ADDED2, ADDED3  # noqa: E402
 
 csv.field_size_limit(1 << 30)
 
@@ -160,10 +161,12 @@ def score(crawl, clusters_csv, extract=None, check=2000):
         if len(sp) == 1:
             name = sp.pop()
             out.append(groups['split'][name])
-            if name == 'tune' and all(pages[u]['family'] not in ADDED2 for u in urls if u in pages):
-                out.append(groups['split']['tune-14'])
-                if all(pages[u]['family'] not in ADDED for u in urls if u in pages):
-                    out.append(groups['split']['tune-first'])
+            if name == 'tune' and all(pages[u]['family'] not in ADDED3 for u in urls if u in pages):
+                out.append(groups['split']['tune-22'])
+                if all(pages[u]['family'] not in ADDED2 for u in urls if u in pages):
+                    out.append(groups['split']['tune-14'])
+                    if all(pages[u]['family'] not in ADDED for u in urls if u in pages):
+                        out.append(groups['split']['tune-first'])
         for fam in sorted({pages[u]['family'] for u in urls if u in pages}):
             out.append(groups['family'][fam])
         return out
@@ -264,7 +267,8 @@ def print_table(groups, page_kinds, info, families, label=''):
         'xhost-merge')
     print(head)
     rows = [('all', groups['split']['all']), ('tune', groups['split']['tune']),
-            ('tune-14', groups['split']['tune-14']), ('tune-first', groups['split']['tune-first']),
+            ('tune-22', groups['split']['tune-22']), ('tune-14', groups['split']['tune-14']),
+            ('tune-first', groups['split']['tune-first']),
             ('holdout', groups['split']['holdout'])]
     rows += [('  ' + f, groups['family'][f]) for f in families if f in groups['family']]
     for name, t in rows:
@@ -284,7 +288,7 @@ def print_table(groups, page_kinds, info, families, label=''):
             cells.append('%-24s' % ('%.3f %s' % (w / n, frac(fd, nd)) if n else '-'))
         print(('  %-18s' % k + ''.join(cells)).rstrip())
     print('summary: %s%s' % (label + ': ' if label else '', '; '.join(
-        split_summary(name, groups['split'][name]) for name in ('tune', 'tune-14', 'tune-first', 'holdout')
+        split_summary(name, groups['split'][name]) for name in ('tune', 'tune-22', 'tune-14', 'tune-first', 'holdout')
         if groups['split'][name].pages)))
     if info['cross_dup']:
         print('  note: %d of %d checked predicted pairs of different contents have Jaccard >= 0.8'

@@ -250,9 +250,40 @@ ADDED2 = {
     'kb-mediawiki': ('tune', 'kb', MEDIAWIKI, 'mw-{r}', ('en', 'de'), {'side': 'left', 'feedback_out': 1}),
     'small-webflow': ('tune', 'small', WEBFLOW, 'w-{r}', ('en', 'de'), {'side': 'right', 'depth': 2}),
 }
+# Tune families added to judge the template learner by role on forum
+# software of another make (a fourth group of hosts, after the third, on a
+# random stream of their own): phpBB 2's subSilver (every post two rows of
+# one table.forumline, the profile cell beside the post, span.postbody),
+# vBulletin 3's postbit_legacy (one table.tborder per post, td.alt1/alt2,
+# div#post_message_N) and NodeBB (a single-page app's server render: posts
+# as li[component=post] with avatar, username, time and content).
+PHPBB2 = {'page': 'div|#phpbb2', 'header': 'div|#pageheader', 'nav': 'span|mainmenu', 'main': 'div|#pagecontent',
+          'breadcrumb': 'span|nav', 'thread': 'div|topicbody', 'title': 'a|maintitle', 'body': 'div|tablebg',
+          'board': 'table|forumline', 'board_row': 'tr|row1', 'topics': 'table|forumline',
+          'topic_row': 'tr|row2', 'footer': 'div|copyright', 'list': 'div|forumline topiclist',
+          'item': 'div|row1', 'side': 'div|forumindex'}
+VB3 = {'page': 'div|page', 'header': 'div|tborder vbheader', 'nav': 'div|navbar', 'main': 'div|#content_container',
+       'breadcrumb': 'span|navbar', 'thread': 'div|#posts_wrap', 'title': 'strong|', 'body': 'div|#posts',
+       'board': 'table|tborder forumhome', 'board_row': 'tr|alt1Active', 'topics': 'table|tborder similar',
+       'topic_row': 'tr|alt1', 'footer': 'div|smallfont copyright', 'list': 'div|#threadslist',
+       'item': 'div|alt1', 'side': 'div|forumhome_side'}
+NODEBB = {'page': 'div|#content', 'header': 'nav|navbar navbar-default header', 'nav': 'div|navbar-collapse',
+          'main': 'main|#panel', 'wrap': 'div|container', 'breadcrumb': 'ol|breadcrumb',
+          'thread': 'div|topic', 'title': 'h1|topic-title', 'body': 'div|posts-container',
+          'board': 'ul|categories', 'board_row': 'li|row clearfix category-item', 'topics': 'div|topic-list-wrap',
+          'topic_row': 'li|row clearfix category-item unread', 'footer': 'footer|footer',
+          'list': 'ul|topic-list', 'item': 'li|category-item', 'side': 'div|col-lg-3 sidebar',
+          'widget': 'div|panel panel-default', 'widget_title': 'h3|panel-title'}
+ADDED3 = {
+    'forum-phpbb2': ('tune', 'forum', PHPBB2, '{r}', ('en', 'de'), {'side': 'bottom', 'frame': 'bodyline',
+                                                                    'posts': 'phpbb2'}),
+    'forum-vb3': ('tune', 'forum', VB3, '{r}', ('en', 'zh'), {'side': 'none', 'posts': 'vb3'}),
+    'forum-nodebb': ('tune', 'forum', NODEBB, '{r}', ('en', 'de'), {'side': 'right', 'posts': 'nodebb'}),
+}
 BASE = list(FAMILIES)
 FAMILIES.update(ADDED)
 FAMILIES.update(ADDED2)
+FAMILIES.update(ADDED3)
 
 E = html.escape
 
@@ -391,7 +422,7 @@ def feedback(m, c):
 
 def blocks_html(m, blocks, c):
     out = []
-    for b in blocks:
+    for i, b in enumerate(blocks):
         k = b[0]
         if k == 'p':
             out.append('<p>%s</p>' % E(b[1]))
@@ -412,7 +443,15 @@ def blocks_html(m, blocks, c):
         elif k == 'letter':
             out.append('<h2 id="%s">%s</h2>' % (E(b[1]), E(b[1])))
         elif k == 'post':
-            out.append(post_html(m, c, b))
+            style = m.layout.get('posts')
+            if style:
+                posts = sum(1 for x in blocks if x[0] == 'post')
+                nth = sum(1 for x in blocks[:i] if x[0] == 'post')
+                html_ = POST_STYLES[style](m, c, b, nth)
+                out.append((POST_OPEN[style] if nth == 0 else '') + html_ +
+                           (POST_CLOSE[style] if nth == posts - 1 else ''))
+            else:
+                out.append(post_html(m, c, b))
     return ''.join(out)
 
 
@@ -430,6 +469,72 @@ def post_html(m, c, b):
         return m.el('post', row)
     return m.el('post', m.el('post_author', author) +
                 m.el('post_body', '<div class="post-date">%s</div>%s' % (E(date), m.el('post_text', E(text)))))
+
+
+def _pid(b, nth):
+    return 1000 + int(hashlib.sha1(b[3].encode()).hexdigest()[:5], 16) % 90000 * 10 + nth
+
+
+def post_phpbb2(m, c, b, nth):
+    """subSilver's viewtopic_body: two rows of the forumline per post,
+    then a spacer row."""
+    _, user, date, text, n = b
+    lab, row = c['lab'], 'row%d' % (nth % 2 + 1)
+    pid = _pid(b, nth)
+    author = ('<span class="name"><a name="%d"></a><b>%s</b></span><br><span class="postdetails">'
+              '%s: %s<br>%s: %d</span>' % (pid, E(user), lab['joined'], E(date), lab['posts'], n % 900))
+    post = ('<table width="100%%" border="0" cellspacing="0" cellpadding="0"><tr><td width="100%%">'
+            '<a href="viewtopic.php?p=%d#%d"><img src="templates/subSilver/images/icon_minipost.gif" alt="Post">'
+            '</a><span class="postdetails">%s</span></td></tr><tr><td colspan="2"><hr></td></tr>'
+            '<tr><td colspan="2"><span class="postbody">%s</span></td></tr></table>' % (pid, pid, E(date), E(text)))
+    return ('<tr><td width="150" align="left" valign="top" class="%s">%s</td>'
+            '<td class="%s" width="100%%" height="28" valign="top">%s</td></tr>'
+            '<tr><td class="%s" width="150" valign="middle"><span class="nav"><a href="#top" class="nav">Top</a>'
+            '</span></td><td class="%s" height="28" valign="bottom">%s %s</td></tr>'
+            '<tr><td class="spaceRow" colspan="2" height="1"></td></tr>' % (
+                row, author, row, post, row, row, link('profile.php?u=%d' % n, lab['posts']),
+                link('posting.php?mode=quote&p=%d' % pid, lab['reply'])))
+
+
+def post_vb3(m, c, b, nth):
+    """vBulletin 3's postbit_legacy: one table.tborder per post."""
+    _, user, date, text, n = b
+    lab, pid = c['lab'], _pid(b, nth)
+    return ('<div id="edit%d" style="padding:0px 0px 6px 0px"><table id="post%d" class="tborder" cellpadding="6" '
+            'cellspacing="0" border="0" width="100%%" align="center"><tr><td class="thead">%s</td>'
+            '<td class="thead" align="right">#<a href="showpost.php?p=%d&amp;postcount=%d"><strong>%d</strong>'
+            '</a></td></tr><tr valign="top"><td class="alt2" width="175"><div id="postmenu_%d">'
+            '<a class="bigusername" href="member.php?u=%d">%s</a></div><div class="smallfont"><div>%s: %s</div>'
+            '<div>%s: %d</div></div></td><td class="alt1" id="td_post_%d"><div id="post_message_%d">%s</div>'
+            '</td></tr><tr><td class="alt2"><img src="images/statusicon/user_offline.gif" alt="offline"></td>'
+            '<td class="alt1" align="right">%s</td></tr></table></div>' % (
+                pid, pid, E(date), pid, nth + 1, nth + 1, pid, n, E(user), lab['joined'], E(date),
+                lab['posts'], n % 900, pid, pid, E(text), link('newreply.php?do=newreply&p=%d' % pid, lab['reply'])))
+
+
+def post_nodebb(m, c, b, nth):
+    """NodeBB's server render of a topic: li[component=post] with the
+    avatar, the username, the time and the content."""
+    _, user, date, text, n = b
+    lab, pid = c['lab'], _pid(b, nth)
+    return ('<li component="post" class="" data-index="%d" data-pid="%d" itemscope '
+            'itemtype="http://schema.org/Comment"><div class="clearfix post-header"><div class="icon pull-left">'
+            '<a href="/user/%s"><span class="avatar avatar-sm" component="user/picture" '
+            'style="background-color: #673ab7;">%s</span></a></div><small class="pull-left"><strong>'
+            '<a href="/user/%s" itemprop="author">%s</a></strong> <a class="permalink" href="/post/%d">'
+            '<span class="timeago" title="%s">%s</span></a></small></div><br><div class="content" '
+            'component="post/content" itemprop="text"><p>%s</p></div><div class="post-footer"><span class="votes">'
+            '<a component="post/upvote" href="#">+</a><span component="post/vote-count">%d</span></span> '
+            '<a component="post/reply" href="#">%s</a></div></li>' % (
+                nth, pid, E(user), E(user[:1].upper()), E(user), E(user), pid, E(date), E(date), E(text),
+                n % 20, E(lab['reply'])))
+
+
+POST_STYLES = {'phpbb2': post_phpbb2, 'vb3': post_vb3, 'nodebb': post_nodebb}
+POST_OPEN = {'phpbb2': '<table class="forumline" width="100%" cellspacing="1" cellpadding="3" border="0"><tr>'
+                       '<th class="thLeft" width="150" height="26">&nbsp;</th><th class="thRight">&nbsp;</th></tr>',
+             'vb3': '<div id="posts">', 'nodebb': '<ul component="topic" class="posts timeline">'}
+POST_CLOSE = {'phpbb2': '</table>', 'vb3': '</div>', 'nodebb': '</ul>'}
 
 
 def main_content(m, c, page):
@@ -515,6 +620,10 @@ def render(family, host_name, c, page):
         cells = '<td class="side">%s</td><td class="content">%s</td>' % (side, main)
         body = '<table width="100%%"><tr><td>%s</td></tr><tr>%s</tr><tr><td>%s</td></tr></table>' % (
             header(m, c, '/'), cells, footer(m, c))
+    elif m.layout.get('frame') == 'bodyline':
+        # phpBB 2: the whole page in one cell of a layout table
+        body = ('<table width="100%%" cellspacing="0" cellpadding="10" border="0" align="center"><tr>'
+                '<td class="bodyline">%s%s%s%s</td></tr></table>' % (header(m, c, '/'), main, side, footer(m, c)))
     elif m.layout.get('frame') == 'tables':
         # SMF 1.x: the side menu and the content are two cells of a layout table
         cells = '<td valign="top" width="180">%s</td><td valign="top">%s</td>' % (side, main)
@@ -537,15 +646,15 @@ def render(family, host_name, c, page):
 
 
 def group_of(family):
-    """0: the crawl's first families, 1: ADDED, 2: ADDED2."""
-    return 1 if family in ADDED else 2 if family in ADDED2 else 0
+    """0: the crawl's first families, 1: ADDED, 2: ADDED2, 3: ADDED3."""
+    return 1 if family in ADDED else 2 if family in ADDED2 else 3 if family in ADDED3 else 0
 
 
 def family_names(split=None, added=None, group=None):
     """The families of split (or all); added=False: the crawl's first
     families only, True: the ADDED ones only; group: those of group_of()."""
     return [f for f, v in FAMILIES.items() if (split is None or v[0] == split) and
-            (added is None or (f in ADDED) == added and group_of(f) != 2) and
+            (added is None or (f in ADDED) == added and group_of(f) < 2) and
             (group is None or group_of(f) == group)]
 
 

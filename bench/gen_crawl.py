@@ -5,6 +5,7 @@ duplicates, and its truth.
 
 usage: gen_crawl.py -s SEED -o OUTDIR [--hosts N] [--pages LO HI] [--parts N]
                    [--added-hosts N] [--added2-hosts N]
+                   [--added3-hosts N]
 
 Writes into OUTDIR (standard library only; same seed, same bytes):
   crawl/part-NN.warc.gz  WARC/1.0 response records, one gzip member each
@@ -197,6 +198,12 @@ def page_url(host, n, con):
         return 'https://%s/t/%s/%d' % (d, s, n)
     if fam == 'forum-xenforo':
         return 'https://%s/threads/%s.%d/' % (d, slug(con['title'], n).rsplit('-', 1)[0] or 'thread', 3000 + n)
+    if fam == 'forum-phpbb2':
+        return 'http://%s/forum/viewtopic.php?t=%d' % (d, 4000 + n)
+    if fam == 'forum-vb3':
+        return 'http://%s/showthread.php?t=%d' % (d, 90000 + n)
+    if fam == 'forum-nodebb':
+        return 'https://%s/topic/%d/%s' % (d, 200 + n, slug(con['title'], n).rsplit('-', 1)[0] or 'topic')
     if fam == 'forum-vbulletin':
         return 'http://%s/forum/showthread.php?t=%d' % (d, 70000 + n)
     if fam == 'kb-confluence':
@@ -222,7 +229,7 @@ def make_host(rng, i, family):
         site = rng.choice(T.ZH['place']) + rng.choice(['论坛', '新闻网', '社区', '资讯', '文档中心'])
     host = {'name': 'h%02d' % i, 'domain': '%s%s%d.example' % (a, b, i), 'family': family,
             'split': TP.split_of(family), 'kind': TP.site_kind(family), 'lang': lang,
-            'added': family in TP.ADDED or TP.group_of(family) == 2, 'group': TP.group_of(family)}
+            'added': TP.group_of(family) != 0, 'group': TP.group_of(family)}
     host['chrome'] = CH.host_chrome(rng, lang, site, host['kind'])
     return host
 
@@ -332,12 +339,13 @@ def warc_record(url, body):
 
 # ---- the crawl ---------------------------------------------------------------
 
-def generate(seed, n_hosts, lo, hi, n_added=0, n_added2=0):
+def generate(seed, n_hosts, lo, hi, n_added=0, n_added2=0, n_added3=0):
     """The first n_hosts hosts on the crawl's first families (as before the
     added families existed: the same pages for a seed), then n_added hosts
     on crawl_templates.ADDED's families, from a random stream of their own
     and syndicating only among themselves, then n_added2 hosts on ADDED2's
-    the same way (the hosts before them keep their pages)."""
+    the same way, then n_added3 on ADDED3's (the hosts before them keep
+    their pages)."""
     hosts, pages = _hosts(random.Random(seed), TP.family_names(added=False), 0, n_hosts, lo, hi)
     if n_added:
         more, extra = _hosts(random.Random(seed * 1000003 + 7), TP.family_names(added=True),
@@ -347,6 +355,11 @@ def generate(seed, n_hosts, lo, hi, n_added=0, n_added2=0):
     if n_added2:
         more, extra = _hosts(random.Random(seed * 1000003 + 17), TP.family_names(group=2),
                              n_hosts + n_added, n_added2, lo, hi)
+        hosts += more
+        pages += extra
+    if n_added3:
+        more, extra = _hosts(random.Random(seed * 1000003 + 27), TP.family_names(group=3),
+                             n_hosts + n_added + n_added2, n_added3, lo, hi)
         hosts += more
         pages += extra
     return hosts, pages
@@ -451,7 +464,7 @@ def truth_pairs(rng, pages):
     return rows
 
 
-def write(out, hosts, pages, rows, parts, rng, rng_added, rng_added2):
+def write(out, hosts, pages, rows, parts, rng, rng_added, rng_added2, rng_added3):
     os.makedirs(os.path.join(out, 'crawl'), exist_ok=True)
     # the first hosts' pages in the order they had before hosts were added
     first = sum(1 for p in pages if not p['host']['added'])
@@ -461,8 +474,12 @@ def write(out, hosts, pages, rows, parts, rng, rng_added, rng_added2):
     rest = list(range(first, second))
     rng_added.shuffle(rest)
     order += rest
-    rest = list(range(second, len(pages)))
+    third = second + sum(1 for p in pages if p['host']['group'] == 2)
+    rest = list(range(second, third))
     rng_added2.shuffle(rest)
+    order += rest
+    rest = list(range(third, len(pages)))
+    rng_added3.shuffle(rest)
     order += rest
     files = [open(os.path.join(out, 'crawl', 'part-%02d.warc.gz' % i), 'wb') for i in range(parts)]
     for n, i in enumerate(order):
@@ -514,9 +531,11 @@ def main():
                     help='hosts on the added tune families, after the first --hosts (0: none)')
     ap.add_argument('--added2-hosts', type=int, default=3 * len(TP.ADDED2),
                     help='hosts on the second round of added tune families, after those (0: none)')
+    ap.add_argument('--added3-hosts', type=int, default=3 * len(TP.ADDED3),
+                    help='hosts on the third round of added tune families, after those (0: none)')
     args = ap.parse_args()
     hosts, pages = generate(args.seed, args.hosts, *args.pages, n_added=args.added_hosts,
-                            n_added2=args.added2_hosts)
+                            n_added2=args.added2_hosts, n_added3=args.added3_hosts)
     render_all(pages)
     # The first hosts' truth and WARC order draw on the stream they always
     # did; the added hosts' on one of their own.
@@ -527,8 +546,11 @@ def main():
     second = [p for p in pages if p['host']['group'] == 1]
     rows += truth_pairs(rng_added, second)
     rng_added2 = random.Random(args.seed * 1000003 + 18)
-    rows += truth_pairs(rng_added2, pages[len(first) + len(second):])
-    stats = write(args.out, hosts, pages, rows, args.parts, rng, rng_added, rng_added2)
+    third = [p for p in pages if p['host']['group'] == 2]
+    rows += truth_pairs(rng_added2, third)
+    rng_added3 = random.Random(args.seed * 1000003 + 28)
+    rows += truth_pairs(rng_added3, pages[len(first) + len(second) + len(third):])
+    stats = write(args.out, hosts, pages, rows, args.parts, rng, rng_added, rng_added2, rng_added3)
     print('gen_crawl.py: %d hosts, %d pages, %d labelled pairs in %s' % (
         stats['hosts'], stats['pages'], len(rows), args.out), file=sys.stderr)
     return 0
