@@ -44,7 +44,8 @@ if [ ! -f "$CRAWL/truth.csv" ]; then
 	# a private name renamed into place: other checkouts may run this at once
 	tmp=$CRAWL.tmp.$$
 	# shellcheck disable=SC2086
-	python3 bench/gen_crawl.py -s "$SEED" -o "$tmp" --hosts "$HOSTS" --added-hosts "$ADDED" --added2-hosts "$ADDED2" --added3-hosts "$ADDED3" --pages $PAGES 2>/dev/null ||
+	python3 bench/gen_crawl.py -s "$SEED" -o "$tmp" --hosts "$HOSTS" --added-hosts "$ADDED" \
+		--added2-hosts "$ADDED2" --added3-hosts "$ADDED3" --pages $PAGES 2>/dev/null ||
 		{ rm -rf "$tmp"; echo "crawlquality: gen_crawl.py failed" >&2; exit 1; }
 	mv -T "$tmp" "$CRAWL" 2>/dev/null || rm -rf "$tmp"
 fi
