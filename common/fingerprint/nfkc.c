@@ -162,7 +162,9 @@ static int put_stretch(struct nfkc *nf, const char *s, const char *end, int lead
 	const uint8_t *base = lead ? p - 1 : NULL; /* the last own_form() code point */
 	size_t base_out = lead ? nf->len - 1 : 0;  /* where it is in the output */
 	while (p < e) {
-		uint32_t cp, next;
+		/* utf8_get() sets them whenever they are read, but gcc at -O1
+		 * (the sanitizer builds) cannot see it: -Wmaybe-uninitialized */
+		uint32_t cp = 0, next = 0;
 		size_t k = utf8_get(p, (size_t)(e - p), &cp);
 		if (!k) { /* invalid: copied, a separator for textnorm */
 			nf->out[nf->len++] = (char)*p++;
