@@ -447,7 +447,7 @@ static void check_full_run(const struct corpus *c, int threads, long empty_input
 	struct stage s;
 	struct crawl_reader_stats rs;
 	struct crawl_lanes_passed p;
-	char err[4096];
+	static char err[1 << 18]; /* room for a sanitizer's reports too */
 	stage_init(&s, c, threads);
 	CHECK(run(&s, &rs, &p, err, sizeof err) == 0);
 	CHECK(!s.out_of_order);
@@ -561,7 +561,7 @@ static void test_missing(void)
 	const long before = c.in[2].base;
 	for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
 		struct stage s;
-		char err[4096];
+		static char err[1 << 18];
 		stage_init(&s, &c, thread_counts[t]);
 		CHECK(run(&s, NULL, NULL, err, sizeof err) == -1);
 		CHECK(strstr(err, c.in[2].path) != NULL);
