@@ -28,10 +28,6 @@
 #include "util/log.h"
 #include "testutil.h"
 
-/* crawl_lanes.c's private caps of a lane ahead of the writer's, copied:
- * a change there must be looked at here. */
-#define LANE_AHEAD_BYTES (8u << 20)
-#define LANE_SLOTS 4096
 
 #define MAX_INPUTS 24
 #define FILE_BASE 5
@@ -217,7 +213,7 @@ static void atomic_max_size(atomic_size_t *a, size_t v)
 
 /*
  * A lane ahead of the writer's reads one more record only while it holds
- * fewer than LANE_SLOTS items and LANE_AHEAD_BYTES bytes.  This lane's
+ * fewer than CRAWL_LANES_SLOTS items and CRAWL_LANES_AHEAD_BYTES bytes.  This lane's
  * reader is the only one filling it, and between its check (under the
  * engine's lock) and this call the writer cannot reach it if it is still
  * behind now, and its bytes can only fall; the counts mirrored here lag
@@ -232,7 +228,7 @@ static void check_caps(struct stage *s, int i)
 	const size_t held = atomic_load(&s->held[i]);
 	atomic_max_long(&s->max_pending_ahead, pending);
 	atomic_max_size(&s->max_held_ahead, held);
-	if (pending >= LANE_SLOTS || held >= LANE_AHEAD_BYTES) {
+	if (pending >= CRAWL_LANES_SLOTS || held >= CRAWL_LANES_AHEAD_BYTES) {
 		fprintf(stderr, "input %d ahead of the writer: %ld items, %zu bytes before a read\n",
 			i, pending, held);
 		atomic_store(&s->over_cap, 1);
@@ -538,8 +534,8 @@ static void test_caps(void)
 		const size_t held = atomic_load(&s.max_held_ahead);
 		printf("-t%d: a lane ahead held up to %ld items, %zu bytes (largest item %zu)\n",
 		       threads, pend, held, atomic_load(&s.max_item));
-		CHECK(pend == LANE_SLOTS - 1);
-		CHECK(held + atomic_load(&s.max_item) >= LANE_AHEAD_BYTES);
+		CHECK(pend == CRAWL_LANES_SLOTS - 1);
+		CHECK(held + atomic_load(&s.max_item) >= CRAWL_LANES_AHEAD_BYTES);
 		stage_free(&s);
 	}
 	corpus_free(&c);

@@ -36,8 +36,6 @@
 #endif
 
 #define RING_PER_THREAD 32 /* several threads: slots of a lane per thread */
-#define LANE_AHEAD_BYTES (8u << 20) /* a lane ahead of the writer's holds no more */
-#define LANE_SLOTS 4096 /* slots of a lane, at least */
 #define WIN_KEEP_MAX (4u << 20) /* swapped read buffers written further than this are not kept */
 
 /* Spare buffers, last in first out. */
@@ -632,9 +630,9 @@ static int ring_init(struct crawl_lanes *x)
 	/* room for the pages done ahead of the writer (held_max bounds
 	 * their bytes first), and RING_PER_THREAD per thread at least */
 	g->n = (long)n_workers * RING_PER_THREAD;
-	if (g->n < LANE_SLOTS)
-		g->n = LANE_SLOTS;
-	g->held_max = LANE_AHEAD_BYTES;
+	if (g->n < CRAWL_LANES_SLOTS)
+		g->n = CRAWL_LANES_SLOTS;
+	g->held_max = CRAWL_LANES_AHEAD_BYTES;
 	atomic_init(&g->first, 0);
 	atomic_init(&g->failed, 0);
 	atomic_init(&g->waiters, 0);

@@ -29,6 +29,12 @@
 /* An item's buffers bigger than this are freed, not kept for the next. */
 #define CRAWL_LANES_SHRINK_ABOVE (1u << 20)
 
+/* The memory bound the README states: a lane ahead of the writer's stops
+ * reading once it holds this many bytes of items (and the item in hand),
+ * or fills its slots (at least this many). */
+#define CRAWL_LANES_AHEAD_BYTES (8u << 20)
+#define CRAWL_LANES_SLOTS 4096
+
 /* A growable buffer; the caller grows raw and out, the engine moves them. */
 struct crawl_bytes {
 	uint8_t *p;
