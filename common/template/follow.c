@@ -232,28 +232,17 @@ static int pages_reserve(struct pages *p, size_t n)
 {
 	if (n <= p->cap)
 		return 0;
+	/* the arrays grow together: array_grow() gives each the same capacity */
+	void **const arr[] = {(void **)&p->doc, (void **)&p->off, (void **)&p->slot, (void **)&p->len,
+			      (void **)&p->res, (void **)&p->hoff, (void **)&p->nh};
+	const size_t size[] = {sizeof *p->doc, sizeof *p->off, sizeof *p->slot, sizeof *p->len,
+			       sizeof *p->res, sizeof *p->hoff, sizeof *p->nh};
 	size_t c = p->cap;
-	if (array_grow((void **)&p->doc, &c, n, sizeof *p->doc))
-		return -1;
-	c = p->cap;
-	if (array_grow((void **)&p->off, &c, n, sizeof *p->off))
-		return -1;
-	c = p->cap;
-	if (array_grow((void **)&p->slot, &c, n, sizeof *p->slot))
-		return -1;
-	c = p->cap;
-	if (array_grow((void **)&p->len, &c, n, sizeof *p->len))
-		return -1;
-	c = p->cap;
-	if (array_grow((void **)&p->res, &c, n, sizeof *p->res))
-		return -1;
-	c = p->cap;
-	if (array_grow((void **)&p->hoff, &c, n, sizeof *p->hoff))
-		return -1;
-	c = p->cap;
-	if (array_grow((void **)&p->nh, &c, n, sizeof *p->nh))
-		return -1;
-
+	for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
+		c = p->cap;
+		if (array_grow(arr[i], &c, n, size[i]))
+			return -1;
+	}
 	p->cap = c;
 	return 0;
 }

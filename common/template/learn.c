@@ -29,8 +29,8 @@ struct tpl_learner {
 	size_t cap_table;
 	uint64_t *out;
 	size_t cap_out;
-	size_t *quoted; /* slots whose pcount reached T */
-	size_t cap_quoted;
+	size_t *on_t; /* slots of the blocks on T groups, judged at the end */
+	size_t cap_on_t;
 };
 
 struct tpl_learner *tpl_learner_new(void)
@@ -46,7 +46,7 @@ void tpl_learner_free(struct tpl_learner *l)
 	free(l->order);
 	free(l->table);
 	free(l->out);
-	free(l->quoted);
+	free(l->on_t);
 	free(l);
 }
 
@@ -168,10 +168,10 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 			if ((sl->seen & ~3u) != tag) {
 				sl->seen = tag;
 				if (++sl->total == t) {
-					if (array_grow((void **)&l->quoted, &l->cap_quoted, nq + 1,
-						       sizeof *l->quoted))
+					if (array_grow((void **)&l->on_t, &l->cap_on_t, nq + 1,
+						       sizeof *l->on_t))
 						return -1;
-					l->quoted[nq++] = at;
+					l->on_t[nq++] = at;
 				}
 			} else if (sl->seen & role) {
 				continue;
@@ -185,7 +185,7 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	}
 	for (size_t q = 0; q < nq; q++) {
 		uint64_t key;
-		if (!role_key(&l->table[l->quoted[q]], t, &key))
+		if (!role_key(&l->table[l->on_t[q]], t, &key))
 			continue;
 		if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
 			return -1;
