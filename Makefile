@@ -6,6 +6,8 @@
 #   make check-asan           the tests under AddressSanitizer + UBSan
 #   make CC=clang test        the same with clang
 #   make SAN=thread test      any sanitizer list; objects go to build-$(SAN)/
+#                             (thread with CC=clang: gcc's libgomp hides the
+#                             start of a parallel region from TSan)
 #   make V=1                  show the commands
 #   make fuzz FUZZ_SECONDS=N  build the libFuzzer targets (clang) and run each N s
 #   make fuzz-campaign-build  the same without ASan, for long campaigns (docs/FUZZING.md)
