@@ -7,8 +7,8 @@
  * nights (the nights before tonight), and the documents file(s) of
  * ndd-extract for the titles and opening words of the largest clusters'
  * members.  Only the blocks of the documents file that hold those
- * members are decoded; the rest is read past.  The layout is
- * report_html.h's.
+ * members are read, found by the sections' block indexes (a pipe is read
+ * through, decoding the same blocks).  The layout is report_html.h's.
  *
  * clusters.csv is read twice (sizes first, then the members of the
  * largest clusters); from standard input it is first copied to a
@@ -385,14 +385,83 @@ static int take_block(struct doc_scan *s, const struct ndf_block *b, const char 
 	return 0;
 }
 
+/* The blocks of section @sec (its first document numbered @base) that
+ * hold a wanted document, found by the section's block index. */
+static int take_section(struct doc_scan *s, struct ndf_section *sec, uint64_t base,
+			const char *path)
+{
+	const struct ndf_header *h = ndf_section_header(sec);
+	struct ndf_block b = {0};
+	uint64_t nb;
+	const struct ndf_index_entry *ix = ndf_section_index(sec, &nb);
+	int rc = docrec_check_header(h, path) ? -1 : 0;
+	s->blocks_read += nb;
+	for (uint64_t i = 0; rc == 0 && i < nb; i++) {
+		const uint64_t lo = base + ix[i].first_record;
+		const uint64_t hi = base + (i + 1 < nb ? ix[i + 1].first_record : h->record_count);
+		while (s->next < s->n_want && s->want[s->next]->doc < lo)
+			s->next++;
+		if (s->next == s->n_want || s->want[s->next]->doc >= hi)
+			continue;
+		if (ndf_section_read_block(sec, i, &b) || b.codec != NDF_CODEC_RAW) {
+			log_error("'%s': cannot read the block at %llu", path,
+				  (unsigned long long)ix[i].offset);
+			rc = -1;
+			break;
+		}
+		s->base = lo;
+		rc = take_block(s, &b, path);
+	}
+	s->base = base + h->record_count;
+	ndf_block_free(&b);
+	return rc;
+}
+
+/* A regular file: its sections are found from its end, each by its tail,
+ * and only the blocks holding wanted documents are read (a night's
+ * documents file is GBs; the largest clusters' members sit in a few of
+ * its blocks).  @return 0, -1 on a fault (logged). */
+static int seek_docs_file(struct doc_scan *s, FILE *fp, const char *path, uint64_t size)
+{
+	struct ndf_section **secs = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (uint64_t end = size; rc == 0 && end > 0;) {
+		struct ndf_section *sec;
+		if (ndf_section_open_end(fp, path, end, &sec)) {
+			rc = -1;
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4;
+			secs = xrealloc(secs, cap * sizeof *secs);
+		}
+		secs[n++] = sec;
+		end = ndf_section_end(sec) - ndf_section_header(sec)->section_size;
+	}
+	for (size_t i = n; rc == 0 && i-- > 0;)
+		rc = take_section(s, secs[i], s->base, path);
+	for (size_t i = 0; i < n; i++)
+		ndf_section_close(secs[i]);
+	free(secs);
+	return rc;
+}
+
 static int scan_docs_file(struct doc_scan *s, const char *path)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	struct ndf_block b = {0};
+	struct stat st;
 	int err = 0, rc = 0;
 	if (!fp) {
 		log_error("cannot open '%s': %m", path);
 		return -1;
+	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		rc = seek_docs_file(s, fp, path, (uint64_t)st.st_size);
+		if (fp != stdin)
+			fclose(fp);
+		return rc;
 	}
 	for (struct ndf_reader *r; rc == 0 && (r = ndf_reader_open(fp, path, &err));) {
 		if (docrec_check_header(ndf_reader_header(r), path))

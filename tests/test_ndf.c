@@ -3,7 +3,8 @@
  * through a pipe), and refusal of every single-byte corruption (blocks
  * checked as read, or later by ndf_block_check(); read through the FILE
  * or in place from a mapping), every truncation, a wrong magic, a future
- * version and a reserved flag.
+ * version and a reserved flag; sections found from the end of a file by
+ * their tails.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +259,73 @@ static void test_payload_crc_sees_content(void)
 	CHECK(crcs[0] != crcs[1]);
 }
 
+/* Walk the sections of @img back from byte @end by their tails; their
+ * record counts go to @counts (last section first).  @return the number
+ * of sections, or -1 at the first fault. */
+static int walk_from_end(const uint8_t *img, size_t end, uint64_t *counts, int max)
+{
+	FILE *fp = fmemopen((void *)img, end ? end : 1, "rb");
+	struct ndf_block b = {0};
+	int n = 0;
+	CHECK(fp != NULL);
+	for (uint64_t at = end; at > 0 && n < max;) {
+		struct ndf_section *s;
+		if (ndf_section_open_end(fp, "test", at, &s)) {
+			n = -1;
+			break;
+		}
+		const struct ndf_header *h = ndf_section_header(s);
+		uint64_t nb, records = 0;
+		ndf_section_index(s, &nb);
+		for (uint64_t i = 0; i < nb; i++) {
+			CHECK(ndf_section_read_block(s, i, &b) == 0);
+			CHECK(b.n_records == i + 1);
+			records += b.n_records;
+		}
+		CHECK_EQ_U64(records, h->record_count);
+		CHECK(ndf_section_end(s) == at);
+		counts[n++] = h->record_count;
+		at -= h->section_size;
+		ndf_section_close(s);
+	}
+	ndf_block_free(&b);
+	fclose(fp);
+	return n;
+}
+
+/* ndf_section_open_end(): the sections found from the end of the file,
+ * streamed or not, and a file cut anywhere but between two sections
+ * refused. */
+static void test_open_from_end(int streamed)
+{
+	uint8_t *img;
+	uint64_t counts[8];
+	size_t n = file_image(&img, streamed);
+	CHECK(walk_from_end(img, n, counts, 8) == 3);
+	CHECK_EQ_U64(counts[0], 28);
+	CHECK_EQ_U64(counts[1], 1);
+	CHECK_EQ_U64(counts[2], 0);
+	uint8_t *one = malloc(n);
+	CHECK(one != NULL);
+	memcpy(one, img, n);
+	size_t cut_ok = 0;
+	for (size_t end = 1; end < n; end++) {
+		const int got = walk_from_end(img, end, counts, 8);
+		if (got > 0)
+			cut_ok++;
+		else
+			CHECK(got == -1);
+	}
+	CHECK_EQ_U64(cut_ok, 2); /* after the first and the second section */
+	for (size_t at = n - 40; at < n - 12; at++) { /* the tail's fields */
+		one[at] ^= 0x20;
+		CHECK(walk_from_end(one, n, counts, 8) == -1);
+		one[at] ^= 0x20;
+	}
+	free(one);
+	free(img);
+}
+
 int main(void)
 {
 	log_set_level(LOG_SILENT);
@@ -280,5 +348,7 @@ int main(void)
 	test_every_truncation();
 	test_header_faults();
 	test_payload_crc_sees_content();
+	test_open_from_end(0);
+	test_open_from_end(1);
 	return test_finish("test_ndf");
 }

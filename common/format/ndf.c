@@ -801,6 +801,57 @@ int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_sec
 	return 0;
 }
 
+/* A STREAMED header holds no totals: the tail's stand in for them, and
+ * sec_footer() then holds the tail to the footer's checksum. */
+static int sec_tail_totals(struct ndf_section *s, const uint8_t *tail, uint64_t size)
+{
+	struct ndf_header *h = &s->r.h;
+	if (!(h->flags & NDF_FLAG_STREAMED))
+		return h->section_size == size
+			       ? 0
+			       : sec_fault(s, NDF_ERR_FORMAT, 56, "header and tail disagree on the size");
+	h->record_count = get_le64(tail + 8);
+	h->payload_crc = get_le32(tail + 16);
+	h->section_size = size;
+	return 0;
+}
+
+int ndf_section_open_end(FILE *fp, const char *name, uint64_t end, struct ndf_section **out)
+{
+	struct ndf_section *s = calloc(1, sizeof *s);
+	uint8_t tail[TAIL_SIZE];
+	*out = NULL;
+	if (!s || !(s->r.name = strdup(name))) {
+		free(s);
+		return NDF_ERR_NOMEM;
+	}
+	s->r.fp = fp;
+	int err = end < NDF_HEADER_SIZE + 4 + TAIL_SIZE
+			  ? sec_fault(s, NDF_ERR_TRUNCATED, end, "too short for a section")
+			  : sec_pread(s, end - TAIL_SIZE, tail, TAIL_SIZE, "file ends inside the tail");
+	if (!err && memcmp(tail + 32, ndf_end_magic, 8))
+		err = sec_fault(s, NDF_ERR_FORMAT, end - 8, "no end-of-section magic here");
+	const uint64_t size = err ? 0 : get_le64(tail + 20);
+	if (!err && (size < NDF_HEADER_SIZE + 4 + TAIL_SIZE || size > end))
+		err = sec_fault(s, NDF_ERR_FORMAT, end - TAIL_SIZE, "impossible section size in the tail");
+	if (!err) {
+		s->start = end - size;
+		err = fseeko(fp, (off_t)s->start, SEEK_SET) ? NDF_ERR_IO : read_header(&s->r);
+	}
+	if (err > 0)
+		err = sec_fault(s, NDF_ERR_TRUNCATED, 0, "no section header where the tail says");
+	if (!err)
+		err = sec_tail_totals(s, tail, size);
+	if (!err)
+		err = sec_footer(s);
+	if (err) {
+		ndf_section_close(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
 const struct ndf_header *ndf_section_header(const struct ndf_section *s)
 {
 	return &s->r.h;

@@ -277,6 +277,17 @@ struct ndf_section;
 int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_section **out)
 	__attribute__((warn_unused_result));
 
+/**
+ * ndf_section_open() for the section that ends at byte @end of the
+ * seekable @fp, found from its tail (the last 40 bytes): STREAMED sections
+ * too, whose headers do not know their size.  Its header's totals are then
+ * the tail's.  Walking back from the end of a file, each section's start
+ * (ndf_section_end() less its section_size) is where the one before ends.
+ * @return 0 and *@out, or a negative ndf_err (logged with @name).
+ */
+int ndf_section_open_end(FILE *fp, const char *name, uint64_t end, struct ndf_section **out)
+	__attribute__((warn_unused_result));
+
 const struct ndf_header *ndf_section_header(const struct ndf_section *s);
 
 /** The block index: *@n entries. */
