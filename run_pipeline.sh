@@ -249,7 +249,7 @@ index_stage() {
 			die "cannot copy $f into the index '$index'"
 	done
 	printf 'pages=%s\nadded=%s\ninputs=%s\noutput=%s\nrun=%s\nclusters=%s\ndropped=%s\n' "$1" \
-		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "${#files[@]}" "$(cd "$out" && pwd)" "$run_name" \
+		"$(date -u +%Y-%m-%dT%H:%M:%SZ)" "${#files[@]}" "$out_abs" "$run_name" \
 		"$(stat_of join.json clusters)" "$(stat_of documents.json dropped)" \
 		> "$new/night.conf" || die "cannot write '$new/night.conf'"
 	if [ ! -f "$index/index.conf" ]; then
@@ -425,29 +425,37 @@ publish() {
 	local run=$out/$run_name old name
 	old=$(readlink "$out/current" 2>/dev/null)
 	mkdir "$run" || die "cannot create a run directory in '$out'"
-	for name in "$@"; do
-		mv "$work/$name" "$run/$name" || die "cannot move $name into $run; nothing was published"
-	done
+	mv -t "$run" -- "${@/#/$work/}" || die "cannot move the outputs into $run; nothing was published"
 	sync -- "$run"/* "$run" 2>/dev/null
 	if ! { ln -s "${run##*/}" "$out/.link-current" && mv -T "$out/.link-current" "$out/current"; }; then
 		die "cannot publish $run as $out/current; the previous outputs stay"
 	fi
+	[ -z "$old" ] || [ "$old" = "${run##*/}" ] || in_background rm -rf "${out:?}/$old"
+	# the links there are, read by one process (a readlink each was a
+	# process a name)
+	local -A link=()
+	local l t
+	while IFS= read -r -d '' l && IFS= read -r -d '' t; do link[$l]=$t; done < <(
+		find "$out/" -mindepth 1 -maxdepth 1 -type l -printf '%f\0%l\0' 2>/dev/null)
 	for name in $publish_names; do
 		if [ -e "$run/$name" ]; then
-			[ "$(readlink "$out/$name")" = "current/$name" ] && continue
+			[ "${link[$name]:-}" = "current/$name" ] && continue
 			ln -s "current/$name" "$out/.link-$name" && mv -T "$out/.link-$name" "$out/$name" ||
 				echo "run_pipeline.sh: warning: cannot link $out/$name to current/$name" >&2
 		elif [ -L "$out/$name" ] || [ -f "$out/$name" ]; then
 			rm -f "$out/$name"
 		fi
 	done
-	[ -z "$old" ] || [ "$old" = "${run##*/}" ] || rm -rf "${out:?}/$old"
 }
 
 # ---- Running the stages: children of this script that die with it ----
 
-# stage_path NAME: the program of stage NAME.
-stage_path() { if [ -n "$bindir" ]; then echo "$bindir/ndd-$1"; else command -v "ndd-$1"; fi; }
+# stage_bin[NAME]: the program of stage NAME, resolved once (a $(...)
+# per use was a process each: 90 of them to hash the programs).
+declare -A stage_bin
+for s in $stages; do
+	if [ -n "$bindir" ]; then stage_bin[$s]=$bindir/ndd-$s; else stage_bin[$s]=$(command -v "ndd-$s"); fi
+done
 
 # The stages run in the background of this script and are waited for, so a
 # signal is handled at once (bash runs a trap only between foreground
@@ -462,8 +470,7 @@ stage_pids=()
 # spawn IN OUT NAME ARGS...: start stage NAME, stdin from IN, stdout to OUT
 # ('-': this script's); its pid goes to $spawned and stage_pids.
 spawn() {
-	local in=$1 to=$2 bin
-	bin=$(stage_path "$3")
+	local in=$1 to=$2 bin=${stage_bin[$3]}
 	shift 3
 	if [ "$to" = - ]; then
 		"${deathsig[@]}" "$bin" "$@" < "$in" 7>&- 8>&- 9>&- &
@@ -562,11 +569,12 @@ resume_adopt() {
 	say "resuming the interrupted run in $work"
 }
 
-# step_key NAME PROGRAMS CMD...: the key of step NAME (see above).
+# step_key NAME PROGRAMS CMD...: key = the key of step NAME (see above).
+# What is hashed goes through a file: b2sum is then the one process.
 step_key() {
 	local name=$1 progs=$2 a p list="" ext=() h skip=0
 	shift 2
-	h=$({
+	{
 		printf 'ndd-resume 1\nstep %s\nmpi %s\n' "$name" "$mpi"
 		for p in $progs; do printf 'program %s %s\n' "$p" "${prog_hash[$p]}"; done
 		for a in "$@"; do
@@ -589,7 +597,7 @@ step_key() {
 		# the previous step's key decides its outputs (the stages are
 		# deterministic), so its marker need not be written yet
 		[ -z "$prev_key" ] || printf 'after %s\n' "$prev_key"
-	} | b2sum) && echo "${h:0:128}"
+	} > "$work/.key" && h=$(b2sum < "$work/.key") && key=${h:0:128}
 }
 
 # hash_programs: prog_hash[NAME] = the hash of stage NAME's program, for
@@ -597,11 +605,11 @@ step_key() {
 declare -A prog_hash
 hash_programs() {
 	local s h f paths=()
-	for s in $stages; do paths+=("$(stage_path "$s")"); done
+	for s in $stages; do paths+=("${stage_bin[$s]}"); done
 	# -z: names unescaped, records end in NUL
 	while IFS= read -r -d '' h; do
 		f=${h#*  } h=${h%% *}
-		for s in $stages; do [ "$(stage_path "$s")" = "$f" ] && prog_hash[$s]=${h:0:128}; done
+		for s in $stages; do [ "${stage_bin[$s]}" = "$f" ] && prog_hash[$s]=${h:0:128}; done
 	done < <(b2sum -z -- "${paths[@]}")
 	for s in $stages; do [ -n "${prog_hash[$s]:-}" ] || die "cannot read the stage program of $s"; done
 }
@@ -689,7 +697,15 @@ wait_marks() {
 	mark_pids=()
 }
 
+# in_background CMD...: CMD (a removal of what the run no longer needs)
+# runs beside the script, and wait_background waits for every such
+# command: the script does not end, whatever way it ends, before them.
+bg_pids=()
+in_background() { "$@" 7>&- 8>&- 9>&- & bg_pids+=("$!"); }
+wait_background() { [ ${#bg_pids[@]} -eq 0 ] || wait "${bg_pids[@]}"; bg_pids=(); }
+
 mkdir -p "$out" || die "cannot create output directory '$out'"
+out_abs=$(cd "$out" && pwd)
 lock_dir "$out" 9
 if [ -e "$out/current" ] && [ ! -L "$out/current" ]; then
 	die "'$out/current' is not the link this script publishes through (a file or directory of that name is in the way): move it, or choose another output directory"
@@ -724,7 +740,8 @@ cleanup() {
 		keeps_work || kill -TERM "${mark_pids[@]}" 2>/dev/null
 		wait "${mark_pids[@]}" 2>/dev/null
 	fi
-	keeps_work || rm -rf "$work"
+	wait_background
+	keeps_work || [ ! -e "$work" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 for sig in INT TERM HUP; do
@@ -766,7 +783,7 @@ step() {
 	local -A before=()
 	shift 3
 	ran[$name]=1
-	key=$(step_key "$name" "$progs" "$@")
+	step_key "$name" "$progs" "$@" || die "cannot hash the key of step $name"
 	if [ "$reusing" = 1 ]; then
 		if step_reusable "$name" "$key"; then
 			while read -r sn sv; do secs[$sn]=$sv; done < <(sed -n 's/^seconds //p' "$work/.done-$name")
@@ -816,7 +833,7 @@ mpi_run() {
 	esac
 	rm -f "$work/mpi.status"
 	# mpirun as a stage (spawn()): dies with this script, and takes its ranks along
-	"${deathsig[@]}" "${cmd[@]}" "$(stage_path mpi)" --status "$work/mpi.status" "$@" \
+	"${deathsig[@]}" "${cmd[@]}" "${stage_bin[mpi]}" --status "$work/mpi.status" "$@" \
 		< /dev/null 2> >(tee -a "$work/mpirun.log" >&2) 7>&- 8>&- 9>&- &
 	spawned=$!
 	stage_pids+=("$spawned")
@@ -1092,7 +1109,8 @@ ran_stage() {
 	return 1
 }
 write_stats() {
-	local a=() st idxset=()
+	local a=() st idxset=() tpl_setting=false
+	[ "$templates" = 0 ] || tpl_setting=true
 	[ -z "$index" ] || idxset=(--setting "index=$index" --setting "night=$night")
 	# the statistics of this run's steps only (an adopted work directory
 	# may hold a step this run does not have)
@@ -1110,7 +1128,7 @@ write_stats() {
 	local ended
 	clock ended
 	run_stage stats -o "$work/stats.json" --started "$started" --ended "$ended" \
-		--exit-status "$status" --setting "k=$k" --setting "method=$method" --setting "templates=$([ "$templates" = 1 ] && echo true || echo false)" \
+		--exit-status "$status" --setting "k=$k" --setting "method=$method" --setting "templates=$tpl_setting" \
 		--setting "threads=${threads:-all}" "${idxset[@]}" --setting "mpi_ranks=$mpi" \
 		--inputs0 "$work/inputs.list" "${a[@]}" -- "${cmdline[@]}"
 }
@@ -1130,6 +1148,11 @@ if run_stage report "${qopt[@]}" "${ropt[@]}" -o "$work/report.html"; then
 else
 	echo "run_pipeline.sh: warning: ndd-report failed: no report.html for this run" >&2
 fi
+# The report was the documents file's last reader.  It is the crawl's
+# text, and unlinking it waits on the file system: it goes while the
+# outputs are published (a run stopped from here on and resumed extracts
+# again, as the work it left has no documents file).
+[ "$keep" = 1 ] || [ ! -f "${docs[0]}" ] || in_background rm -f -- "${docs[@]}"
 
 # The index and the outputs: stage the night, publish, commit the night
 # (see "Adding a night and publishing" above).
@@ -1138,18 +1161,15 @@ fi
 wait_marks
 publish "${published[@]}" stats.json clusters.csv
 published_ok=1
-# published: no --resume may adopt what is left of the work (markers
-# first: a work directory without one is never adopted)
-if [ "$keep" = 0 ]; then
-	rm -f "$work"/.done-*
-	rm -f "${docs[@]}"
-fi
+# published: no --resume may adopt what is left of the work
+[ "$keep" = 1 ] || in_background rm -rf -- "$work"
 if [ -n "$index" ]; then
 	index_commit "$night" || die "published in $out, but cannot add night '$night' to the index '$index' (the next run on the index retries)"
 	index_expire
 	say "night '$night' added to the index $index ($(index_nights "$index" | wc -l) nights)"
 fi
 [ "$keep" = 1 ] && say "intermediate files kept in $work"
-say "done: $(grep -o '"clusters": [0-9]*' "$out/stats.json" | head -1 | tr -d '"'), exit status $status"
-echo "clusters: $(cd "$out" && pwd)/clusters.csv"
+[ "$quiet" = 1 ] || say "done: $(grep -o '"clusters": [0-9]*' "$out/stats.json" | head -1 | tr -d '"'), exit status $status"
+wait_background
+echo "clusters: $out_abs/clusters.csv"
 exit $status
