@@ -137,6 +137,16 @@ int main(void)
 	test_bulk("/tmp");     /* a disk filesystem: O_DIRECT */
 	test_bulk("/dev/shm"); /* tmpfs refuses O_DIRECT: buffered */
 
+	/* NDD_NO_FSYNC: the same file, renamed into place, its writeback
+	 * only started. */
+	setenv("NDD_NO_FSYNC", "1", 1);
+	CHECK(outfile_open(&o, path) == 0);
+	fputs("deferred\n", o.fp);
+	CHECK(outfile_commit(&o) == 0);
+	CHECK(exists(path) && dir_entries(dir) == 1 && stat(path, &st) == 0 && st.st_size == 9);
+	unlink(path);
+	unsetenv("NDD_NO_FSYNC");
+
 	snprintf(path, sizeof path, "%s/no/such/dir/x", dir);
 	CHECK(outfile_open(&o, path) == -1);
 	CHECK(infile_open(path) == NULL);

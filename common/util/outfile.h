@@ -2,7 +2,8 @@
  * outfile.h - output files published atomically.
  *
  * Data goes to "<path>.tmp.<pid>", which outfile_commit() flushes, fsyncs
- * and renames onto <path>.  A failed run, or one killed by SIGINT, SIGTERM
+ * and renames onto <path> (with NDD_NO_FSYNC=1 in the environment it
+ * only starts the writeback: the caller syncs what it keeps).  A failed run, or one killed by SIGINT, SIGTERM
  * or SIGHUP, removes the temporary file, so a reader never sees a
  * half-written output.  "-" or NULL means stdout (no rename); an existing
  * path that is not a regular file (/dev/null, a FIFO) is written in place.
