@@ -104,6 +104,10 @@ static void parse(struct opts *o, int argc, char **argv)
 		log_error("--clusters is required, and nothing else (no operands)");
 		usage(stderr, EXIT_FAILED);
 	}
+	if (o->documents && !strcmp(o->clusters, "-") && !strcmp(o->documents, "-")) {
+		log_error("--clusters and --documents cannot both be standard input");
+		usage(stderr, EXIT_FAILED);
+	}
 	cli_common_finish(&o->cc);
 }
 
@@ -501,6 +505,20 @@ static int read_titles(const struct opts *o, struct clusters_in *ci, struct doc_
 	return 0;
 }
 
+/* clusters.csv, then the titles of the largest clusters' members.
+ * @return 0, or -1 (logged). */
+static int read_clusters(const struct opts *o, struct clusters_in *ci, struct doc_scan *ds)
+{
+	FILE *cf = open_seekable(o->clusters);
+	if (!cf || clusters_pass1(cf, o->clusters, ci))
+		return -1;
+	pick_top(ci, (size_t)o->top);
+	if (clusters_pass2(cf, o->clusters, ci, (size_t)o->members))
+		return -1;
+	fclose(cf);
+	return o->n_docs && read_titles(o, ci, ds) ? -1 : 0;
+}
+
 /* ---- hosts, from documents.csv ---- */
 
 static int read_documents(const char *path, struct host_table *t)
@@ -808,16 +826,17 @@ int main(int argc, char **argv)
 	parse(&o, argc, argv);
 	r.night = o.night;
 
-	FILE *cf = open_seekable(o.clusters);
-	if (!cf || clusters_pass1(cf, o.clusters, &ci))
-		return EXIT_FAILED;
-	pick_top(&ci, (size_t)o.top);
-	if (clusters_pass2(cf, o.clusters, &ci, (size_t)o.members))
-		return EXIT_FAILED;
-	fclose(cf);
-	if (o.n_docs && read_titles(&o, &ci, &ds))
-		return EXIT_FAILED;
-	if (o.documents && read_documents(o.documents, &hm))
+	/* The clusters with their titles, and the hosts: two readings that
+	 * share nothing, side by side on two threads. */
+	int bad_clusters = 0, bad_hosts = 0;
+#pragma omp parallel sections num_threads(2)
+	{
+#pragma omp section
+		bad_clusters = read_clusters(&o, &ci, &ds);
+#pragma omp section
+		bad_hosts = o.documents && read_documents(o.documents, &hm);
+	}
+	if (bad_clusters || bad_hosts)
 		return EXIT_FAILED;
 	if (o.stats && !(st = read_json(o.stats)))
 		return EXIT_FAILED;

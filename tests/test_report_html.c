@@ -425,6 +425,11 @@ static void test_hosts(void)
 		{"http://h.example?q=1", "h.example"},
 		{"h.example/path", "h.example"},
 		{"http://a/\"><script>", "a"},
+		{"http://a:1@b:2@C.d:3/x@y:z", "c.d"},
+		{"http://u:p@[::1]:80/", "[::1]:80"},
+		{"ftp://h.example#f:1", "h.example"},
+		{"http://h.example:8080", "h.example"},
+		{"", ""},
 	};
 	char host[64];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -9,39 +9,55 @@
 
 #include "util/log.h"
 
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+/* hostshare_url_host(), returning the FNV-1a hash of what it wrote (a
+ * URL per page of the night: the host is hashed as it is copied). */
+static uint64_t url_host(const char *url, char *out, size_t max)
+{
+	const char *p = strstr(url, "://");
+	p = p ? p + 3 : url;
+	const char *e = p + strcspn(p, "/?#");
+	const char *at = memrchr(p, '@', (size_t)(e - p)); /* the host follows the last user part */
+	if (at)
+		p = at + 1;
+	const char *port = *p == '[' ? NULL : memchr(p, ':', (size_t)(e - p)); /* an IPv6 literal keeps its colons */
+	if (port)
+		e = port;
+	uint64_t h = FNV_OFFSET;
+	size_t n = (size_t)(e - p);
+	if (!max)
+		return h;
+	if (n > max - 1)
+		n = max - 1;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char c = (unsigned char)p[i];
+		const unsigned char l = (unsigned char)((unsigned)c - 'A' < 26u ? c | 0x20 : c);
+		out[i] = (char)l;
+		h = (h ^ l) * FNV_PRIME;
+	}
+	out[n] = '\0';
+	return h;
+}
+
 void hostshare_url_host(const char *url, char *out, size_t max)
 {
-	const char *p = strstr(url, "://"), *e;
-	p = p ? p + 3 : url;
-	e = p + strcspn(p, "/?#");
-	for (const char *at = p; at < e; at++)
-		if (*at == '@')
-			p = at + 1;
-	const char *port = e;
-	if (*p != '[') /* an IPv6 literal keeps its colons */
-		for (const char *c = p; c < e; c++)
-			if (*c == ':') {
-				port = c;
-				break;
-			}
-	size_t n = 0;
-	for (const char *c = p; c < port && n + 1 < max; c++)
-		out[n++] = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-	if (max)
-		out[n] = '\0';
+	(void)url_host(url, out, max);
 }
 
 static uint64_t hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = FNV_OFFSET;
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+		h = (h ^ (unsigned char)*s) * FNV_PRIME;
 	return h;
 }
 
-static struct report_host *slot_of(const struct host_table *t, const char *host)
+/* The slot of @host (hashed: @hash), or the empty slot where it goes. */
+static struct report_host *slot_of(const struct host_table *t, const char *host, uint64_t hash)
 {
-	size_t i = (size_t)hash_str(host) & (t->cap - 1);
+	size_t i = (size_t)hash & (t->cap - 1);
 	while (t->slot[i].host && strcmp(t->slot[i].host, host))
 		i = (i + 1) & (t->cap - 1);
 	return &t->slot[i];
@@ -60,7 +76,7 @@ static int grow(struct host_table *t)
 	t->cap = cap;
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i].host)
-			*slot_of(t, old[i].host) = old[i];
+			*slot_of(t, old[i].host, hash_str(old[i].host)) = old[i];
 	free(old);
 	return 0;
 }
@@ -70,8 +86,8 @@ int hostshare_add(struct host_table *t, const char *url, int dropped, int earlie
 	char host[256];
 	if (2 * (t->n + 1) > t->cap && grow(t))
 		return -1;
-	hostshare_url_host(url, host, sizeof host);
-	struct report_host *h = slot_of(t, host);
+	const uint64_t hash = url_host(url, host, sizeof host);
+	struct report_host *h = slot_of(t, host, hash);
 	if (!h->host) {
 		if (!(h->host = strdup(host))) {
 			log_error("out of memory for a host name");
