@@ -465,10 +465,12 @@ done
 
 # The stages run in the background of this script and are waited for, so a
 # signal is handled at once (bash runs a trap only between foreground
-# commands) and each stage's status is known.  setpriv gives each a
-# parent-death signal: when this script dies, even by kill -9, the kernel
-# sends its stages SIGTERM, and they remove their partial outputs and exit.
-# They do not inherit the lock descriptors (7, 8, 9).
+# commands) and each stage's status is known.  Each has a parent-death
+# signal: when this script dies, even by kill -9, the kernel sends its
+# stages SIGTERM, and they remove their partial outputs and exit.  An
+# ndd-* stage arms it itself when NDD_PARENT_PID names its parent (no
+# program more to start per stage); what is not ours (tee, mpirun) gets it
+# from setpriv.  They do not inherit the lock descriptors (7, 8, 9).
 deathsig=()
 command -v setpriv >/dev/null && deathsig=(setpriv --pdeathsig TERM)
 stage_pids=()
@@ -476,12 +478,13 @@ stage_pids=()
 # spawn IN OUT NAME ARGS...: start stage NAME, stdin from IN, stdout to OUT
 # ('-': this script's); its pid goes to $spawned and stage_pids.
 spawn() {
-	local in=$1 to=$2 bin=${stage_bin[$3]}
+	# (expanded in the forked child, $BASHPID would be the child's own)
+	local in=$1 to=$2 bin=${stage_bin[$3]} me=$BASHPID
 	shift 3
 	if [ "$to" = - ]; then
-		"${deathsig[@]}" "$bin" "$@" < "$in" 7>&- 8>&- 9>&- &
+		NDD_PARENT_PID=$me "$bin" "$@" < "$in" 7>&- 8>&- 9>&- &
 	else
-		"${deathsig[@]}" "$bin" "$@" < "$in" > "$to" 7>&- 8>&- 9>&- &
+		NDD_PARENT_PID=$me "$bin" "$@" < "$in" > "$to" 7>&- 8>&- 9>&- &
 	fi
 	spawned=$!
 	stage_pids+=("$spawned")

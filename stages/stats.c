@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 	static struct opts o;
 	struct outfile f = {0};
 	log_init("ndd-stats");
+	cli_die_with_parent();
 	parse(&o, argc, argv);
 	if (outfile_open(&f, o.cc.output))
 		return EXIT_FAILED;

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <signal.h>
+#include <sys/prctl.h>
+#endif
 
 #include "util/log.h"
 
@@ -125,6 +129,20 @@ void cli_common_finish(struct cli_common *cc)
 	}
 #ifdef _OPENMP
 	omp_set_num_threads(cc->threads);
+#endif
+	cli_die_with_parent();
+}
+
+void cli_die_with_parent(void)
+{
+#ifdef __linux__
+	const char *e = getenv("NDD_PARENT_PID");
+	if (!e || !*e)
+		return;
+	const long parent = strtol(e, NULL, 10);
+	/* armed after the parent forked us: it may have died in between */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == 0 && getppid() != (pid_t)parent)
+		raise(SIGTERM);
 #endif
 }
 

@@ -58,8 +58,19 @@ struct cli_common {
 int cli_common_option(struct cli_common *cc, int c, const char *arg,
 		      void (*usage)(FILE *, int));
 
-/** Apply defaults (threads = all cores) and set OpenMP's thread count. */
+/**
+ * Apply defaults (threads = all cores), set OpenMP's thread count, and
+ * cli_die_with_parent().
+ */
 void cli_common_finish(struct cli_common *cc);
+
+/**
+ * With NDD_PARENT_PID=PID in the environment (run_pipeline.sh sets it for
+ * each stage it starts), die of SIGTERM when the parent process dies,
+ * even by kill -9 (Linux's parent-death signal); at once if PID is no
+ * longer the parent.  Without it, nothing.
+ */
+void cli_die_with_parent(void);
 
 /** Parse a non-negative integer option in [lo, hi] or exit 2 with a message. */
 long long cli_parse_int(const char *opt, const char *arg, long long lo, long long hi);
