@@ -579,9 +579,16 @@ resume_adopt() {
 }
 
 # step_key NAME PROGRAMS CMD...: key = the key of step NAME (see above).
-# What is hashed goes through a file: b2sum is then the one process.
+# (Through a pipe, not a file: a file created right after a stage wrote
+# its output waits for the file system's journal.)
 step_key() {
-	local name=$1 progs=$2 a p list="" ext=() h skip=0
+	local h
+	h=$(key_text "$@" | b2sum) && key=${h:0:128}
+}
+
+# key_text NAME PROGRAMS CMD...: what the key of step NAME hashes.
+key_text() {
+	local name=$1 progs=$2 a p list="" ext=() skip=0
 	shift 2
 	{
 		printf 'ndd-resume 1\nstep %s\nmpi %s\n' "$name" "$mpi"
@@ -606,7 +613,7 @@ step_key() {
 		# the previous step's key decides its outputs (the stages are
 		# deterministic), so its marker need not be written yet
 		[ -z "$prev_key" ] || printf 'after %s\n' "$prev_key"
-	} > "$work/.key" && h=$(b2sum < "$work/.key") && key=${h:0:128}
+	}
 }
 
 # hash_programs: prog_hash[NAME] = the hash of stage NAME's program, for
