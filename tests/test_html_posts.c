@@ -7,7 +7,8 @@
  * content in every post or in none, as in most of them; rows that point
  * to other pages, a run with no content, a single post and a lone
  * paragraph are left alone; on any input a block only becomes content
- * or, from content, BAD.  First on
+ * or, from content, BAD.  A post made of two sibling elements in turn
+ * (a row of text, a row of controls) is a run too.  First on
  * blocks made by hand (gap_depth gives the elements), then through
  * html_text on a thread in div and in table markup.
  */
@@ -109,6 +110,70 @@ static void test_runs(void)
 	s.runs = 0;
 	hblocks_runs(b, n, 0, note, &s);
 	CHECK(s.runs == 1 && s.last.count == 4);
+}
+
+/* A post in two sibling elements, one after the other (a table's row
+ * with the profile and the text, then a row of controls: "Top", "Quote"):
+ * the children alternate between two shapes, so the run has period 2 and
+ * a post is the pair, five blocks lined up by position. */
+static size_t thread2(struct hblock *b, size_t n)
+{
+	size_t k = 0;
+	b[k++] = blk(4, 4, HB_BAD, 0);
+	b[k++] = blk(6, 0, HB_SHORT, 3);
+	for (size_t p = 0; p < n; p++) {
+		b[k++] = blk(1, 0, HB_SHORT, p ? 6 : 5);
+		b[k++] = blk(3, 0, HB_SHORT, 9);
+		b[k++] = blk(p ? 8 : 45, 0, p ? HB_SHORT : HB_GOOD, 8);
+		b[k++] = blk(1, 1, HB_BAD, 6);
+		b[k++] = blk(2, 2, HB_BAD, 8);
+	}
+	b[k++] = blk(5, 5, HB_BAD, 2);
+	return k;
+}
+
+static void test_periodic(void)
+{
+	struct hblock b[40];
+	size_t n = thread2(b, 4);
+	struct seen s = {0, {0, 0, 0}};
+	hblocks_runs(b, n, 1, note, &s);
+	CHECK(s.runs == 1 && s.last.start == 2 && s.last.len == 5 && s.last.count == 4);
+	CHECK_EQ_U64(hblocks_posts(b, n), 5);
+	CHECK(b[1].cls == HB_GOOD);
+	for (size_t p = 0; p < 4; p++)
+		CHECK(b[4 + 5 * p].cls == HB_GOOD && b[5 + 5 * p].cls == HB_BAD);
+	/* A post of one row and a lone line between posts: a child of one
+	 * block has no shape, so nothing repeats. */
+	n = thread2(b, 4);
+	for (size_t p = 0; p < 4; p++)
+		b[6 + 5 * p].gap_depth = 9; /* "Quote" joins "Top": one block's child */
+	struct hblock m[40];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i < 6 || (i - 6) % 5)
+			m[k++] = b[i];
+	s.runs = 0;
+	hblocks_runs(m, k, 1, note, &s);
+	CHECK_EQ_U64(s.runs, 0);
+	/* Two groups, then more of the second shape: a run of period 1
+	 * follows, from the child after the groups (no block in two runs). */
+	k = 0;
+	m[k++] = blk(6, 0, HB_SHORT, 0);
+	for (size_t c = 0; c < 6; c++) {
+		m[k++] = blk(2, 0, HB_SHORT, c ? 6 : 5);
+		if (c == 0 || c == 2)
+			m[k++] = blk(2, 0, HB_SHORT, 9);
+		m[k++] = blk(5, 0, HB_SHORT, 8);
+	}
+	s.runs = 0;
+	hblocks_runs(m, k, 1, note, &s);
+	CHECK(s.runs == 2 && s.last.start == 11 && s.last.len == 2 && s.last.count == 2);
+	/* Posts of one element each still make a run of period 1, not 2. */
+	n = thread(b, 4);
+	s.runs = 0;
+	hblocks_runs(b, n, 1, note, &s);
+	CHECK(s.runs == 1 && s.last.len == 3 && s.last.count == 4);
 }
 
 /* Posts alike: a line other than the body (a date) is content in every
@@ -238,6 +303,22 @@ static void test_pages(void)
 		"</td></tr></table></body></html>");
 	CHECK(contains(m, "Good to hear it.") && contains(m, "Will the boats come back?"));
 	CHECK(contains(m, "The harbour wall was repaired"));
+	/* Each post two rows of one table: the profile and the text, then
+	 * the controls; every post's text is content, the controls are not. */
+	m = main_of(
+		"<html><body><table class=t><tr><th>Author</th><th>Message</th></tr>"
+		"<tr><td><b>jo.smith</b><br>Posts: 12</td><td>The harbour wall was repaired over the "
+		"winter, and the fish market that flooded in November opens again in the spring, once "
+		"the floor has dried out and the council has checked the new drains.</td></tr>"
+		"<tr><td><a href=#top>Top</a></td><td><a href=/q?p=1>Quote</a> <a href=/pm?u=1>Message</a></td></tr>"
+		"<tr><td><b>ann_k</b><br>Posts: 3</td><td>Good to hear it.</td></tr>"
+		"<tr><td><a href=#top>Top</a></td><td><a href=/q?p=2>Quote</a> <a href=/pm?u=2>Message</a></td></tr>"
+		"<tr><td><b>pete</b><br>Posts: 40</td><td>Will the boats come back?</td></tr>"
+		"<tr><td><a href=#top>Top</a></td><td><a href=/q?p=3>Quote</a> <a href=/pm?u=3>Message</a></td></tr>"
+		"</table><div class=menu><a href=/a>Home</a> <a href=/b>Forums</a></div></body></html>");
+	CHECK(contains(m, "The harbour wall was repaired"));
+	CHECK(contains(m, "Good to hear it.") && contains(m, "Will the boats come back?"));
+	CHECK(!contains(m, "Quote") && !contains(m, "Forums"));
 }
 
 int main(void)
@@ -248,6 +329,7 @@ int main(void)
 		return test_finish("test_html_posts");
 	test_runs();
 	test_thread();
+	test_periodic();
 	test_alike();
 	test_left_alone();
 	test_random();

@@ -11,11 +11,21 @@
 
 #include <stdint.h>
 
+/* A child of an element that has ended: its shape (0: none), its first
+ * block and its blocks that are not marks. */
+struct child {
+	uint64_t shape;
+	size_t start, len;
+};
+
 struct level {
 	uint32_t depth;
-	size_t child;   /* first block of the current child */
-	uint64_t shape; /* the elder child's shape; 0: none */
-	struct hrun run;
+	size_t child; /* first block of the current child */
+	struct child prev[HRUN_PERIOD_MAX]; /* the children ended, the last first */
+	size_t period;   /* of the run these children are in; 0: none */
+	size_t children; /* in that run, its first from run.start */
+	size_t fence;    /* a run starts here or later: its blocks are no earlier run's */
+	struct hrun run; /* run.count is set when it is reported */
 };
 
 struct walk {
@@ -48,25 +58,70 @@ static uint64_t shape(const struct hblock *b, size_t s, size_t e, uint32_t depth
 	return k >= 2 ? h | 1 : 0;
 }
 
-static void finish(const struct walk *w, const struct level *l)
+static void finish(const struct walk *w, struct level *l)
 {
-	if (l->run.count > 1)
+	if (l->period && l->children >= 2 * l->period) {
+		l->run.count = l->children / l->period;
 		w->fn(w->b, &l->run, w->ctx);
+	}
+	l->period = 0;
 }
 
-/* The child b[s..e] of the element at l ends: it extends the run of its
- * elder siblings' shape or starts one (the run before it is reported). */
+/* Does a child of shape @h (not 0) and @len blocks begin a run of period
+ * @p: the same as the child p before it, the children between them
+ * shaped too, the group of p within HRUN_MAX_BLOCKS?  *@glen gets the
+ * group's blocks. */
+static inline int starts_run(const struct level *l, uint64_t h, size_t len, size_t p, size_t *glen)
+{
+	const struct child *const twin = &l->prev[p - 1];
+	if (twin->shape != h || twin->len != len)
+		return 0;
+	*glen = len;
+	for (size_t k = 0; k + 1 < p; k++) {
+		if (!l->prev[k].shape)
+			return 0;
+		*glen += l->prev[k].len;
+	}
+	return *glen <= HRUN_MAX_BLOCKS;
+}
+
+/* The child b[s..e] of the element at l ends: it extends the run it is in
+ * (the child a period before it has its shape) or ends it and perhaps
+ * starts another, of the least period that fits. */
 static void end_child(const struct walk *w, struct level *l, size_t s, size_t e)
 {
-	size_t len = 0;
+	size_t len = 0, glen = 0;
 	const uint64_t h = shape(w->b, s, e, l->depth, w->pointers_break, &len);
-	if (h && h == l->shape && len == l->run.len) {
-		l->run.count++;
-		return;
+	if (h && l->period && starts_run(l, h, len, l->period, &glen)) {
+		l->children++;
+	} else if (l->period || h) {
+		if (l->period && l->children >= 2 * l->period) {
+			const size_t rest = l->children % l->period;
+			l->fence = rest ? l->prev[rest - 1].start : s;
+		}
+		finish(w, l);
+		for (size_t p = 1; h && p <= HRUN_PERIOD_MAX; p++)
+			if (l->prev[p - 1].start >= l->fence && starts_run(l, h, len, p, &glen)) {
+				l->period = p;
+				l->children = p + 1;
+				l->run = (struct hrun){l->prev[p - 1].start, glen, 0};
+				break;
+			}
 	}
-	finish(w, l);
-	l->shape = h;
-	l->run = (struct hrun){s, len, 1};
+	for (size_t k = HRUN_PERIOD_MAX - 1; k > 0; k--)
+		l->prev[k] = l->prev[k - 1];
+	l->prev[0] = (struct child){h, s, len};
+}
+
+/* A level for the element at @depth whose first child starts at @first. */
+static void open_level(struct level *l, uint32_t depth, size_t first)
+{
+	l->depth = depth;
+	l->child = first;
+	l->period = 0;
+	l->fence = 0;
+	for (size_t k = 0; k < HRUN_PERIOD_MAX; k++)
+		l->prev[k].shape = 0;
 }
 
 void hblocks_runs(struct hblock *b, size_t n, int pointers_break, hrun_fn fn, void *ctx)
@@ -87,7 +142,7 @@ void hblocks_runs(struct hblock *b, size_t n, int pointers_break, hrun_fn fn, vo
 			st[top - 1].child = i;
 		} else if (top < HRUN_MAX_DEPTH) {
 			const size_t first = top ? st[top - 1].child : 0;
-			st[top] = (struct level){g, first, 0, {first, 0, 0}};
+			open_level(&st[top], g, first);
 			end_child(&w, &st[top], first, last);
 			st[top++].child = i;
 		}

@@ -13,6 +13,18 @@
  * (marks not counted), one after the other, are a run; their blocks line
  * up by position (the k-th block of each child that is not a mark).
  *
+ * A record may also span a few siblings in turn: table layouts cut a
+ * post into rows of one table (the profile and the text, then a row of
+ * controls, as phpBB 2's subSilver serves them) and an index's entry
+ * into a title row and a details row (Hacker News's front page).  What repeats is then the group:
+ * children whose shapes come back every p siblings (p up to
+ * HRUN_PERIOD_MAX, the least that fits), each of them shaped (2 blocks
+ * or more), the group within HRUN_MAX_BLOCKS, make a run of groups, and
+ * a group is what the callback sees as one child.  Repetition is the
+ * evidence either way (the same structure over and over is a list of
+ * records, as readability and boilerpipe read a page's repeated
+ * siblings); a group must repeat twice or more, whole.
+ *
  * One pass with a stack of the open elements' depths; each child is
  * hashed once over at most HRUN_SCAN_MAX blocks, so the pass is linear
  * in the blocks however deep the page nests.  Elements deeper than
@@ -28,9 +40,10 @@
 #define HRUN_MAX_BLOCKS 12
 #define HRUN_SCAN_MAX (4 * HRUN_MAX_BLOCKS)
 #define HRUN_MAX_DEPTH 256
+#define HRUN_PERIOD_MAX 3
 
-/* A run: @count children from block @start, each of @len blocks that are
- * not marks. */
+/* A run: @count children (groups of children) from block @start, each
+ * of @len blocks that are not marks. */
 struct hrun {
 	size_t start, len, count;
 };
