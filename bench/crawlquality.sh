@@ -8,6 +8,8 @@
 # and generator version), run through run_pipeline.sh and scored by
 # bench/crawl_score.py (its header says what each column means), with the
 # duplicate types of the pairs (ndd-self-join --pairs) against the kinds.
+# Why pairs were missed: bench/crawl_missed.py (tune families only) on the
+# texts bench/decided_text prints for the run's documents and templates.
 #
 #   CRAWL_SEED=1          the crawl's seed
 #   CRAWL_HOSTS=42        hosts (families are dealt to them in turn)
