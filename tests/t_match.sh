@@ -69,7 +69,7 @@ for mode in templates no-templates; do
 	opt=
 	[ $mode = no-templates ] && opt=--no-templates
 	out="$T/out-$mode"
-	"$TOP/run_pipeline.sh" -q $opt -o "$out" "$T/m.warc" >/dev/null 2>"$T/err" ||
+	"$TOP/run_pipeline.sh" -q --bin "$BIN" $opt -o "$out" "$T/m.warc" >/dev/null 2>"$T/err" ||
 		{ bad "$mode: run_pipeline.sh"; cat "$T/err"; continue; }
 	"$BIN/ndd-self-join" -q -k 6 --from-fingerprints -c "$out/fingerprints.ndf" \
 		--pairs "$T/pairs-$mode.csv" -o "$T/c-$mode.csv" || bad "$mode: self-join --pairs"
@@ -132,7 +132,7 @@ PY
 done
 
 # Across nights: tonight's pages against the same pages of an earlier night.
-"$TOP/run_pipeline.sh" -q --previous "$T/out-templates" -o "$T/again" "$T/m.warc" >/dev/null 2>&1 ||
+"$TOP/run_pipeline.sh" -q --bin "$BIN" --previous "$T/out-templates" -o "$T/again" "$T/m.warc" >/dev/null 2>&1 ||
 	bad "run_pipeline.sh --previous"
 prev="$T/again/previous.csv"
 self=$(tr -d '\r' <"$prev" | awk -F, 'NR > 1 && $1 == $7 { n++; if ($14 != "exact") bad = 1 }
