@@ -14,6 +14,7 @@
  */
 #include "html/html_blocks.h"
 #include "html/html_runs.h"
+#include "util/bytes.h"
 #include "util/simd16.h"
 
 #include <string.h>
@@ -159,11 +160,17 @@ static inline void tally_char(struct hblock_tally *t, const unsigned char **pp,
 		t->sentence = 1;
 }
 
-/* Does a whole Han character U+4E00..U+9FFF (lead bytes E4..E9) start at @p? */
-static inline int is_han(const unsigned char *p, const unsigned char *end)
+/*
+ * Is the character whose first bytes are @x (little-endian, read past
+ * the text's end: HBLOCK_SLACK), @left of them the text's, a whole Han
+ * U+4E00..U+9FFF?  Its three bytes read as one big-endian number lie in
+ * E4 B8 80 .. E9 BF BF, both continuation bytes 10xxxxxx: two tests, where
+ * the lead byte's range, the continuations and E4's second byte were four.
+ */
+static inline int han_at(uint32_t x, ptrdiff_t left)
 {
-	return *p >= 0xE4 && *p <= 0xE9 && end - p >= 3 && (p[1] & 0xC0) == 0x80 &&
-	       (p[2] & 0xC0) == 0x80 && (*p > 0xE4 || p[1] >= 0xB8);
+	const uint32_t be = __builtin_bswap32(x) >> 8;
+	return left >= 3 && (x & 0xC0C000u) == 0x808000u && be - 0xE4B880u <= 0xE9BFBFu - 0xE4B880u;
 }
 
 /*
@@ -174,13 +181,14 @@ static inline int is_han(const unsigned char *p, const unsigned char *end)
 static const unsigned char *tally_han(struct hblock_tally *t, const unsigned char *p,
 				      const unsigned char *end)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, x = get_le32(p);
 	int legal = 0;
 	do {
-		legal |= p[0] == 0xE7 && p[1] == 0x89 && p[2] == 0x88;
+		legal |= (x & 0xFFFFFFu) == 0x8889E7u; /* E7 89 88 */
 		n++;
 		p += 3;
-	} while (p < end && is_han(p, end));
+		x = get_le32(p);
+	} while (han_at(x, end - p));
 	t->words10 += 6 * n;
 	t->in_word = 0;
 	t->after_g = 0;
@@ -257,7 +265,7 @@ static __attribute__((noinline)) const unsigned char *tally_mixed(struct hblock_
 	}
 	p += k;
 	while (p < end && *p >= 0x80) {
-		if (is_han(p, end))
+		if (han_at(get_le32(p), end - p))
 			p = tally_han(t, p, end);
 		else
 			tally_char(t, &p, end);
