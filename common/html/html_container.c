@@ -188,10 +188,12 @@ static int find_top(const struct hblock *b, size_t n, struct range *top)
 			return -1;
 		prev[n_prev++] = (struct prev_small){g, i, words, links};
 		const uint64_t w = weight(&b[i]);
-		const uint32_t p = holder_depth(b, n, i);
+		const uint32_t p = w ? holder_depth(b, n, i) : 0;
+		/* open[] is sorted by depth and d falls with k: each level's
+		 * place is at or below the one before it */
+		size_t at = n_open;
 		for (uint32_t k = 0; w && k < SPREAD_LEVELS && k <= p; k++) {
 			const uint32_t d = p - k;
-			size_t at = n_open;
 			while (at > 0 && open[at - 1].depth > d)
 				at--;
 			if (at > 0 && open[at - 1].depth == d) {
