@@ -1057,7 +1057,13 @@ static void test_measure_reference(void)
 		"\xE7\x89\x88\xE6\x9D\x83\xE6\x89\x80\xE6\x9C\x89", "\xF0\xA0\x80\x80",
 		/* cut short after two bytes; U+4DBF, U+4DC0 (the end of CJK
 		 * extension A, a hexagram), U+304B (kana), U+FF1F, U+2026 */
-		"\xE4\xB8", "\xE4\xB6\xBF", "\xE4\xB7\x80", "\xE3\x81\x8B", "\xEF\xBC\x9F", "\xE2\x80\xA6"};
+		"\xE4\xB8", "\xE4\xB6\xBF", "\xE4\xB7\x80", "\xE3\x81\x8B", "\xEF\xBC\x9F", "\xE2\x80\xA6",
+		/* the ends of the Han range the four-at-a-time test reads
+		 * (U+4E00, U+9FFF; U+4DFF, U+A000 outside it), U+7248 alone,
+		 * and runs of four and five Han characters */
+		"\xE4\xB8\x80", "\xE9\xBF\xBF", "\xE4\xB7\xBF", "\xEA\x80\x80", "\xE7\x89\x88",
+		"\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97\xE7\xAC\xA6",
+		"\xE7\x89\x88\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97\xE9\xBF\xBF"};
 	uint64_t st = test_seed(12);
 	int bad = 0;
 	for (int it = 0; it < 50000; it++) {
