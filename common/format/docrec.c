@@ -30,17 +30,6 @@ int docrec_check_header(const struct ndf_header *h, const char *name)
 	return -1;
 }
 
-uint8_t *docblock_encode(uint8_t *out, uint32_t len, unsigned flags)
-{
-	uint32_t v = len << DB_FLAG_BITS | (flags & DB_KNOWN);
-	while (v >= 0x80) {
-		*out++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*out++ = (uint8_t)v;
-	return out;
-}
-
 /* One block's varint from [*p, end): the shortest form of a value below
  * 2^32.  @return 0 and advances *p, or -1. */
 static inline int block_varint(const uint8_t **p, const uint8_t *end, uint32_t *v)

@@ -112,8 +112,18 @@ static inline uint32_t docrec_n_blocks(const struct doc_record *d)
 }
 
 /** Write a block of @len bytes of text (1..DOCBLOCK_MAX_LEN) and @flags
- * (DB_*) at @out (DOCBLOCK_MAX_SIZE bytes room).  @return the byte after it. */
-uint8_t *docblock_encode(uint8_t *out, uint32_t len, unsigned flags);
+ * (DB_*) at @out (DOCBLOCK_MAX_SIZE bytes room).  @return the byte after it.
+ * Inline: ndd-extract writes one for every block of every page. */
+static inline uint8_t *docblock_encode(uint8_t *out, uint32_t len, unsigned flags)
+{
+	uint32_t v = len << DB_FLAG_BITS | (flags & DB_KNOWN);
+	while (v >= 0x80) {
+		*out++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*out++ = (uint8_t)v;
+	return out;
+}
 
 /**
  * Decode the blocks of @d (a record docrec_decode() accepted, or one

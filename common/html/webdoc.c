@@ -135,8 +135,10 @@ static int make_blocks(struct webdoc *w, size_t max_text, struct doc_record *d)
 				break;
 			need = len + (len > 0) + b.len;
 		}
-		if (array_grow((void **)&w->all, &w->all_cap, need, 1) ||
-		    array_grow((void **)&w->blk, &w->blk_cap, bl + DOCBLOCK_MAX_SIZE, 1))
+		/* the calls only when the room runs out: once a page or less */
+		if ((need > w->all_cap && array_grow((void **)&w->all, &w->all_cap, need, 1)) ||
+		    (bl + DOCBLOCK_MAX_SIZE > w->blk_cap &&
+		     array_grow((void **)&w->blk, &w->blk_cap, bl + DOCBLOCK_MAX_SIZE, 1)))
 			return -1;
 		if (len)
 			w->all[len++] = '\n';
