@@ -135,9 +135,12 @@ struct buf {
  * html_class_is_chrome() on each is remembered, keyed by the exact
  * bytes, in a direct-mapped table (CLASS_MEMO_SLOTS x 48 bytes).  Longer
  * values (utility-class lists of 100 bytes and more, the costliest to
- * judge) are keyed by their length and XXH3-64 hash instead.
+ * judge) are keyed by their length and XXH3-64 hash instead.  A crawl
+ * reads many sites in turn, each with words of its own: the table holds
+ * a few thousand values (96 KiB, in the second-level cache), not just
+ * one page's.
  */
-#define CLASS_MEMO_SLOTS 512
+#define CLASS_MEMO_SLOTS 2048
 #define CLASS_MEMO_KEY 46
 #define CLASS_MEMO_HASHED 0xFF /* len of a slot keyed by a long value's hash */
 struct class_memo {
