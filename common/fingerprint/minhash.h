@@ -24,7 +24,7 @@
 #define MINHASH_EMPTY ((1ull << 58) - 1)
 
 struct minhash {
-	uint64_t bin[64]; /* per bin: the minimum of its features' low 58 bits */
+	_Alignas(16) uint64_t bin[64]; /* per bin: the minimum of its features' low 57 bits */
 	size_t n;         /* features added (repeats included) */
 	uint64_t mul[64]; /* per bin: what its minimum is mixed with */
 	/* Per bin, the bins of its probe sequence without repeats, in the
@@ -33,6 +33,9 @@ struct minhash {
 	uint8_t probe_bins[64][64];
 	uint8_t probe_len[64];
 	uint8_t probe_rank[64][64]; /* bin j's place in probe_bins[i], 255: none */
+	/* Per bin j and bin i: probe_rank[i][j] << 6 | j.  The least over
+	 * the set bins j names the bin an empty bin i takes its value from. */
+	_Alignas(16) int16_t probe_key[64][64];
 };
 
 /** Prepare @m, its bins' mixing derived from @seed, and reset it. */
