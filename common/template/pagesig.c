@@ -42,11 +42,14 @@ uint64_t page_signature(const struct doc_block *blk, uint32_t n)
 	}
 	if (!any)
 		return 0;
+	uint64_t set = 0; /* bin k holds a feature (no v above is UINT64_MAX) */
+	for (int k = 0; k < 64; k++)
+		set |= (uint64_t)(min[k] != UINT64_MAX) << k;
 	uint64_t sig = 0;
 	for (int k = 0; k < 64; k++) {
-		int j = 0;
-		while (min[(k + j) & 63] == UINT64_MAX)
-			j++;
+		/* the distance to the next full bin, by the bits turned to k */
+		const uint64_t turned = k ? set >> k | set << (64 - k) : set;
+		const int j = __builtin_ctzll(turned);
 		const uint64_t m = min[(k + j) & 63];
 		sig |= (mix(m + (uint64_t)j * 0x9e3779b97f4a7c15ull + (uint64_t)k) & 1) << k;
 	}
