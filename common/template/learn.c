@@ -23,10 +23,11 @@ struct slot {
 enum { ROLE_OTHER = 1, ROLE_POINTER = 2 };
 
 struct tpl_learner {
-	uint32_t *parent, *order;
-	size_t cap_pages, cap_order;
-	struct slot *table; /* open addressing, a power of two */
+	uint32_t *parent, *order, *start;
+	size_t cap_pages, cap_order, cap_start;
+	struct slot *table; /* open addressing, a power of two; all empty between calls */
 	size_t cap_table;
+	size_t *used; /* the slots filled by this call, emptied at its end */
 	uint64_t *out;
 	size_t cap_out;
 	size_t *on_t; /* slots of the blocks on T groups, judged at the end */
@@ -44,7 +45,9 @@ void tpl_learner_free(struct tpl_learner *l)
 		return;
 	free(l->parent);
 	free(l->order);
+	free(l->start);
 	free(l->table);
+	free(l->used);
 	free(l->out);
 	free(l->on_t);
 	free(l);
@@ -80,10 +83,80 @@ static int role_key(const struct slot *sl, uint64_t t, uint64_t *key)
 	return 1;
 }
 
+/*
+ * The pages in group order into @order: by root, then by index, as a
+ * stable counting sort by root (@start: n + 1 counts), after which
+ * @parent names each page's root directly.
+ */
+static void group_order(uint32_t *parent, size_t n, uint32_t *start, uint32_t *order)
+{
+	memset(start, 0, (n + 1) * sizeof *start);
+	for (size_t i = 0; i < n; i++) {
+		parent[i] = find(parent, (uint32_t)i);
+		start[parent[i] + 1]++;
+	}
+	for (size_t r = 0; r < n; r++)
+		start[r + 1] += start[r];
+	for (size_t i = 0; i < n; i++)
+		order[start[parent[i]]++] = (uint32_t)i;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return (x > y) - (x < y);
+}
+
+/*
+ * One pass over the @n pages in group order (l->order): each block's
+ * tally by role in the table of @cap slots, the slots of the blocks that
+ * reach @t groups in l->on_t (*@n_on_t), the slots filled in l->used
+ * (*@n_used, also when memory runs out).  @return 0 or -1.
+ */
+static int tally(struct tpl_learner *l, const struct tpl_page *pages, size_t n, uint64_t t,
+		 size_t cap, size_t *n_on_t, size_t *n_used)
+{
+	uint32_t *const parent = l->parent;
+	size_t nq = 0, nu = 0;
+	for (size_t o = 0; o < n; o++) {
+		const size_t i = l->order[o];
+		const uint32_t tag = (find(parent, (uint32_t)i) + 1) << 2;
+		const uint64_t *const ptr = pages[i].pointer, *const con = pages[i].content;
+		for (uint32_t k = 0; k < pages[i].n; k++) {
+			const uint64_t h = pages[i].blocks[k];
+			size_t at = (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
+			while (l->table[at].seen && l->table[at].hash != h)
+				at = (at + 1) & (cap - 1);
+			struct slot *const sl = &l->table[at];
+			if (!sl->seen)
+				l->used[nu++] = at;
+			const unsigned role = ptr && ptr[k / 64] >> (k % 64) & 1 ? ROLE_POINTER : ROLE_OTHER;
+			sl->hash = h;
+			if (role == ROLE_OTHER && con && !(con[k / 64] >> (k % 64) & 1))
+				sl->chrome = 1;
+			if ((sl->seen & ~3u) != tag) {
+				sl->seen = tag;
+				if (++sl->total == t) {
+					if (array_grow((void **)&l->on_t, &l->cap_on_t, nq + 1,
+						       sizeof *l->on_t)) {
+						*n_used = nu;
+						return -1;
+					}
+					l->on_t[nq++] = at;
+				}
+			} else if (sl->seen & role) {
+				continue;
+			}
+			sl->seen |= role;
+			if (role == ROLE_OTHER)
+				sl->count++;
+			else
+				sl->pcount++;
+		}
+	}
+	*n_on_t = nq;
+	*n_used = nu;
+	return 0;
 }
 
 int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
@@ -128,69 +201,46 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 	 * is met in is not the last one counted for it.  Repeats on a page
 	 * and within a group count once.
 	 */
-	if (array_grow((void **)&l->order, &l->cap_order, n, sizeof *l->order))
+	if (array_grow((void **)&l->order, &l->cap_order, n, sizeof *l->order) ||
+	    array_grow((void **)&l->start, &l->cap_start, n + 1, sizeof *l->start))
 		return -1;
-	size_t m = 0;
-	for (size_t r = 0; r < n; r++)
-		if (find(parent, (uint32_t)r) == r)
-			for (size_t i = r; i < n; i++)
-				if (find(parent, (uint32_t)i) == r)
-					l->order[m++] = (uint32_t)i;
+	group_order(parent, n, l->start, l->order);
 	size_t cap = 64;
 	while (cap < 2 * total)
 		cap *= 2;
 	if (cap > l->cap_table) {
 		free(l->table);
-		l->table = malloc(cap * sizeof *l->table);
-		if (!l->table) {
+		free(l->used);
+		l->table = calloc(cap, sizeof *l->table);
+		l->used = malloc(cap / 2 * sizeof *l->used);
+		l->cap_table = cap;
+		if (!l->table || !l->used) {
+			free(l->table);
+			free(l->used);
+			l->table = NULL;
+			l->used = NULL;
 			l->cap_table = 0;
 			return -1;
 		}
-		l->cap_table = cap;
 	}
-	memset(l->table, 0, cap * sizeof *l->table);
 	/* Each block on T groups is judged at the end (role_key()). */
-	size_t out = 0, nq = 0;
-	for (size_t o = 0; o < n; o++) {
-		const size_t i = l->order[o];
-		const uint32_t tag = (find(parent, (uint32_t)i) + 1) << 2;
-		const uint64_t *const ptr = pages[i].pointer, *const con = pages[i].content;
-		for (uint32_t k = 0; k < pages[i].n; k++) {
-			const uint64_t h = pages[i].blocks[k];
-			size_t at = (size_t)(h * 0x9e3779b97f4a7c15ull >> 32) & (cap - 1);
-			while (l->table[at].seen && l->table[at].hash != h)
-				at = (at + 1) & (cap - 1);
-			struct slot *const sl = &l->table[at];
-			const unsigned role = ptr && ptr[k / 64] >> (k % 64) & 1 ? ROLE_POINTER : ROLE_OTHER;
-			sl->hash = h;
-			if (role == ROLE_OTHER && con && !(con[k / 64] >> (k % 64) & 1))
-				sl->chrome = 1;
-			if ((sl->seen & ~3u) != tag) {
-				sl->seen = tag;
-				if (++sl->total == t) {
-					if (array_grow((void **)&l->on_t, &l->cap_on_t, nq + 1,
-						       sizeof *l->on_t))
-						return -1;
-					l->on_t[nq++] = at;
-				}
-			} else if (sl->seen & role) {
-				continue;
-			}
-			sl->seen |= role;
-			if (role == ROLE_OTHER)
-				sl->count++;
-			else
-				sl->pcount++;
-		}
-	}
-	for (size_t q = 0; q < nq; q++) {
+	size_t out = 0, nq = 0, nu = 0;
+	int rc = tally(l, pages, n, t, cap, &nq, &nu);
+	for (size_t q = 0; !rc && q < nq; q++) {
 		uint64_t key;
 		if (!role_key(&l->table[l->on_t[q]], t, &key))
 			continue;
-		if (array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out))
-			return -1;
-		l->out[out++] = key;
+		rc = array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out);
+		if (!rc)
+			l->out[out++] = key;
 	}
+	/* The slots filled are emptied, not the whole table: a host's pages
+	 * repeat their template blocks, so they fill a few of the slots
+	 * sized for all their blocks. */
+	for (size_t k = 0; k < nu; k++)
+		l->table[l->used[k]] = (struct slot){0};
+	if (rc)
+		return -1;
 	qsort(l->out, out, sizeof *l->out, cmp_u64);
 	/* a quoted key equal to another block's hash: kept once */
 	size_t u = 0;
