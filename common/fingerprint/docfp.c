@@ -40,6 +40,15 @@
 #include "fingerprint/simhash.h"
 #include "fingerprint/textnorm.h"
 
+/* tests/test_docfp_paths.c builds this file a second time with
+ * DOCFP_GENERAL_ONLY, every word through word_feature(), to hold the
+ * default's own path for words to the same features. */
+#ifdef DOCFP_GENERAL_ONLY
+#define WORDS3_PATH 0
+#else
+#define WORDS3_PATH 1
+#endif
+
 /* Weights of fixed-point counts below this, precomputed: line weights make
  * most counts fractional, and a log() per feature is dear.
  * Larger counts use log(), with the same rounding. */
@@ -374,6 +383,44 @@ static __attribute__((flatten)) int word_feature(struct docfp_ctx *ctx, const st
 			   ctx->line_w, DOCFP_WEIGHT_ONE);
 }
 
+/*
+ * The default's words (minhash, 3-shingles, no single words): the run of
+ * word tokens from @k, each word's hash and its shingle's straight into
+ * the bins, with the two words before in locals, without
+ * word_feature()'s call and tests of the configuration per word.  The
+ * same features in the same order.  @return the token after the run.
+ */
+static __attribute__((flatten)) size_t minhash_words3(struct docfp_ctx *ctx, size_t k)
+{
+	const struct textnorm *const tn = &ctx->tn;
+	const struct textnorm_token *const t = tn->tok;
+	const size_t n_tok = tn->n_tok;
+	uint64_t w0 = ctx->ring[0], w1 = ctx->ring[1];
+	size_t words = ctx->words;
+	for (; k < n_tok && (t[k].kind & TN_KIND_MASK) == TN_WORD; k++) {
+		const uint64_t h = hash_bytes(tn->text + t[k].off, t[k].len);
+		if (__builtin_expect(words < 2, 0)) {
+			if (words++)
+				w1 = h;
+			else
+				w0 = h;
+			continue;
+		}
+		words++;
+		uint8_t buf[24];
+		put_le64(buf, w0);
+		put_le64(buf + 8, w1);
+		put_le64(buf + 16, h);
+		minhash_add(&ctx->mh, XXH3_64bits_withSeed(buf, 24, DOCFP_SEED));
+		w0 = w1;
+		w1 = h;
+	}
+	ctx->ring[0] = w0;
+	ctx->ring[1] = w1;
+	ctx->words = words;
+	return k;
+}
+
 /* A text with fewer words than a shingle: one shingle of all of them. */
 static int short_shingle(struct docfp_ctx *ctx)
 {
@@ -448,9 +495,15 @@ static int token_features(struct docfp_ctx *ctx)
 	const struct textnorm *tn = &ctx->tn;
 	const size_t n = (size_t)ctx->cfg.cjk_ngram, u = (size_t)ctx->cfg.cjk_unit;
 	const uint32_t uw = (uint32_t)ctx->cfg.unit_weight;
+	const int words3 = WORDS3_PATH && ctx->cfg.method == DOCFP_MINHASH &&
+			   ctx->cfg.shingle == 3 && !uw;
 	size_t k = 0;
 	while (k < tn->n_tok) {
 		if ((tn->tok[k].kind & TN_KIND_MASK) == TN_WORD) {
+			if (words3) {
+				k = minhash_words3(ctx, k);
+				continue;
+			}
 			if (word_feature(ctx, &tn->tok[k++]))
 				return -1;
 			continue;
