@@ -38,6 +38,36 @@ static int join(const struct doc_record *d, const struct doc_block *blk, unsigne
 }
 
 /*
+ * The page model's text (docrec_text()'s, the content blocks '\n'-joined)
+ * from the blocks @blk already decoded, not from their varints again:
+ * one run of adjacent content blocks is that stretch of all_text as it
+ * stands, several are joined in @b.  @return 0 or -1.
+ */
+static int content_text(const struct doc_record *d, const struct doc_block *blk,
+			struct tpl_buf *b, struct str *text)
+{
+	uint32_t first = 0, last = 0, runs = 0;
+	unsigned prev = 0;
+	for (uint32_t i = 0; i < d->n_blocks; i++) {
+		const unsigned c = blk[i].flags & DB_CONTENT;
+		if (c && !prev && ++runs == 1)
+			first = blk[i].off;
+		if (c && runs == 1)
+			last = blk[i].off + blk[i].len;
+		prev = c;
+	}
+	if (runs <= 1) {
+		*text = runs ? (struct str){d->all_text.p + first, last - first} : (struct str){"", 0};
+		return 0;
+	}
+	/* no content block is a template's (TPL_MARK) here */
+	if (join(d, blk, DB_CONTENT, 0, b))
+		return -1;
+	*text = (struct str){b->p, (uint32_t)b->len};
+	return 0;
+}
+
+/*
  * The length of the separator at @p (of @n bytes) between a headline and
  * a site's name in a <title>, 0 if none.  @spaced: spaces stood before
  * it.  Unspaced ("Title|Site", "标题_站名", "标题｜站名"), only the
@@ -139,7 +169,7 @@ int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tp
 	struct doc_block *const blk = buf->blk;
 	if (!tpl || !tpl->n) { /* the frame needs the hashes of the non-content blocks only */
 		docrec_blocks_unhashed(d, buf->blk, DB_CONTENT);
-		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
+		return content_text(d, blk, buf, text) ? -1 : TPL_PAGE;
 	}
 	docrec_blocks(d, blk);
 	int any = 0;
@@ -162,7 +192,7 @@ int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tp
 		own += k->flags & DB_POINTER ? 0 : k->len;
 	}
 	if (!lost)
-		return docrec_text(d, &buf->p, &buf->cap, text) ? -1 : TPL_PAGE;
+		return content_text(d, blk, buf, text) ? -1 : TPL_PAGE;
 	int choice = TPL_CONTENT;
 	if (!rest)
 		choice = TPL_NONE;
