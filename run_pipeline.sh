@@ -469,7 +469,7 @@ done
 # signal: when this script dies, even by kill -9, the kernel sends its
 # stages SIGTERM, and they remove their partial outputs and exit.  An
 # ndd-* stage arms it itself when NDD_PARENT_PID names its parent (no
-# program more to start per stage); what is not ours (tee, mpirun) gets it
+# program more to start per stage); what is not ours (mpirun) gets it
 # from setpriv.  They do not inherit the lock descriptors (7, 8, 9).
 deathsig=()
 command -v setpriv >/dev/null && deathsig=(setpriv --pdeathsig TERM)
@@ -892,39 +892,35 @@ PY
 }
 mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] && echo "$work/$1.$r.$2"; done; }
 
-# extract_and_template: ndd-extract's documents go through tee into
-# documents.ndf (for fingerprint) and at once into ndd-template, which
-# learns the hosts' templates while the crawl is still being read: the
-# shell pipe 'ndd-extract | tee documents.ndf | ndd-template -'.  Its
+# extract_and_template: ndd-extract's documents go through a FIFO into
+# ndd-template, which learns the hosts' templates while the crawl is
+# still being read and writes what it reads into documents.ndf (for
+# fingerprint): the shell pipe 'ndd-extract | tee documents.ndf |
+# ndd-template -' without tee's two more copies of the documents.  Its
 # seconds: extract's until it ends, template's only what it takes after.
 # shellcheck disable=SC2317 # run through step()
 extract_and_template() {
-	local t0 pe pt pg rce rct rcg
-	mkfifo "$work/docs.fifo" "$work/tpl.fifo" || die "cannot create FIFOs in $work"
+	local t0 pe pg rce rcg
+	mkfifo "$work/docs.fifo" || die "cannot create a FIFO in $work"
 	clock t0
 	spawn /dev/null "$work/docs.fifo" extract "${topt[@]}" "${qopt[@]}" \
 		--stats "$work/extract.json" --files0-from "$work/inputs.list"
 	pe=$spawned
-	"${deathsig[@]}" tee "$work/documents.ndf" < "$work/docs.fifo" > "$work/tpl.fifo" 7>&- 8>&- 9>&- &
-	pt=$!
-	stage_pids+=("$pt")
-	spawn "$work/tpl.fifo" - template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
-		--stats "$work/template.json" -o "$work/templates.ndf" -
+	spawn "$work/docs.fifo" - template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
+		--stats "$work/template.json" --copy "$work/documents.ndf" -o "$work/templates.ndf" -
 	pg=$spawned
 	reap "$pe"; rce=$?
 	lap "secs[extract]" "$t0"
 	clock t0
-	reap "$pt"; rct=$?
 	reap "$pg"; rcg=$?
 	lap "secs[template]" "$t0"
-	rm -f "$work/docs.fifo" "$work/tpl.fifo"
-	# the first to fail is named: a template that stopped reading makes
-	# tee die of SIGPIPE and extract fail after it
-	[ "$rcg" -gt 1 ] && { [ "$rce" -le 1 ] || [ "$rct" -gt 128 ]; } &&
+	rm -f "$work/docs.fifo"
+	# the first to fail is named: a template that stopped reading (its
+	# copy could not be written, say) kills extract by SIGPIPE
+	[ "$rcg" -gt 1 ] && { [ "$rce" -le 1 ] || [ "$rce" -gt 128 ]; } &&
 		die "stage template failed (exit $rcg); nothing was published in $out"
 	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
 	[ "$rcg" -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
-	[ "$rct" -ne 0 ] && die "cannot copy the documents into $work/documents.ndf (tee exit $rct); nothing was published in $out"
 	[ "$rce" -eq 1 ] || [ "$rcg" -eq 1 ] && status=1
 	return 0
 }

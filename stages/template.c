@@ -35,6 +35,7 @@
 #include "util/cli.h"
 #include "util/infile.h"
 #include "util/outfile.h"
+#include "util/teein.h"
 #include "util/log.h"
 
 #define N_PARTS 256
@@ -42,7 +43,7 @@
 struct opts {
 	struct cli_common cc;
 	size_t mem;
-	const char *tmpdir, *previous, *stats;
+	const char *tmpdir, *previous, *stats, *copy;
 	uint32_t sample;
 	struct tpl_params tp;
 	char **inputs;
@@ -73,6 +74,8 @@ static void usage(FILE *fp, int status)
 		"                         tonight has too few pages of (for %d nights)\n"
 		"  -m, --memory SIZE      memory for pages before spilling (default 1G)\n"
 		"  -T, --tmpdir DIR       where to spill (default $TMPDIR or /tmp)\n"
+		"      --copy FILE        also write the documents read from standard input to\n"
+		"                         FILE, byte for byte (as 'tee FILE |' before it would)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n" CLI_COMMON_HELP,
 		d.min_pages, d.share_pct, d.near_bits, TPL_MAX_AGE);
 	exit(status);
@@ -80,7 +83,7 @@ static void usage(FILE *fp, int status)
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_SAMPLE = CLI_OPT_STAGE_BASE, OPT_MIN, OPT_SHARE, OPT_NEAR, OPT_PREV, OPT_STATS };
+	enum { OPT_SAMPLE = CLI_OPT_STAGE_BASE, OPT_MIN, OPT_SHARE, OPT_NEAR, OPT_PREV, OPT_STATS, OPT_COPY };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"sample", required_argument, NULL, OPT_SAMPLE},
@@ -91,6 +94,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"memory", required_argument, NULL, 'm'},
 		{"tmpdir", required_argument, NULL, 'T'},
 		{"stats", required_argument, NULL, OPT_STATS},
+		{"copy", required_argument, NULL, OPT_COPY},
 		{NULL, 0, NULL, 0},
 	};
 	const struct tpl_params dflt = TPL_PARAMS_DEFAULT;
@@ -114,6 +118,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->previous = optarg;
 		else if (c == OPT_STATS)
 			o->stats = optarg;
+		else if (c == OPT_COPY)
+			o->copy = optarg;
 		else if (c == 'm')
 			o->mem = (size_t)cli_parse_size("--memory", optarg);
 		else if (c == 'T')
@@ -127,6 +133,10 @@ static void parse(struct opts *o, int argc, char **argv)
 	}
 	o->inputs = argv + optind;
 	o->n_inputs = argc - optind;
+	if (o->copy && (o->n_inputs > 1 || (o->n_inputs == 1 && strcmp(o->inputs[0], "-")))) {
+		log_error("--copy copies standard input: name no other input");
+		usage(stderr, EXIT_FAILED);
+	}
 	cli_common_finish(&o->cc);
 }
 
@@ -343,9 +353,9 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 	return 0;
 }
 
-static int read_input(struct reader *R, const char *path)
+static int read_input(struct reader *R, const char *path, struct teein *copy)
 {
-	FILE *fp = infile_open(path);
+	FILE *fp = copy ? teein_file(copy) : infile_open(path);
 	if (!fp)
 		return -1;
 	const char *name = strcmp(path, "-") ? path : "(standard input)";
@@ -373,7 +383,8 @@ static int read_input(struct reader *R, const char *path)
 	if (!rc && err < 0)
 		rc = -1;
 	ndf_block_free(&b);
-	infile_close(fp);
+	if (!copy)
+		infile_close(fp);
 	return rc;
 }
 
@@ -397,6 +408,9 @@ int main(int argc, char **argv)
 	struct stats st = {0};
 	log_init("ndd-template");
 	parse(&opt, argc, argv);
+	struct teein *copy = NULL;
+	if (opt.copy && !(copy = teein_open(stdin, opt.copy)))
+		return EXIT_FAILED;
 	const double t0 = log_wall();
 	struct store s = {.limit = opt.mem / 2, .tmpdir = opt.tmpdir, .st = &st};
 	s.buf = xmalloc(s.limit);
@@ -407,7 +421,10 @@ int main(int argc, char **argv)
 	}
 	int rc = 0;
 	for (int i = 0; i < (opt.n_inputs ? opt.n_inputs : 1) && !rc; i++)
-		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-");
+		rc = read_input(&R, opt.n_inputs ? opt.inputs[i] : "-", copy);
+	/* the copy is the whole input, also when the documents were bad */
+	if (copy && teein_finish(copy))
+		rc = -1;
 	if (st.capped_blocks)
 		log_warn("%llu pages had more than %d blocks: only their first %d were learnt from",
 			 (unsigned long long)st.capped_blocks, TPL_MAX_PAGE_BLOCKS, TPL_MAX_PAGE_BLOCKS);

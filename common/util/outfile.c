@@ -171,7 +171,7 @@ int outfile_commit(struct outfile *o)
 			log_error("error writing to standard output: %s", strerror(errno));
 		return bad ? -1 : 0;
 	}
-	if (!bad && make_durable(fileno(o->fp)))
+	if (!bad && !o->scratch && make_durable(fileno(o->fp)))
 		bad = 1;
 	if (fclose(o->fp))
 		bad = 1;

@@ -23,6 +23,7 @@ struct outfile {
 	int direct;     /* a device or FIFO, written in place */
 	uint64_t synced; /* bytes handed to writeback by outfile_writeback() */
 	struct bulk_writer *bulk; /* outfile_open_bulk() on a regular file */
+	int scratch;    /* set by the caller: commit neither syncs nor starts writeback */
 };
 
 /** Open @path for writing as above.  @return 0, or -1 (logged). */
@@ -47,7 +48,12 @@ int outfile_write(struct outfile *o, const void *p, size_t n);
  */
 void outfile_writeback(struct outfile *o);
 
-/** Flush, fsync, close, rename.  @return 0, or -1 (logged; temp removed). */
+/**
+ * Flush, fsync, close, rename.  With o->scratch set, no fsync and no
+ * writeback: an intermediate that the same run reads back from the page
+ * cache, whose loss a crash makes the run's resume check see.
+ * @return 0, or -1 (logged; temp removed).
+ */
 int outfile_commit(struct outfile *o);
 
 /** Close and remove the temporary file.  Safe to call twice. */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# ndd-template --copy FILE (run_pipeline.sh's extract | template, without
+# tee): FILE is standard input byte for byte, also when the documents are
+# cut short or are not documents at all; a FILE that cannot be written
+# fails the stage, naming FILE; --copy with a named input is refused.
+set -u
+BUILD=${BUILD:-build}
+BIN=${BIN:-$BUILD/bin}
+T=$(mktemp -d "${TMPDIR:-/tmp}/t_template_copy.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+"$BIN/ndd-extract" -q -o "$T/docs.ndf" corpus-samples/*.warc* 2>/dev/null; [ $? -le 1 ] || bad "extract"
+"$BIN/ndd-template" -q -o "$T/t.ndf" "$T/docs.ndf" || bad "template from the file"
+
+# through a pipe, as run_pipeline.sh runs it, not a file
+# shellcheck disable=SC2002
+cat "$T/docs.ndf" | "$BIN/ndd-template" -q --copy "$T/copy.ndf" -o "$T/tc.ndf" - || bad "template --copy"
+cmp -s "$T/docs.ndf" "$T/copy.ndf" && ok "the copy is the input" || bad "the copy differs from the input"
+cmp -s "$T/t.ndf" "$T/tc.ndf" && ok "same templates with --copy" || bad "--copy changed the templates"
+[ -z "$(ls "$T" | grep '\.tmp\.')" ] && ok "no temporary file left" || bad "temporary file left"
+
+# cut short and not documents at all: the stage fails, the copy is whole
+size=$(wc -c <"$T/docs.ndf")
+head -c $((size * 2 / 3)) "$T/docs.ndf" >"$T/cut.ndf"
+head -c 300000 /dev/urandom >"$T/junk.bin"
+for f in cut.ndf junk.bin; do
+	"$BIN/ndd-template" -q --copy "$T/copy-$f" -o "$T/t-$f" <"$T/$f" 2>"$T/err"
+	rc=$?
+	[ $rc -gt 1 ] && ok "$f: template fails (exit $rc)" || bad "$f: template exit $rc"
+	cmp -s "$T/$f" "$T/copy-$f" && ok "$f: the copy is the input" || bad "$f: the copy differs"
+	[ ! -e "$T/t-$f" ] && ok "$f: no templates published" || bad "$f: templates published"
+done
+
+# a copy that cannot be written
+"$BIN/ndd-template" -q --copy "$T/no/such/dir/copy.ndf" -o "$T/tn.ndf" <"$T/docs.ndf" 2>"$T/err"
+rc=$?
+[ $rc -gt 1 ] && ok "unwritable copy fails (exit $rc)" || bad "unwritable copy: exit $rc"
+grep -q "no/such/dir/copy.ndf" "$T/err" && ok "the error names the copy" || bad "error: $(cat "$T/err")"
+[ ! -e "$T/tn.ndf" ] && ok "no templates published" || bad "templates published without the copy"
+mkdir "$T/isdir.ndf"
+"$BIN/ndd-template" -q --copy "$T/isdir.ndf" -o "$T/td.ndf" <"$T/docs.ndf" 2>"$T/err"
+rc=$?
+[ $rc -gt 1 ] && grep -q "isdir.ndf" "$T/err" && ok "a copy that cannot be renamed fails, naming it" ||
+	bad "copy onto a directory: exit $rc, $(cat "$T/err")"
+
+"$BIN/ndd-template" -q --copy "$T/c2.ndf" -o "$T/t2.ndf" "$T/docs.ndf" 2>/dev/null
+rc=$?
+[ $rc -gt 1 ] && ok "--copy with a named input refused" || bad "--copy with a named input: exit $rc"
+exit $fail
