@@ -6,7 +6,9 @@
  * the same line under another <title>, a line that only starts like it
  * ("Harbour" of "Harbour wall repairs"), a linked line and a line that
  * is not right before the content (dropped chrome between passed over,
- * unless the line is a heading) are not.
+ * unless the line is a heading) are not.  A heading outside declared
+ * main content right before it (a thread's title above posts that are
+ * each an <article>) is the headline too.
  */
 #include "html/html_blocks.h"
 #include "html/html_headline.h"
@@ -42,6 +44,23 @@ static void test_pages(void)
 	CHECK(!contains(thread("Harbour wall repairs - Coast Forum", "<a href=/t>Harbour wall repairs</a>"),
 			"Harbour wall repairs"));
 	CHECK(contains(thread("Coast Forum", "Harbour wall repairs"), "The harbour wall was repaired"));
+	/* Posts that are each an <article> (declared main content) under a
+	 * heading outside them: the heading is the headline; under another
+	 * <title>, or with an author box between, it is not. */
+	static const char *const posts =
+		"<html><head><title>%s</title></head><body><h1>Harbour wall repairs</h1>%s"
+		"<article><div class=u><b>jo.smith</b></div><div class=m>The harbour wall was repaired "
+		"over the winter, and the fish market that flooded in November opens again.</div></article>"
+		"<article><div class=u><b>ann_k</b></div><div class=m>Good to hear it.</div></article>"
+		"</body></html>";
+	char page[1024];
+	snprintf(page, sizeof(page), posts, "Harbour wall repairs | Coast Forum", "");
+	CHECK(contains(main_of(page), "Harbour wall repairs\n"));
+	snprintf(page, sizeof(page), posts, "Coast Forum", "");
+	CHECK(!contains(main_of(page), "Harbour wall repairs"));
+	snprintf(page, sizeof(page), posts, "Harbour wall repairs | Coast Forum",
+		 "<div class=author-box><b>Jo Smith</b> writes about the coast</div>");
+	CHECK(!contains(main_of(page), "Harbour wall repairs"));
 }
 
 static struct hblock blk(uint32_t words, uint8_t cls, size_t off, uint32_t len)

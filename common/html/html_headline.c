@@ -29,6 +29,14 @@ static int opens_title(const char *s, size_t n, const char *title, size_t title_
 	       (title[n] == ' ' && separator((const unsigned char *)title + n + 1, title_len - n - 1));
 }
 
+/* A heading left out only for lying outside declared main content that
+ * holds the text (a thread's title above posts that are each an
+ * <article>), with nothing but marks between it and the content. */
+static int outside_main(const struct hblock *t, int chrome)
+{
+	return t->cls == HB_HIDDEN && (t->flags & HB_HEADING) && !chrome && !(t->flags & HB_SOFT);
+}
+
 void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *title, size_t title_len)
 {
 	size_t first = 0;
@@ -36,14 +44,15 @@ void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *
 		first++;
 	size_t j = first;
 	int chrome = 0; /* dropped chrome (not only marks) between it and the content */
-	while (j > 0 && first - j < HEADLINE_PAST && ((b[j - 1].flags & HB_MARK) || b[j - 1].cls > HB_GOOD)) {
+	while (j > 0 && first - j < HEADLINE_PAST && ((b[j - 1].flags & HB_MARK) ||
+						     (b[j - 1].cls > HB_GOOD && !outside_main(&b[j - 1], chrome)))) {
 		chrome |= !(b[j - 1].flags & HB_MARK);
 		j--;
 	}
 	if (first == n || j == 0)
 		return;
 	struct hblock *const t = &b[j - 1];
-	if (t->cls > HB_GOOD || t->pointer || t->words10 > HEADLINE_MAX_WORDS10 ||
+	if ((t->cls > HB_GOOD && !outside_main(t, chrome)) || t->pointer || t->words10 > HEADLINE_MAX_WORDS10 ||
 	    (chrome && (t->flags & HB_HEADING)) ||
 	    (uint64_t)t->link_words10 * 3 > t->words10 || (t->flags & (HB_SOFT | HB_FORM | HB_COPYRIGHT)))
 		return;

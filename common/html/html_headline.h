@@ -15,6 +15,10 @@
  * between it and the content (a post's author cell) are passed over,
  * but not to a heading: an article's <h1> above its byline box is left
  * out, as readability's output (the realpages reference) leaves it.
+ * A heading left out only for lying outside declared main content that
+ * holds the text, right before it (marks aside), is the headline too: a
+ * thread's title above posts that are each an <article> (XenForo), which
+ * a copy of the thread on a forum without <article> keeps.
  */
 #ifndef NDD_HTML_HEADLINE_H
 #define NDD_HTML_HEADLINE_H
