@@ -7,6 +7,12 @@
  * with a newline, a quote or a non-UTF-8 byte must still give valid JSON
  * (json.h).  A stage's statistics file is embedded only if it is valid
  * JSON; otherwise the run fails, rather than publish a broken document.
+ *
+ * --verify reads .ndf files through and checks them whole: run_pipeline.sh's
+ * completion markers hold only an .ndf output's size and last tail (cheap
+ * to write while the next step runs), so --resume trusts such a file only
+ * once every section's header, every block's CRC and every tail's totals
+ * agree (docs/DESIGN-NOTES.md, "Resuming a run").
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "format/ndf.h"
 #include "output/json.h"
 #include "output/json_read.h"
 #include "util/cli.h"
@@ -32,6 +39,7 @@ struct opts {
 	int exit_status;
 	struct pair settings[MAX_ITEMS], stages[MAX_ITEMS], seconds[MAX_ITEMS];
 	int n_settings, n_stages, n_seconds;
+	int verify;
 	char **argv;
 	int argc;
 };
@@ -40,8 +48,12 @@ static void usage(FILE *fp, int status)
 {
 	fprintf(fp,
 		"Usage: ndd-stats [options] -o FILE [-- COMMAND LINE...]\n"
+		"       ndd-stats --verify FILE.ndf...\n"
 		"Write a run's statistics as one JSON document; the words after '--'\n"
-		"are the run's command line.\n\n"
+		"are the run's command line.  With --verify, read each .ndf file\n"
+		"through and check every section's header, every block's CRC and\n"
+		"every section's tail; exit 0 if all are intact, 2 if one is not\n"
+		"(or cannot be read), naming it.\n\n"
 		"      --started EPOCH    start time, seconds since 1970 (date +%%s.%%N)\n"
 		"      --ended EPOCH      end time\n"
 		"      --exit-status N    the run's exit status\n"
@@ -49,7 +61,8 @@ static void usage(FILE *fp, int status)
 		"                         stays one, anything else becomes a string)\n"
 		"      --stage NAME=FILE  a stage's JSON statistics, as the member NAME\n"
 		"      --seconds NAME=S   seconds stage NAME took, in \"seconds\"\n"
-		"      --inputs0 FILE     the input names, each ended by NUL\n" CLI_COMMON_HELP);
+		"      --inputs0 FILE     the input names, each ended by NUL\n"
+		"      --verify           check the .ndf files named, write nothing\n" CLI_COMMON_HELP);
 	exit(status);
 }
 
@@ -69,7 +82,7 @@ static void add_pair(struct pair *p, int *n, const char *opt, char *arg)
 static void parse(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_STARTED = CLI_OPT_STAGE_BASE, OPT_ENDED, OPT_EXIT, OPT_SETTING, OPT_STAGE,
-	       OPT_SECONDS, OPT_INPUTS0 };
+	       OPT_SECONDS, OPT_INPUTS0, OPT_VERIFY };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"started", required_argument, NULL, OPT_STARTED},
@@ -79,6 +92,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"stage", required_argument, NULL, OPT_STAGE},
 		{"seconds", required_argument, NULL, OPT_SECONDS},
 		{"inputs0", required_argument, NULL, OPT_INPUTS0},
+		{"verify", no_argument, NULL, OPT_VERIFY},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -99,6 +113,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			add_pair(o->seconds, &o->n_seconds, "--seconds", optarg);
 		else if (c == OPT_INPUTS0)
 			o->inputs0 = optarg;
+		else if (c == OPT_VERIFY)
+			o->verify = 1;
 		else
 			usage(stderr, EXIT_FAILED);
 	}
@@ -235,6 +251,40 @@ static int write_doc(FILE *fp, const struct opts *o)
 	return ferror(fp) ? -1 : 0;
 }
 
+/* Every section of @path in turn, to the end of the file; an empty file
+ * holds no section and is not intact. */
+static int verify_ndf(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	struct ndf_block b = {0};
+	int err = 0, sections = 0;
+	if (!fp) {
+		log_error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		struct ndf_reader *r = ndf_reader_open(fp, path, &err);
+		if (!r)
+			break;
+		/* mapped: the blocks are checked in place, not copied */
+		(void)ndf_reader_map(r);
+		while ((err = ndf_read_block(r, &b)) > 0)
+			;
+		ndf_reader_close(r);
+		if (err)
+			break;
+		sections++;
+	}
+	ndf_block_free(&b);
+	fclose(fp);
+	if (!err && !sections) {
+		log_error("'%s': %s: empty file, no section", path,
+			  ndf_strerror(NDF_ERR_TRUNCATED));
+		err = NDF_ERR_TRUNCATED;
+	}
+	return err ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct opts o;
@@ -242,6 +292,14 @@ int main(int argc, char **argv)
 	log_init("ndd-stats");
 	cli_die_with_parent();
 	parse(&o, argc, argv);
+	if (o.verify) {
+		int bad = o.argc == 0;
+		if (bad)
+			log_error("--verify wants the .ndf files to check");
+		for (int i = 0; i < o.argc; i++)
+			bad |= verify_ndf(o.argv[i]) != 0;
+		return bad ? EXIT_FAILED : EXIT_OK;
+	}
 	if (outfile_open(&f, o.cc.output))
 		return EXIT_FAILED;
 	if (write_doc(f.fp, &o)) {

@@ -194,6 +194,39 @@ started extract && bad "damaged fingerprints: extract ran again though its docum
 started fingerprint || bad "damaged fingerprints: fingerprint not run again"
 same_outputs "$tmp/c" "$tmp/ref.k6" "resume after damaged fingerprints"
 
+# An .ndf output's marker holds its size and last section's tail only, so
+# --resume reads it through (ndd-stats --verify): a byte flipped in the
+# middle (size and tail unchanged) runs its step again and says so, as
+# does a truncated file; the intact documents file beside it is reused.
+flip() { python3 -c 'import sys
+f = open(sys.argv[1], "r+b"); n = f.seek(0, 2) // 2; f.seek(n); b = f.read(1); f.seek(n); f.write(bytes([b[0] ^ 0x55]))' "$1"; }
+for how in flip truncate; do
+	rm -rf "$tmp/v"
+	kill_in self-join "$tmp/v" "$in"
+	w=$(ls -d "$tmp/v"/.work.*)
+	grep -q '^file ndf:[0-9]*:[0-9a-f]\{80\} fingerprints.ndf$' "$w/.done-fingerprint" ||
+		bad "the marker's entry of fingerprints.ndf is not its size and tail: $(cat "$w/.done-fingerprint")"
+	size=$(stat -c %s "$w/fingerprints.ndf")
+	if [ $how = flip ]; then flip "$w/fingerprints.ndf"; else truncate -s $((size - 7)) "$w/fingerprints.ndf"; fi
+	"$BIN/ndd-stats" --verify "$w/fingerprints.ndf" 2> /dev/null && bad "$how: ndd-stats --verify finds fingerprints.ndf intact"
+	"$BIN/ndd-stats" --verify "$w/documents.ndf" || bad "$how: ndd-stats --verify finds documents.ndf damaged"
+	./run_pipeline.sh --bin "$tmp/bin" --resume -o "$tmp/v" "$in" > /dev/null 2> "$tmp/err"
+	started extract && bad "$how fingerprints: extract ran again though its documents file is intact"
+	started fingerprint || bad "$how fingerprints: fingerprint not run again"
+	grep -q 'step fingerprint: fingerprints.ndf does not match its checksum' "$tmp/err" ||
+		bad "$how fingerprints: the run does not say why fingerprint runs again: $(cat "$tmp/err")"
+	same_outputs "$tmp/v" "$tmp/ref.k6" "resume after $how fingerprints"
+done
+# every section of a file of several (the tables) is read: a flipped byte
+# in the first is found; an empty file is not intact
+"$BIN/ndd-stats" --verify "$tmp/ref.tab/tables.ndf" || bad "ndd-stats --verify: intact tables found damaged"
+cp "$tmp/ref.tab/tables.ndf" "$tmp/tables.ndf"
+python3 -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(200); b = f.read(1); f.seek(200); f.write(bytes([b[0] ^ 0x55]))' "$tmp/tables.ndf"
+"$BIN/ndd-stats" --verify "$tmp/tables.ndf" 2> /dev/null && bad "ndd-stats --verify: a flipped byte in the first table not found"
+: > "$tmp/empty.ndf"
+"$BIN/ndd-stats" --verify "$tmp/empty.ndf" 2> /dev/null && bad "ndd-stats --verify: an empty file found intact"
+
 # A changed program runs its step and the later ones again.
 kill_in documents "$tmp/p" "$in"
 rm "$tmp/bin/ndd-self-join"
