@@ -5,8 +5,9 @@
  * Jaccard similarity of the two sets.  The default method of docfp.h.
  *
  * A feature's hash picks one of 64 bins (its top 6 bits) and competes for
- * the bin's minimum with its other 58 bits; repeats change nothing, so no
- * table of features is kept.  An empty bin i takes the minimum of the
+ * the bin's minimum with its low 57 bits (the bit below the bin's six is
+ * left out, so a value is never MINHASH_EMPTY); repeats change nothing, so
+ * no table of features is kept.  An empty bin i takes the minimum of the
  * first non-empty bin on a fixed probe sequence of i, so every bin is a
  * minwise sample of the whole set: two sets agree on bin i's minimum with
  * probability J.  Bit i is one bit of that minimum mixed with i.
