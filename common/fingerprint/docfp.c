@@ -319,6 +319,17 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return XXH3_64bits_withSeed(p, n, DOCFP_SEED);
 }
 
+/* The hash of the shingle of word hashes @a, @b, @c, oldest first: the
+ * default's, shared by word_feature() and minhash_words3(). */
+static inline uint64_t shingle3_hash(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint8_t buf[24];
+	put_le64(buf, a);
+	put_le64(buf + 8, b);
+	put_le64(buf + 16, c);
+	return XXH3_64bits_withSeed(buf, 24, DOCFP_SEED);
+}
+
 /* Hash of @n word hashes, oldest first, starting at ring[start]. */
 static uint64_t shingle_hash(const uint64_t *ring, int n, int start, int size)
 {
@@ -367,14 +378,10 @@ static __attribute__((flatten)) int word_feature(struct docfp_ctx *ctx, const st
 			ring[words] = h;
 			return 0;
 		}
-		uint8_t buf[24];
-		put_le64(buf, ring[0]);
-		put_le64(buf + 8, ring[1]);
-		put_le64(buf + 16, h);
+		const uint64_t sh = shingle3_hash(ring[0], ring[1], h);
 		ring[0] = ring[1];
 		ring[1] = h;
-		return feature_add(ctx, XXH3_64bits_withSeed(buf, 24, DOCFP_SEED), ctx->line_w,
-				   DOCFP_WEIGHT_ONE);
+		return feature_add(ctx, sh, ctx->line_w, DOCFP_WEIGHT_ONE);
 	}
 	ring[words % (size_t)n] = h;
 	if (words + 1 < (size_t)n)
@@ -407,11 +414,7 @@ static __attribute__((flatten)) size_t minhash_words3(struct docfp_ctx *ctx, siz
 			continue;
 		}
 		words++;
-		uint8_t buf[24];
-		put_le64(buf, w0);
-		put_le64(buf + 8, w1);
-		put_le64(buf + 16, h);
-		minhash_add(&ctx->mh, XXH3_64bits_withSeed(buf, 24, DOCFP_SEED));
+		minhash_add(&ctx->mh, shingle3_hash(w0, w1, h));
 		w0 = w1;
 		w1 = h;
 	}

@@ -86,10 +86,10 @@ FILE *teein_file(struct teein *t)
 
 int teein_finish(struct teein *t)
 {
-	/* the bytes already in the FILE's buffer were copied when read */
-	while (!t->failed && !t->read_error && !feof(t->fp) && !ferror(t->fp))
-		if (fread_unlocked(t->buf, 1, TEEIN_BUF, t->fp) == 0 && !feof(t->fp) && !ferror(t->fp))
-			break;
+	/* the bytes already in the FILE's buffer were copied when read; a
+	 * short fread is the end of the input or an error, both noted */
+	while (!t->failed && !t->read_error && fread_unlocked(t->buf, 1, TEEIN_BUF, t->fp) > 0)
+		;
 	int rc = 0;
 	if (t->read_error) {
 		log_error("cannot read standard input: %s", strerror(t->read_error));
