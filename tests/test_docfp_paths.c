@@ -6,11 +6,15 @@
  * takes runs of word tokens through a path of its own; docfp.c is built
  * a second time here with DOCFP_GENERAL_ONLY (its functions renamed
  * twin_*), where every word goes through the general word_feature().
+ * The default's ASCII lines skip the tokens altogether
+ * (minhash_ascii_line(), asciiwords.h), and so do those whose other
+ * characters are separators read as they stand.
  * Both must give the same 64 bits, flags, feature count and normalised
- * length on random texts: ASCII words (mixed case, digits), Latin with
- * accents, Greek, Han, kana, Hangul, CJK and ASCII punctuation,
- * full-width letters, a combining mark, invalid bytes, lines of any
- * length, under the default and with no short-text cut-off.
+ * length on random texts: ASCII words (mixed case, digits, past 64
+ * bytes), Latin with accents, Greek, Han, kana, Hangul, CJK and ASCII
+ * punctuation, Latin-1 signs, box drawing, a soft hyphen, full-width
+ * letters, a combining mark, invalid bytes, controls, empty lines, lines
+ * of any length, under the default and with no short-text cut-off.
  */
 #define DOCFP_GENERAL_ONLY
 #define docfp_config_check twin_docfp_config_check
@@ -47,9 +51,21 @@ static const char *const pieces[] = {
 	"\xE4\xB8\xAD\xE6\x96\x87", "\xE6\x96\x87", "\xE3\x81\xB2\xE3\x82\x89",
 	"\xEA\xB0\x80\xEB\x82\x98", "\xE3\x80\x82", "\xEF\xBC\x8C", "\xEF\xBC\xA1\xEF\xBC\xA2",
 	"e\xCC\x81", "\xFF", "\xE2\x80\x94", "\xF0\xA0\x80\x80",
+	"\xC2\xB6", "\xC2\xA0", "\xE2\x80\x99", "\xE2\x94\x80", "\xC2\xAD", "\r", "\x01", "\n\n",
+	"------------------------------------",
+	"Supercalifragilisticexpialidocious09",
 };
 
-/* A random text of @max bytes at most into @out: mostly ASCII words. */
+/* What the default's plain lines hold besides words: ASCII and the
+ * separators read as they stand. */
+static const char *const plain[] = {
+	" ", " ", ", ", ". ", "\n", "\xC2\xB6", "\xE2\x80\x99", "\xE2\x94\x80", "\t", "(",
+	"------------------------------------",
+	"Supercalifragilisticexpialidocious09",
+};
+
+/* A random text of @max bytes at most into @out: mostly ASCII words;
+ * every other one without a character that needs NFKC. */
 static size_t random_text(uint64_t *st, char *out, size_t max)
 {
 	const size_t want = (size_t)(test_rand(st) % max);
@@ -65,7 +81,8 @@ static size_t random_text(uint64_t *st, char *out, size_t max)
 			}
 			continue;
 		}
-		const char *const p = pieces[(r >> 8) % (sizeof pieces / sizeof *pieces)];
+		const char *const p = want % 2 ? plain[(r >> 8) % (sizeof plain / sizeof *plain)]
+					       : pieces[(r >> 8) % (sizeof pieces / sizeof *pieces)];
 		for (size_t k = 0; p[k]; k++)
 			out[n++] = p[k];
 	}

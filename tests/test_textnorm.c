@@ -330,9 +330,11 @@ static void test_raw_path(void)
 	static const char *const atoms[] = {"ab", "Zq9", " ", ", ", ".", "\t", "\xE4\xB8\xAD",
 		"\xE4\xB8\x80", "\xE9\xBF\xBF", "\xE6\x96\x87", "\xE3\x80\x80", "\xE3\x80\x81",
 		"\xE3\x80\x82", "\xE3\x80\x8C", "\xEF\xBC\x8C", "\xEF\xBC\x81", "\xEF\xBC\x9F",
-		"\xE2\x80\xA6", "\xE2\x80\xA4", "\xE2\x80\x94", "\xE2\x80\x9C", "\xEF\xBC\xA1",
+		"\xE2\x80\xA6", "\xE2\x80\xA4", "\xE2\x80\x94", "\xE2\x80\x9C", "\xC2\xA0",
+		"\xC2\xB6", "\xC2\xA9", "\xC2\xBB", "\xC2\xB7", "\xC2\xA7", "\xC2\xAB",
+		"\xC2\xAE", "\xE2\x94\x80", "\xE2\x95\xBF", "\xEF\xBC\xA1",
 		"\xEF\xBC\x91", "\xCC\x81", "\xC3\xBC", "\xC3\x9C", "\xE3\x81\x8B", "\xE4\xB7\xBF",
-		"\xEF\xA4\x80", "\xFF", "\xE4\xB8", "\xE1\x84\x92"};
+		"\xEF\xA4\x80", "\xFF", "\xE4\xB8", "\xE1\x84\x92", "\xC2\xAD", "\xC2"};
 	uint64_t st = test_seed(31);
 	struct textnorm ref = {0};
 	struct nfkc nf = {0};
@@ -341,7 +343,7 @@ static void test_raw_path(void)
 		char in[400];
 		size_t n = 0;
 		/* half the strings only of what is read as it stands */
-		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 21;
+		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 31;
 		for (int k = (int)(test_rand(&st) % 40); k > 0; k--) {
 			const char *a = atoms[test_rand(&st) % pick];
 			memcpy(in + n, a, strlen(a));
@@ -427,7 +429,8 @@ static void test_ascii_words(void)
  */
 static void test_punct_path(void)
 {
-	static const uint32_t blocks[][2] = {{0x2000, 0x206F}, {0x3000, 0x30FF}, {0xFF00, 0xFFEF}};
+	static const uint32_t blocks[][2] = {{0x2000, 0x206F}, {0x2500, 0x257F}, {0x3000, 0x30FF},
+					     {0xFF00, 0xFFEF}};
 	for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
 		for (uint32_t cp = blocks[b][0]; cp <= blocks[b][1]; cp++) {
 			char in[16] = "\xE4\xB8\xAD"; /* 中 */
@@ -446,6 +449,17 @@ static void test_punct_path(void)
 				CHECK(textnorm_run(&g_tn, in, 7) == 0 && !strchr(g_tn.text, ' '));
 		}
 	}
+	/* Latin-1's signs read as they stand are their own NFKC form, or
+	 * (U+00A0) a space, and separators either way. */
+	for (uint32_t cp = 0xA0; cp < 0xC0; cp++) {
+		const uint8_t sign[2] = {0xC2, (uint8_t)cp};
+		if (!textnorm_sep_len(sign, sign + 2))
+			continue;
+		CHECK(cp == 0xA0 || (nfkc_is_self(cp) && textnorm_class(cp) == TN_SEP));
+		char in[8] = {'b', (char)0xC2, (char)cp, 'a', 0};
+		CHECK(norm_is(in, "b a") && g_tn.n_tok == 2);
+	}
+	CHECK(textnorm_sep_len((const uint8_t *)"\xC2\xAD", (const uint8_t *)"\xC2\xAD" + 2) == 0);
 	/* Cut short at the end of the input: invalid bytes, separators. */
 	CHECK(norm_is("a\xEF\xBC", "a"));
 	CHECK(norm_is("a\xE3\x80", "a"));

@@ -11,6 +11,10 @@
  *            --> densify empty bins --> one bit per bin --> fp
  *   SimHash: tf table --> (hash, tf) distinct --weight--> 64 counters --> fp
  *
+ * The default's lines of ASCII words (with separators that need no NFKC)
+ * skip the tokens: the words are found in a bitmap of the line and
+ * hashed as they are found (minhash_ascii_line(), asciiwords.h).
+ *
  * Minhash needs no table: a minimum ignores repeats, so each occurrence
  * goes straight into its bin.  The SimHash tf table is open addressing
  * keyed by the feature hash itself (already uniform), entries in the
@@ -33,8 +37,10 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "fingerprint/asciiwords.h"
 #include "util/bytes.h"
 #include "format/docrec.h"
+#include "util/grow.h"
 #include "util/log.h"
 #include "fingerprint/minhash.h"
 #include "fingerprint/simhash.h"
@@ -94,6 +100,9 @@ struct docfp_ctx {
 	size_t words;     /* words of the document so far */
 	uint64_t last_tok; /* hash of the last token of the previous line, 0: none */
 	struct minhash mh;
+	char *fold;       /* an ASCII line folded (asciiwords.h) */
+	uint64_t *bits;   /* and its word bytes */
+	size_t fold_cap, bits_cap;
 };
 
 /*
@@ -390,6 +399,25 @@ static __attribute__((flatten)) int word_feature(struct docfp_ctx *ctx, const st
 			   ctx->line_w, DOCFP_WEIGHT_ONE);
 }
 
+/* The default's features for word hash @h: its 3-shingle with the two
+ * words before (*@w0, *@w1; the first two words of the text in order,
+ * as short_shingle() reads them, until there are three). */
+static inline __attribute__((always_inline)) void words3_add(struct minhash *m, uint64_t *w0,
+							    uint64_t *w1, size_t *words, uint64_t h)
+{
+	if (__builtin_expect(*words < 2, 0)) {
+		if ((*words)++)
+			*w1 = h;
+		else
+			*w0 = h;
+		return;
+	}
+	++*words;
+	minhash_add(m, shingle3_hash(*w0, *w1, h));
+	*w0 = *w1;
+	*w1 = h;
+}
+
 /*
  * The default's words (minhash, 3-shingles, no single words): the run of
  * word tokens from @k, each word's hash and its shingle's straight into
@@ -404,24 +432,47 @@ static __attribute__((flatten)) size_t minhash_words3(struct docfp_ctx *ctx, siz
 	const size_t n_tok = tn->n_tok;
 	uint64_t w0 = ctx->ring[0], w1 = ctx->ring[1];
 	size_t words = ctx->words;
-	for (; k < n_tok && (t[k].kind & TN_KIND_MASK) == TN_WORD; k++) {
-		const uint64_t h = hash_bytes(tn->text + t[k].off, t[k].len);
-		if (__builtin_expect(words < 2, 0)) {
-			if (words++)
-				w1 = h;
-			else
-				w0 = h;
-			continue;
-		}
-		words++;
-		minhash_add(&ctx->mh, shingle3_hash(w0, w1, h));
-		w0 = w1;
-		w1 = h;
-	}
+	for (; k < n_tok && (t[k].kind & TN_KIND_MASK) == TN_WORD; k++)
+		words3_add(&ctx->mh, &w0, &w1, &words,
+			   hash_bytes(tn->text + t[k].off, t[k].len));
 	ctx->ring[0] = w0;
 	ctx->ring[1] = w1;
 	ctx->words = words;
 	return k;
+}
+
+/*
+ * The default's features of a line of @n bytes at @p, if it is ASCII
+ * but for separators read as they stand (textnorm_ascii_seps()), in one
+ * pass without textnorm_run(): its tokens are then the words
+ * asciiwords_scan() marks, folded alike, and all of them TN_WORD,
+ * so token_features() would take them all through minhash_words3() in
+ * this order: the same features.  *@len: the line's normalised length
+ * (its words joined by one space), as textnorm_run()'s.  @return 1, 0 if
+ * another character is there (nothing done), or -1 if memory ran out.
+ */
+static __attribute__((flatten)) int minhash_ascii_line(struct docfp_ctx *ctx, const char *p,
+						       size_t n, size_t *len)
+{
+	if (array_grow((void **)&ctx->fold, &ctx->fold_cap, ASCIIWORDS_OUT(n), 1) ||
+	    array_grow((void **)&ctx->bits, &ctx->bits_cap, ASCIIWORDS_BITS(n), sizeof *ctx->bits))
+		return -1;
+	if (asciiwords_scan(p, n, ctx->fold, ctx->bits) && !textnorm_ascii_seps(p, n))
+		return 0;
+	const char *const fold = ctx->fold;
+	struct asciiwords_iter it = asciiwords_iter(ctx->bits, n);
+	uint64_t w0 = ctx->ring[0], w1 = ctx->ring[1];
+	size_t words = ctx->words, at, wlen, bytes = 0, count = 0;
+	while (asciiwords_next(&it, &at, &wlen)) {
+		words3_add(&ctx->mh, &w0, &w1, &words, hash_bytes(fold + at, wlen));
+		bytes += wlen;
+		count++;
+	}
+	ctx->ring[0] = w0;
+	ctx->ring[1] = w1;
+	ctx->words = words;
+	*len = count ? bytes + count - 1 : 0;
+	return 1;
 }
 
 /* A text with fewer words than a shingle: one shingle of all of them. */
@@ -588,6 +639,8 @@ void docfp_ctx_free(struct docfp_ctx *ctx)
 		return;
 	textnorm_free(&ctx->tn);
 	tf_free(&ctx->tf);
+	free(ctx->fold);
+	free(ctx->bits);
 	free(ctx);
 }
 
@@ -624,9 +677,24 @@ static int line_features(struct docfp_ctx *ctx, const char *text, size_t len, si
 	minhash_reset(&ctx->mh);
 	if (ctx->cfg.method == DOCFP_SIMHASH && tf_begin(&ctx->tf, len, ctx->feat_per_kb))
 		return -1;
+	/* the default's words need no tokens (minhash_ascii_line()) */
+	const int ascii3 = WORDS3_PATH && ctx->cfg.method == DOCFP_MINHASH &&
+			   ctx->cfg.shingle == 3 && !ctx->cfg.unit_weight &&
+			   !ctx->cfg.boundary_weight && len <= UINT32_MAX - 1;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
+		if (ascii3) {
+			size_t n;
+			const int done = minhash_ascii_line(ctx, p, (size_t)(eol - p), &n);
+			if (done < 0)
+				return -1;
+			if (done) {
+				*norm += n && *norm ? n + 1 : n;
+				p = eol + 1;
+				continue;
+			}
+		}
 		if (textnorm_run(&ctx->tn, p, (size_t)(eol - p)))
 			return -1;
 		if (ctx->tn.len) {

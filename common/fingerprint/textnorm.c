@@ -400,8 +400,9 @@ static int is_han(const uint8_t *p, const uint8_t *end)
  * The punctuation Chinese and Japanese text is full of, without decoding,
  * folding and classing (a range search): U+2010..U+2027 (dashes, quotes,
  * ellipsis), U+3000..U+3004 and U+3008..U+3020 (ideographic space, comma,
- * full stop, brackets), and full-width ASCII punctuation.  All are TN_SEP
- * by the tables above; test_textnorm checks the two agree.
+ * full stop, brackets), full-width ASCII punctuation, and the box drawing
+ * of U+2500..U+257F (text-mode tables).  All are TN_SEP by the tables
+ * above; test_textnorm checks the two agree.
  */
 static int is_cjk_punct(const uint8_t *p, const uint8_t *end)
 {
@@ -410,7 +411,7 @@ static int is_cjk_punct(const uint8_t *p, const uint8_t *end)
 	const uint32_t b1 = p[1], b2 = p[2];
 	switch (p[0]) {
 	case 0xE2:
-		return b1 == 0x80 && b2 >= 0x90 && b2 <= 0xA7;
+		return (b1 == 0x80 && b2 >= 0x90 && b2 <= 0xA7) || b1 == 0x94 || b1 == 0x95;
 	case 0xE3:
 		return b1 == 0x80 && (b2 <= 0x84 || (b2 >= 0x88 && b2 <= 0xA0));
 	case 0xEF: {
@@ -420,6 +421,51 @@ static int is_cjk_punct(const uint8_t *p, const uint8_t *end)
 	}
 	}
 	return 0;
+}
+
+/*
+ * The signs of Latin-1 that Western pages sprinkle their text with: a
+ * no-break space (NFKC makes it a space), the section, copyright,
+ * registered and pilcrow signs, guillemets and the middle dot (each its
+ * own NFKC form), all TN_SEP.  None composes with a character beside
+ * it, so, like is_cjk_punct()'s, they tokenise as they stand.
+ */
+static int is_latin1_sign(const uint8_t *p, const uint8_t *end)
+{
+	if (end - p < 2 || p[0] != 0xC2)
+		return 0;
+	switch (p[1]) {
+	case 0xA0: case 0xA7: case 0xA9: case 0xAB: case 0xAE: case 0xB6: case 0xB7: case 0xBB:
+		return 1;
+	}
+	return 0;
+}
+
+size_t textnorm_sep_len(const uint8_t *p, const uint8_t *end)
+{
+	if (is_latin1_sign(p, end))
+		return 2;
+	return is_cjk_punct(p, end) ? 3 : 0;
+}
+
+int textnorm_ascii_seps(const char *in, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)in, *const end = p + n;
+	while (p < end) {
+		if (end - p >= 8 && !(get_le64(p) & 0x8080808080808080ull)) {
+			p += 8;
+			continue;
+		}
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		const size_t l = textnorm_sep_len(p, end);
+		if (!l)
+			return 0;
+		p += l;
+	}
+	return 1;
 }
 
 /*
@@ -467,11 +513,12 @@ static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
 
 /*
  * One pass over [in, in+len) into @tn.  @raw: the text was not put in
- * NFKC.  Text of ASCII, Han and the punctuation is_cjk_punct() knows is
+ * NFKC.  Text of ASCII, Han and the punctuation textnorm_sep_len() knows is
  * read as it stands: Han characters and ASCII are their own NFKC form
  * (case aside, which the pass folds), none composes with what is before
  * or after it, and what NFKC makes of that punctuation (U+3000 a space,
- * U+2026 "...", full-width ',' ',') is a separator as the punctuation is.
+ * U+2026 "...", full-width ',' ',') and of textnorm_sep_len()'s other
+ * separators is a separator as the punctuation is.
  * So such text tokenises as its NFKC form does, without the copy; a raw
  * pass stops at any other non-ASCII byte (NEEDS_NFKC), for the caller to
  * start again on the NFKC form.  Most Chinese lines are made of nothing
@@ -512,11 +559,12 @@ static int run_pass(struct textnorm *tn, const char *in, size_t len, int raw)
 				return -1;
 			continue;
 		}
-		if (is_cjk_punct(p, end)) { /* as add_char() does for TN_SEP */
+		const size_t sep = textnorm_sep_len(p, end);
+		if (sep) { /* as add_char() does for TN_SEP */
 			close_word(tn, &s);
 			s.pending_sep = s.o > 0;
 			s.prev_cjk = 0;
-			p += 3;
+			p += sep;
 			continue;
 		}
 		if (raw)

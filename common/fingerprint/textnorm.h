@@ -114,6 +114,22 @@ enum textnorm_class textnorm_class(uint32_t cp);
 int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 	__attribute__((warn_unused_result));
 
+/**
+ * The bytes of the character at @p (p < end) if it is one of the
+ * non-ASCII separators textnorm_run() reads as they stand, without NFKC
+ * (common punctuation and signs, whose NFKC form is themselves or a
+ * separator, and which compose with nothing beside them), else 0.
+ */
+size_t textnorm_sep_len(const uint8_t *p, const uint8_t *end);
+
+/**
+ * @return 1 if every byte of [in, in+n) of 0x80 or above belongs to a
+ * separator of textnorm_sep_len(): then the text tokenises as the same
+ * text with each of them a space would (its words those of ASCII:
+ * asciiwords.h), else 0.
+ */
+int textnorm_ascii_seps(const char *in, size_t n);
+
 /** Free the buffers of @tn and zero it.  Safe on a zeroed struct. */
 void textnorm_free(struct textnorm *tn);
 
