@@ -10,7 +10,9 @@
  * that is none of them: wherever asciiwords_scan() says ASCII or
  * textnorm_ascii_seps() accepts the line, the words must be textnorm's
  * tokens (all TN_WORD), byte for byte, and the normalised length theirs;
- * textnorm_ascii_seps() must refuse a line with any other character.
+ * textnorm_ascii_seps() must refuse a line with any other character; the
+ * bitmap of bytes of 0x80 and above must be theirs, and asciiwords_first()
+ * find the first of them from every place.
  * Lines sit at the end of an allocation of their own size, so the
  * sanitizers see a read past them.
  */
@@ -26,9 +28,9 @@
 #include "fingerprint/textnorm.h"
 #include "testutil.h"
 
-int asciiwords_scan(const char *in, size_t n, char *out, uint64_t *bits);
+int asciiwords_scan(const char *in, size_t n, char *out, uint64_t *bits, uint64_t *other);
 
-typedef int scan_fn(const char *in, size_t n, char *out, uint64_t *bits);
+typedef int scan_fn(const char *in, size_t n, char *out, uint64_t *bits, uint64_t *other);
 
 static const char *const seps[] = {
 	"\xC2\xA0", "\xC2\xB6", "\xC2\xA9", "\xC2\xB7", "\xC2\xBB", "\xE2\x80\x99",
@@ -68,22 +70,50 @@ static size_t random_line(uint64_t *st, char *out, size_t max, int other)
 	return n;
 }
 
+/* Is @other the bitmap of @in's bytes of 0x80 and above, clear past
+ * them, @ascii right, and asciiwords_first() of every place so? */
+static int ok_other(const char *in, size_t n, const uint64_t *other, int ascii)
+{
+	int any = 0;
+	for (size_t i = 0; i < 64 * ASCIIWORDS_BITS(n); i++) {
+		const int bit = other[i / 64] >> (i % 64) & 1;
+		const int want = i < n && (unsigned char)in[i] >= 0x80;
+		if (bit != want)
+			return 0;
+		any |= want;
+	}
+	if (any == ascii)
+		return 0;
+	size_t next = n;
+	for (size_t from = n + 1; from-- > 0;) {
+		if (from < n && (unsigned char)in[from] >= 0x80)
+			next = from;
+		if (asciiwords_first(other, from, n) != next)
+			return 0;
+	}
+	return 1;
+}
+
 /* Do @scan's words of @in agree with textnorm_run()'s tokens?  Only when
  * the line is one it takes; @return 1 if so (or not taken). */
 static int agrees(scan_fn *scan, struct textnorm *tn, const char *in, size_t n)
 {
 	char *const out = malloc(ASCIIWORDS_OUT(n));
 	uint64_t *const bits = malloc(ASCIIWORDS_BITS(n) * sizeof *bits);
-	if (!out || !bits) {
+	uint64_t *const other = malloc(ASCIIWORDS_BITS(n) * sizeof *other);
+	if (!out || !bits || !other) {
 		free(out);
 		free(bits);
+		free(other);
 		return 0;
 	}
-	const int ascii = !scan(in, n, out, bits);
+	const int ascii = !scan(in, n, out, bits, other);
+	/* the bytes of 0x80 and above, and any of them in a stretch */
+	int high = ok_other(in, n, other, ascii);
 	int ok = textnorm_run(tn, in, n) == 0;
 	const int taken = ok && (ascii || textnorm_ascii_seps(in, n));
 	size_t at, len, k = 0, bytes = 0;
-	struct asciiwords_iter it = asciiwords_iter(bits, n);
+	struct asciiwords_iter it = asciiwords_iter(bits, n, 0);
 	while (taken && ok && asciiwords_next(&it, &at, &len)) {
 		ok = k < tn->n_tok && tn->tok[k].kind == TN_WORD && tn->tok[k].len == len &&
 		     !memcmp(tn->text + tn->tok[k].off, out + at, len);
@@ -94,7 +124,8 @@ static int agrees(scan_fn *scan, struct textnorm *tn, const char *in, size_t n)
 		ok = k == tn->n_tok && tn->len == (k ? bytes + k - 1 : 0);
 	free(out);
 	free(bits);
-	return ok;
+	free(other);
+	return ok && high;
 }
 
 /* Does a line with a character of others[] ever pass as separators only? */

@@ -59,13 +59,14 @@ static const char *const pieces[] = {
 /* What the default's plain lines hold besides words: ASCII and the
  * separators read as they stand. */
 static const char *const plain[] = {
-	" ", " ", ", ", ". ", "\n", "\xC2\xB6", "\xE2\x80\x99", "\xE2\x94\x80", "\t", "(",
+	" ", " ", ", ", ". ", "\n", "\xC2\xB6", /* ASCII up to here */ "\xE2\x80\x99", "\xE2\x94\x80", "\t", "(",
 	"------------------------------------",
 	"Supercalifragilisticexpialidocious09",
 };
 
 /* A random text of @max bytes at most into @out: mostly ASCII words;
- * every other one without a character that needs NFKC. */
+ * every other one without a character that needs NFKC, and of those
+ * every other one all ASCII. */
 static size_t random_text(uint64_t *st, char *out, size_t max)
 {
 	const size_t want = (size_t)(test_rand(st) % max);
@@ -81,7 +82,8 @@ static size_t random_text(uint64_t *st, char *out, size_t max)
 			}
 			continue;
 		}
-		const char *const p = want % 2 ? plain[(r >> 8) % (sizeof plain / sizeof *plain)]
+		const size_t n_plain = want % 4 == 1 ? 5 : sizeof plain / sizeof *plain;
+		const char *const p = want % 2 ? plain[(r >> 8) % n_plain]
 					       : pieces[(r >> 8) % (sizeof pieces / sizeof *pieces)];
 		for (size_t k = 0; p[k]; k++)
 			out[n++] = p[k];

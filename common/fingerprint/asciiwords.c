@@ -4,9 +4,8 @@
  * Each 16 bytes: fold, class and store in a few vector operations (a
  * byte is a letter when (b | 0x20) - 'a' is at most 25 unsigned, a
  * digit when b - '0' is at most 9), and their 16 word bits go into the
- * bitmap.  A byte of 0x80 or more is looked for once, at the end, over
- * the OR of every load, not tested 16 bytes at a time: most lines have
- * none.
+ * bitmap, and the bits of their bytes of 0x80 and above (movemask's own)
+ * into another: no branch on them in the loop.
  */
 #include "fingerprint/asciiwords.h"
 
@@ -24,34 +23,39 @@ static inline unsigned fold16(v16 v, char *out)
 	return v16_mask(v16_or(letter, digit));
 }
 
-int asciiwords_scan(const char *in, size_t n, char *out, uint64_t *bits)
+int asciiwords_scan(const char *in, size_t n, char *out, uint64_t *bits, uint64_t *other)
 {
-	v16 any = v16_zero();
-	uint64_t acc = 0;
+	uint64_t acc = 0, high = 0, any = 0;
 	size_t i = 0;
 	for (; i + 16 <= n; i += 16) {
 		const v16 v = v16_load(in + i);
-		any = v16_or(any, v);
 		acc |= (uint64_t)fold16(v, out + i) << (i % 64);
+		high |= (uint64_t)v16_mask(v) << (i % 64);
 		if (i % 64 == 48) {
 			bits[i / 64] = acc;
+			other[i / 64] = high;
+			any |= high;
 			acc = 0;
+			high = 0;
 		}
 	}
 	if (i < n && n >= 16) {
 		/* the tail: the last 16 bytes again, their bits from i on */
 		const v16 v = v16_load(in + n - 16);
-		any = v16_or(any, v);
-		acc |= (uint64_t)(fold16(v, out + n - 16) >> (i + 16 - n)) << (i % 64);
+		const unsigned shift = (unsigned)(i + 16 - n);
+		acc |= (uint64_t)(fold16(v, out + n - 16) >> shift) << (i % 64);
+		high |= (uint64_t)(v16_mask(v) >> shift) << (i % 64);
 	} else if (i < n) {
-		/* a short line, padded with NULs: separators, and ASCII */
+		/* a short text, padded with NULs: separators, and ASCII */
 		char pad[16] = {0};
 		memcpy(pad, in, n);
 		const v16 v = v16_load(pad);
-		any = v16_or(any, v);
 		acc = fold16(v, out);
+		high = v16_mask(v);
 	}
 	bits[i / 64] = acc;
+	other[i / 64] = high;
 	bits[i / 64 + 1] = 0;
-	return v16_mask(any) ? 1 : 0;
+	other[i / 64 + 1] = 0;
+	return (any | high) != 0;
 }

@@ -1,16 +1,17 @@
 /*
- * asciiwords.h - textnorm.h's rules for a line of ASCII, 16 bytes at a
- * time: the line folded, and a bitmap of its word bytes.
+ * asciiwords.h - textnorm.h's rules for ASCII text, 16 bytes at a time:
+ * the text folded, a bitmap of its word bytes, and one of its bytes of
+ * 0x80 and above.
  *
  * On ASCII text textnorm_run() does little: no NFKC (ASCII is its own
  * form), a word is a run of [0-9A-Za-z] folded to lower case, anything
  * else separates.  Its tokens are then exactly the runs of set bits of
- * the bitmap below, their bytes those of the folded copy at the same
+ * the word bitmap, their bytes those of the folded copy at the same
  * places, and its normalised text those words joined by one space: so a
  * caller that needs only the words (docfp.c's default features) can take
- * them from here without token records.  So is a line whose other
+ * them from here without token records.  So is a stretch whose other
  * characters are separators read as they stand (textnorm_ascii_seps()).
- * test_textnorm holds the two to the same words on random lines.
+ * test_asciiwords holds the two to the same words on random lines.
  */
 #ifndef NDD_ASCIIWORDS_H
 #define NDD_ASCIIWORDS_H
@@ -26,12 +27,30 @@
  * Write the @n bytes at @in folded to @out (room for ASCIIWORDS_OUT(n)
  * bytes; bytes past @n are scratch) and set bit i of @bits
  * (ASCIIWORDS_BITS(n) words; bit i is word i / 64's bit i % 64) for each
- * word byte i, every bit from @n on clear.  Bytes of 0x80 and above are
- * copied and marked as no word's: right for the separators of
- * textnorm_ascii_seps(), and for nothing else.
+ * word byte i, and bit i of @other (as many words) for each byte of 0x80
+ * and above; every bit from @n on is clear.  Those bytes are copied and
+ * marked as no word's: right for the separators of textnorm_ascii_seps()
+ * in a stretch without other characters, and for nothing else.
  * @return 0 if the bytes are all ASCII, 1 if not.
  */
-int asciiwords_scan(const char *in, size_t n, char *out, uint64_t *bits);
+int asciiwords_scan(const char *in, size_t n, char *out, uint64_t *bits, uint64_t *other);
+
+/** @return the first bit set at or after @from in the bitmap @bits of
+ * @n bytes, or @n if there is none. */
+static inline size_t asciiwords_first(const uint64_t *bits, size_t from, size_t n)
+{
+	const size_t n_words = (n + 63) / 64;
+	size_t w = from / 64;
+	if (w >= n_words)
+		return n;
+	uint64_t x = bits[w] & (~0ull << (from % 64));
+	while (!x) {
+		if (++w >= n_words)
+			return n;
+		x = bits[w];
+	}
+	return w * 64 + (size_t)__builtin_ctzll(x);
+}
 
 /* A walk over the words of a bitmap of asciiwords_scan(). */
 struct asciiwords_iter {
@@ -40,10 +59,14 @@ struct asciiwords_iter {
 	uint64_t x;        /* its bits not yet walked */
 };
 
-/** Start a walk over the words of the @n bytes whose bitmap is @bits. */
-static inline struct asciiwords_iter asciiwords_iter(const uint64_t *bits, size_t n)
+/**
+ * Start a walk over the words of the @n bytes whose bitmap is @bits,
+ * from byte @from (at a word's start or between words), to the end.
+ */
+static inline struct asciiwords_iter asciiwords_iter(const uint64_t *bits, size_t n, size_t from)
 {
-	const struct asciiwords_iter it = {bits, 0, (n + 63) / 64, bits[0]};
+	const struct asciiwords_iter it = {bits, from / 64, (n + 63) / 64,
+					   bits[from / 64] & (~0ull << (from % 64))};
 	return it;
 }
 

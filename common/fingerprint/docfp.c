@@ -11,9 +11,10 @@
  *            --> densify empty bins --> one bit per bin --> fp
  *   SimHash: tf table --> (hash, tf) distinct --weight--> 64 counters --> fp
  *
- * The default's lines of ASCII words (with separators that need no NFKC)
- * skip the tokens: the words are found in a bitmap of the line and
- * hashed as they are found (minhash_ascii_line(), asciiwords.h).
+ * The default's ASCII text skips the tokens: its words are found in a
+ * bitmap of the whole text and hashed as they are found; in a text with
+ * other characters, so are the lines whose others are separators that
+ * need no NFKC (minhash_ascii_words(), asciiwords.h).
  *
  * Minhash needs no table: a minimum ignores repeats, so each occurrence
  * goes straight into its bin.  The SimHash tf table is open addressing
@@ -100,9 +101,10 @@ struct docfp_ctx {
 	size_t words;     /* words of the document so far */
 	uint64_t last_tok; /* hash of the last token of the previous line, 0: none */
 	struct minhash mh;
-	char *fold;       /* an ASCII line folded (asciiwords.h) */
-	uint64_t *bits;   /* and its word bytes */
-	size_t fold_cap, bits_cap;
+	char *fold;       /* the text folded (asciiwords.h) */
+	uint64_t *bits;   /* its word bytes */
+	uint64_t *other;  /* its bytes of 0x80 and above */
+	size_t fold_cap, bits_cap, other_cap;
 };
 
 /*
@@ -442,28 +444,25 @@ static __attribute__((flatten)) size_t minhash_words3(struct docfp_ctx *ctx, siz
 }
 
 /*
- * The default's features of a line of @n bytes at @p, if it is ASCII
- * but for separators read as they stand (textnorm_ascii_seps()), in one
- * pass without textnorm_run(): its tokens are then the words
- * asciiwords_scan() marks, folded alike, and all of them TN_WORD,
- * so token_features() would take them all through minhash_words3() in
- * this order: the same features.  *@len: the line's normalised length
- * (its words joined by one space), as textnorm_run()'s.  @return 1, 0 if
- * another character is there (nothing done), or -1 if memory ran out.
+ * The default's features of the bytes [@from, @to) of a text of @n bytes
+ * whose bitmap asciiwords_scan() made in ctx->bits, its folded copy in
+ * ctx->fold: lines that are ASCII but for separators read as they stand
+ * (textnorm_ascii_seps()).  Such text's tokens are the words of the
+ * bitmap, folded alike, all TN_WORD,
+ * so token_features() would take them all through minhash_words3(), in
+ * this order: the same features, without textnorm_run().  No word
+ * straddles a line's end ('\n' is no word byte).  @return the normalised
+ * length of the stretch, its words joined by one space: textnorm_run()'s
+ * of a line, and of lines joined as line_features() joins them.
  */
-static __attribute__((flatten)) int minhash_ascii_line(struct docfp_ctx *ctx, const char *p,
-						       size_t n, size_t *len)
+static __attribute__((flatten)) size_t minhash_ascii_words(struct docfp_ctx *ctx, size_t from,
+							   size_t to, size_t n)
 {
-	if (array_grow((void **)&ctx->fold, &ctx->fold_cap, ASCIIWORDS_OUT(n), 1) ||
-	    array_grow((void **)&ctx->bits, &ctx->bits_cap, ASCIIWORDS_BITS(n), sizeof *ctx->bits))
-		return -1;
-	if (asciiwords_scan(p, n, ctx->fold, ctx->bits) && !textnorm_ascii_seps(p, n))
-		return 0;
 	const char *const fold = ctx->fold;
-	struct asciiwords_iter it = asciiwords_iter(ctx->bits, n);
+	struct asciiwords_iter it = asciiwords_iter(ctx->bits, n, from);
 	uint64_t w0 = ctx->ring[0], w1 = ctx->ring[1];
 	size_t words = ctx->words, at, wlen, bytes = 0, count = 0;
-	while (asciiwords_next(&it, &at, &wlen)) {
+	while (asciiwords_next(&it, &at, &wlen) && at < to) {
 		words3_add(&ctx->mh, &w0, &w1, &words, hash_bytes(fold + at, wlen));
 		bytes += wlen;
 		count++;
@@ -471,8 +470,7 @@ static __attribute__((flatten)) int minhash_ascii_line(struct docfp_ctx *ctx, co
 	ctx->ring[0] = w0;
 	ctx->ring[1] = w1;
 	ctx->words = words;
-	*len = count ? bytes + count - 1 : 0;
-	return 1;
+	return count ? bytes + count - 1 : 0;
 }
 
 /* A text with fewer words than a shingle: one shingle of all of them. */
@@ -641,6 +639,7 @@ void docfp_ctx_free(struct docfp_ctx *ctx)
 	tf_free(&ctx->tf);
 	free(ctx->fold);
 	free(ctx->bits);
+	free(ctx->other);
 	free(ctx);
 }
 
@@ -666,6 +665,65 @@ static int boundary_feature(struct docfp_ctx *ctx)
 		      (uint32_t)ctx->cfg.boundary_weight);
 }
 
+/* Add a line's (or stretch's) normalised length @n to *@norm: the
+ * nonempty ones are joined by one space. */
+static void add_norm(size_t *norm, size_t n)
+{
+	*norm += n && *norm ? n + 1 : n;
+}
+
+/* The features of the line of @n bytes at @p, through its tokens. */
+static int text_line(struct docfp_ctx *ctx, const char *p, size_t n, size_t *norm)
+{
+	if (textnorm_run(&ctx->tn, p, n))
+		return -1;
+	if (!ctx->tn.len)
+		return 0;
+	add_norm(norm, ctx->tn.len);
+	if (ctx->cfg.method == DOCFP_SIMHASH) /* minhash has no weights */
+		ctx->line_w = ctx->tn.len < LWTAB_SIZE ? ctx->lwtab[ctx->tn.len]
+						       : line_weight(ctx->tn.len, ctx->cfg.line_full);
+	if (ctx->cfg.boundary_weight && boundary_feature(ctx))
+		return -1;
+	return token_features(ctx);
+}
+
+/*
+ * The default's features of the whole text (@len bytes at @text): its
+ * words found at once in a bitmap of it, and the stretches between the
+ * lines that have other characters than ASCII and separators read as
+ * they stand taken through minhash_ascii_words(), those lines alone
+ * through their tokens.  Most texts have no such line, most of the rest
+ * a few.  @return 0, or -1 if memory ran out.
+ */
+static int ascii_text(struct docfp_ctx *ctx, const char *text, size_t len, size_t *norm)
+{
+	if (array_grow((void **)&ctx->fold, &ctx->fold_cap, ASCIIWORDS_OUT(len), 1) ||
+	    array_grow((void **)&ctx->bits, &ctx->bits_cap, ASCIIWORDS_BITS(len),
+		       sizeof *ctx->bits) ||
+	    array_grow((void **)&ctx->other, &ctx->other_cap, ASCIIWORDS_BITS(len),
+		       sizeof *ctx->other))
+		return -1;
+	size_t at = 0, from = 0, high;
+	if (!asciiwords_scan(text, len, ctx->fold, ctx->bits, ctx->other))
+		from = len;
+	/* the line of each byte of 0x80 and above: in the stretch, or alone */
+	while ((high = asciiwords_first(ctx->other, from, len)) < len) {
+		const char *const nl = memrchr(text, '\n', high), *const eol =
+			memchr(text + high, '\n', len - high);
+		const size_t start = nl ? (size_t)(nl - text) + 1 : 0;
+		from = eol ? (size_t)(eol - text) : len;
+		if (textnorm_ascii_seps(text + start, from - start))
+			continue;
+		add_norm(norm, minhash_ascii_words(ctx, at, start, len));
+		if (text_line(ctx, text + start, from - start, norm))
+			return -1;
+		at = from;
+	}
+	add_norm(norm, minhash_ascii_words(ctx, at, len, len));
+	return 0;
+}
+
 /* Features of every line, each weighted by its line's length; @return the
  * normalised length of the whole text (lines joined by one space). */
 static int line_features(struct docfp_ctx *ctx, const char *text, size_t len, size_t *norm)
@@ -677,37 +735,15 @@ static int line_features(struct docfp_ctx *ctx, const char *text, size_t len, si
 	minhash_reset(&ctx->mh);
 	if (ctx->cfg.method == DOCFP_SIMHASH && tf_begin(&ctx->tf, len, ctx->feat_per_kb))
 		return -1;
-	/* the default's words need no tokens (minhash_ascii_line()) */
-	const int ascii3 = WORDS3_PATH && ctx->cfg.method == DOCFP_MINHASH &&
-			   ctx->cfg.shingle == 3 && !ctx->cfg.unit_weight &&
-			   !ctx->cfg.boundary_weight && len <= UINT32_MAX - 1;
+	/* the default's ASCII words need no tokens (minhash_ascii_words()) */
+	if (WORDS3_PATH && ctx->cfg.method == DOCFP_MINHASH && ctx->cfg.shingle == 3 &&
+	    !ctx->cfg.unit_weight && !ctx->cfg.boundary_weight && len <= UINT32_MAX - 1)
+		return ascii_text(ctx, text, len, norm) ? -1 : short_shingle(ctx);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
-		if (ascii3) {
-			size_t n;
-			const int done = minhash_ascii_line(ctx, p, (size_t)(eol - p), &n);
-			if (done < 0)
-				return -1;
-			if (done) {
-				*norm += n && *norm ? n + 1 : n;
-				p = eol + 1;
-				continue;
-			}
-		}
-		if (textnorm_run(&ctx->tn, p, (size_t)(eol - p)))
+		if (text_line(ctx, p, (size_t)(eol - p), norm))
 			return -1;
-		if (ctx->tn.len) {
-			*norm += ctx->tn.len + (*norm ? 1 : 0);
-			if (ctx->cfg.method == DOCFP_SIMHASH) /* minhash has no weights */
-				ctx->line_w = ctx->tn.len < LWTAB_SIZE
-						      ? ctx->lwtab[ctx->tn.len]
-						      : line_weight(ctx->tn.len, ctx->cfg.line_full);
-			if (ctx->cfg.boundary_weight && boundary_feature(ctx))
-				return -1;
-			if (token_features(ctx))
-				return -1;
-		}
 		p = eol + 1;
 	}
 	return short_shingle(ctx);
