@@ -1152,7 +1152,8 @@ static void test_collapse_reference(void)
 	static const char *const atoms[] = {"a", "bc", "defghij", " ", " ", " ", "  ", "\n",
 					    "&amp;", "&nbsp;", "\xC2\xA0", "\xE4\xB8\xAD", "&", ".\t",
 					    "&lt;", "&gt;", "&quot;", "&lt", "&amp", "&quo", "&nbsp", "&gt",
-					    "&nb", "&l", "&#160;", "&copy;", "t;", "p;", "&quot"};
+					    "&nb", "&l", "&#160;", "&copy;", "t;", "p;", "&quot", "\t", "\r",
+					    "\x1f", "\n", "\n"};
 	uint64_t st = test_seed(29);
 	int bad = 0;
 	for (int it = 0; it < 30000; it++) {
@@ -1454,7 +1455,7 @@ static void test_short_text_reference(void)
 {
 	static const char *const atoms[] = {"a", "bc", "defgh", "ijklmnopqrs", " ", " ", "  ", "\n",
 		"\n    ", "\t", "\r\n", "&amp;", "&nbsp;", "&", "\xC2\xA0", "\xC2", "\xC3\xA9",
-		"\xE4\xB8\xAD", "\x01", ".", "x y", "Word. "};
+		"\xE4\xB8\xAD", "\x01", ".", "x y", "Word. ", "x\ny", "\f", "one\ttwo"};
 	static const char *const tags[] = {"<span>", "</span>", "<a href=x>", "</a>", "<b>",
 		"</b>", "<br>", "<p>", "</p>", "<li>", "<a name=y>", "<h2>", "</h2>"};
 	const size_t na = sizeof(atoms) / sizeof(atoms[0]), nt = sizeof(tags) / sizeof(tags[0]);

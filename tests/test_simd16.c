@@ -96,6 +96,7 @@ static void test_ops(uint64_t *st)
 	} while (0)
 		OP(eq, x[i] == y[i] ? 0xFF : 0);
 		OP(le, x[i] <= y[i] ? 0xFF : 0);
+		OP(max, x[i] > y[i] ? x[i] : y[i]);
 		OP(and, x[i] & y[i]);
 		OP(or, x[i] | y[i]);
 		OP(andnot, x[i] & ~y[i]);

@@ -180,12 +180,14 @@ static unsigned special16(v16 v)
  * Copy the leading run of plain bytes of [s, s+n) to @out 16 bytes at a
  * time while 17 are readable (@avail); @return the bytes of the run
  * copied, all of it unless the readable bytes ran short.  Plain is any
- * byte but blanks, '&' and 0xC2, and also a single ' ' between two plain
- * bytes of the text: collapsing would write it back unchanged, and
- * stopping at every space between words would make the run as short as a
- * word.  Whole chunks are stored, also past the run's end: html_collapse()'s
- * output never runs ahead of its input by more than the one pending
- * space, and HTML_COLLAPSE_SLACK covers the rest.
+ * byte but blanks, '&' and 0xC2, and also a single blank between two
+ * plain bytes of the text, written as ' ': collapsing would write one
+ * space for it, and stopping at every blank between words (a line break
+ * in a paragraph's source, as much as a space) would make the run as
+ * short as a word or a line.  Whole chunks are stored, also past the
+ * run's end: html_collapse()'s output never runs ahead of its input by
+ * more than the one pending space, and HTML_COLLAPSE_SLACK covers the
+ * rest.
  */
 static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int *whole)
 {
@@ -193,13 +195,14 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 	*whole = 0;
 	while (i < n && i + 17 <= avail) {
 		const v16 v = v16_load(s + i);
-		v16_store(out + i, v);
-		const unsigned sp = v16_mask(v16_eq(v, v16_splat(' ')));
+		const v16 blank = v16_le(v, v16_splat(' '));
+		v16_store(out + i, v16_max(v, v16_splat(' '))); /* a blank as ' ' */
+		const unsigned sp = v16_mask(blank);
 		const unsigned spec = special16(v);
 		const size_t left = n - i;
 		unsigned m;
 		if (left > 16) {
-			/* a space is plain if the byte after it is; a space
+			/* a blank is plain if the byte after it is; a blank
 			 * that ends the chunk is left to the next one, which
 			 * starts with it */
 			m = spec & ~(sp & ~(spec >> 1));
@@ -208,7 +211,7 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 				continue;
 			}
 		} else {
-			/* the text ends here: a space that ends it is owed, not
+			/* the text ends here: a blank that ends it is owed, not
 			 * written; shifts of a 64-bit ~0 by at most 32 */
 			unsigned next = special16(v16_load(s + i + 1));
 			next |= (unsigned)(~0ull << (left - 1));
@@ -222,6 +225,25 @@ static size_t plain_run16(const char *s, size_t n, size_t avail, char *out, int 
 		i += 16;
 	}
 	*whole = i >= n;
+	return i < n ? i : n;
+}
+
+/* The blanks at @s (s[0] is one), @n bytes of text left and @avail
+ * readable: 16 judged at once where 16 are readable, as a block's source
+ * is indented by runs of them. */
+static size_t blank_run(const char *s, size_t n, size_t avail)
+{
+	size_t i = 0;
+	while (avail - i >= 16 && i < n) {
+		const unsigned other = ~v16_mask(v16_le(v16_load(s + i), v16_splat(' '))) & 0xFFFFu;
+		if (other) {
+			i += (size_t)__builtin_ctz(other);
+			return i < n ? i : n;
+		}
+		i += 16;
+	}
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
 	return i < n ? i : n;
 }
 
@@ -293,9 +315,14 @@ size_t html_collapse(char *out, const char *s, size_t n, size_t avail, int has_t
 		char tmp[HTML_ENTITY_MAX_UTF8];
 		const char *bytes = s;
 		size_t used = 1, nb = 1;
-		if (is_blank(c) || (c == 0xC2 && end - s > 1 && (unsigned char)s[1] == 0xA0)) {
+		if (is_blank(c)) {
 			owed = 1;
-			s += c == 0xC2 ? 2 : 1;
+			s += blank_run(s, (size_t)(end - s), avail - (size_t)(s - s0));
+			continue;
+		}
+		if (c == 0xC2 && end - s > 1 && (unsigned char)s[1] == 0xA0) {
+			owed = 1;
+			s += 2;
 			continue;
 		}
 		if (c == '&' && decode &&

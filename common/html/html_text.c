@@ -288,26 +288,27 @@ static const uint32_t first_bytes[PLAIN_MAX + 1] = {
 
 /*
  * What the short-text path needs of 16 bytes, one bit a byte: blanks
- * (<= ' '), spaces, bytes html_collapse() would change (a blank other
- * than ' ', '&', 0xC2: the lead byte of U+00A0) and non-ASCII, two such
- * masks joined by mask32() for 32 bytes.  Values, not a struct: a struct
- * the 16- and 32-byte paths shared would be kept on the stack, with a
- * store for each member at every text token.
+ * (<= ' '), bytes html_collapse() would change whatever their
+ * neighbours ('&', 0xC2: the lead byte of U+00A0) and non-ASCII, two
+ * such masks joined by mask32() for 32 bytes.  Values, not a struct: a
+ * struct the 16- and 32-byte paths shared would be kept on the stack,
+ * with a store for each member at every text token.
  */
 static inline __attribute__((always_inline)) v16 blanks16(v16 v)
 {
 	return v16_le(v, v16_splat(' '));
 }
 
-static inline __attribute__((always_inline)) v16 spaces16(v16 v)
+static inline __attribute__((always_inline)) v16 specials16(v16 v)
 {
-	return v16_eq(v, v16_splat(' '));
+	return v16_or(v16_eq(v, v16_splat('&')), v16_eq(v, v16_splat(0xC2)));
 }
 
-static inline __attribute__((always_inline)) v16 specials16(v16 v, v16 blank, v16 space)
+/* @v with every blank made ' ': what html_collapse() writes for a blank
+ * alone between two other bytes. */
+static inline __attribute__((always_inline)) v16 spaced16(v16 v)
 {
-	return v16_or(v16_andnot(blank, space),
-		      v16_or(v16_eq(v, v16_splat('&')), v16_eq(v, v16_splat(0xC2))));
+	return v16_max(v, v16_splat(' '));
 }
 
 /* The bits of @lo's bytes, then (@wide) of @hi's above them. */
@@ -318,18 +319,19 @@ static inline __attribute__((always_inline)) uint32_t mask32(v16 lo, v16 hi, int
 }
 
 /*
- * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies unchanged:
- * no blank but single spaces between other bytes, no '&', no 0xC2?
- * @space and @special: its masks (above).  Most text between two tags is
- * a few such words.
+ * Is [s, s+n), 1 <= n <= 32, text that html_collapse() copies but for
+ * its blanks, each of which it makes one ' ' (spaced16()): blanks only
+ * alone between other bytes, no '&', no 0xC2?  @blank and @special: its
+ * masks (above).  Most text between two tags is a few such words, a
+ * line break between two of them as often as a space.
  */
-static inline int plain32(uint32_t space, uint32_t special, size_t n)
+static inline int plain32(uint32_t blank, uint32_t special, size_t n)
 {
-	/* Spaces: none first, none last, no two in a row.  The bytes past
-	 * the text count as spaces, so that a space last is one of two in a
+	/* Blanks: none first, none last, no two in a row.  The bytes past
+	 * the text count as blanks, so that a blank last is one of two in a
 	 * row (64 bits: there are such bytes when n = 32). */
 	const uint64_t valid = first_bytes[n];
-	const uint64_t sp = space | ~valid;
+	const uint64_t sp = blank | ~valid;
 	return !((sp & (sp >> 1 | 1u)) & valid) && !(special & valid);
 }
 
@@ -440,13 +442,14 @@ static uint32_t link_words10(const char *s, size_t n)
 
 /*
  * The end of add_short_text(): append @len plain bytes, the 16 (32 if
- * @wide) bytes at the first of them being @w0 (and @w1), after the space
+ * @wide) bytes at the first of them being @w0 (and @w1, their blanks
+ * made spaces by spaced16()), after the space
  * owed if @pending and there is text before them in the block, by one or
  * two 16-byte stores; @owes: the text has blanks after them.  A link's
- * words are those bits of @words that start one (a non-space after a
- * space, or @first), unless a byte of @v0, @v1 under @words is not ASCII.
- * Written once for two callers: the plain text, whose bytes are the
- * vectors already loaded, and the text with blanks around its words.
+ * words are those bits of @words that start one (a non-blank after a
+ * blank, @sp, or @first), unless a byte of @v0, @v1 under @words is not
+ * ASCII.  Written once for two callers: the plain text, whose bytes are
+ * the vectors already loaded, and the text with blanks around its words.
  */
 static inline __attribute__((always_inline)) int append_short(struct html_text *h, v16 w0,
 							     v16 w1, size_t len, int pending,
@@ -508,23 +511,21 @@ static inline __attribute__((always_inline)) int add_short_text(struct html_text
 		h->pending_space |= (int)(valid & 1u);
 		return 1;
 	}
-	const v16 s0 = spaces16(v0), s1 = spaces16(v1);
-	const uint32_t space = mask32(s0, s1, wide);
-	const uint32_t special = mask32(specials16(v0, b0, s0), specials16(v1, b1, s1), wide);
-	if (plain32(space, special, n))
-		return append_short(h, v0, v1, n, h->pending_space, 0, v0, v1, valid, space & valid, 0,
-				    wide);
+	const uint32_t special = mask32(specials16(v0), specials16(v1), wide);
+	if (plain32(blank, special, n))
+		return append_short(h, spaced16(v0), spaced16(v1), n, h->pending_space, 0, v0, v1,
+				    valid, blank & valid, 0, wide);
 	/* blanks first or last, the words between them plain? */
 	if (!(blank & (1u | 1u << (n - 1))))
 		return 0;
 	const unsigned first = (unsigned)__builtin_ctz(solid);
 	const unsigned last = 31u - (unsigned)__builtin_clz(solid);
 	const uint32_t words = (uint32_t)(~0ull >> (63 - last)) & ~0u << first;
-	const uint32_t sp = space & words;
+	const uint32_t sp = blank & words;
 	if ((special & words) || (sp & sp >> 1) || avail - first < (wide ? 32u : 16u))
 		return 0;
-	const v16 w0 = v16_load(s + first);
-	const v16 w1 = wide ? v16_load(s + first + 16) : w0;
+	const v16 w0 = spaced16(v16_load(s + first));
+	const v16 w1 = wide ? spaced16(v16_load(s + first + 16)) : w0;
 	return append_short(h, w0, w1, last + 1 - first, h->pending_space | (first > 0),
 			    last + 1 < n, v0, v1, words, sp, first, wide);
 }

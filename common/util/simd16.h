@@ -116,6 +116,14 @@ static inline v16s v16s_le(v16s a, v16s b)
 	return a;
 }
 
+/* The larger of the bytes of @a and @b (unsigned). */
+static inline v16s v16s_max(v16s a, v16s b)
+{
+	for (int i = 0; i < 16; i++)
+		a.b[i] = a.b[i] > b.b[i] ? a.b[i] : b.b[i];
+	return a;
+}
+
 static inline v16s v16s_and(v16s a, v16s b)
 {
 	for (int i = 0; i < 16; i++)
@@ -246,6 +254,11 @@ static inline v16 v16_le(v16 a, v16 b)
 	return _mm_cmpeq_epi8(_mm_min_epu8(a, b), a);
 }
 
+static inline v16 v16_max(v16 a, v16 b)
+{
+	return _mm_max_epu8(a, b);
+}
+
 static inline v16 v16_and(v16 a, v16 b)
 {
 	return _mm_and_si128(a, b);
@@ -312,6 +325,7 @@ typedef v16s v16;
 #define v16_hi64 v16s_hi64
 #define v16_eq v16s_eq
 #define v16_le v16s_le
+#define v16_max v16s_max
 #define v16_and v16s_and
 #define v16_or v16s_or
 #define v16_andnot v16s_andnot
