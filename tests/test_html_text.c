@@ -1032,7 +1032,8 @@ static void ref_measure(const char *s, size_t n, struct hblock *b)
 		sentence |= cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 ||
 			    cp == 0xFF1F || cp == 0x2026;
 	}
-	char low[128];
+	char low[256];
+	assert(n < sizeof(low));
 	for (size_t i = 0; i < n; i++)
 		low[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
 	low[n] = 0;
@@ -1045,10 +1046,10 @@ static void ref_measure(const char *s, size_t n, struct hblock *b)
 			     (legal && words10 < 1000 ? HB_COPYRIGHT : 0));
 }
 
-/* Blocks of 1..90 bytes (the short ones measured 64 bytes at once, the
- * longer by 16-byte chunks, a chunk with a non-ASCII byte by its ASCII
- * prefix and then character by character) measure as ref_measure() says,
- * whatever bytes follow them. */
+/* Blocks of 1..200 bytes (ASCII measured 64 bytes at once, group after
+ * group, from a group with a non-ASCII byte on by 16-byte chunks, a chunk
+ * with a non-ASCII byte by its ASCII prefix and then character by
+ * character) measure as ref_measure() says, whatever bytes follow them. */
 static void test_measure_reference(void)
 {
 	static const char *const pieces[] = {" ", "a", "g", "H", "gh", ".", "!", "?", "x y",
@@ -1067,14 +1068,17 @@ static void test_measure_reference(void)
 	uint64_t st = test_seed(12);
 	int bad = 0;
 	for (int it = 0; it < 50000; it++) {
-		char s[128 + HBLOCK_SLACK];
-		const size_t want = 1 + test_rand(&st) % 90;
+		char s[256 + HBLOCK_SLACK];
+		const size_t want = 1 + test_rand(&st) % 200;
+		const int ascii = it & 1; /* half of them: groups of ASCII only */
 		size_t n = 0;
 		while (n < want) {
 			const char *const p = pieces[test_rand(&st) % (sizeof(pieces) / sizeof(pieces[0]))];
 			const size_t l = strlen(p);
-			if (n + l > 100)
+			if (n + l > 210)
 				break;
+			if (ascii && (unsigned char)p[0] >= 0x80)
+				continue;
 			memcpy(s + n, p, l);
 			n += l;
 		}
@@ -1092,10 +1096,10 @@ static void test_measure_reference(void)
 	 * '!' and '?' of the ASCII bytes end a sentence (the marks are
 	 * looked up by the low half of a byte). */
 	bad = 0;
-	for (size_t len = 20; len <= 70; len += 50) {
+	for (size_t len = 20; len <= 140; len += 60) {
 		for (unsigned c = 1; c < 256; c++) {
 			for (size_t at = 0; at < len; at++) {
-				char s[80 + HBLOCK_SLACK];
+				char s[140 + HBLOCK_SLACK];
 				memset(s, 'a', sizeof(s));
 				s[len / 2 + 1] = ' ';
 				s[at] = (char)c;
@@ -1106,6 +1110,25 @@ static void test_measure_reference(void)
 				bad += got.words10 != ref.words10 || got.ns_bytes != ref.ns_bytes ||
 				       got.flags != ref.flags;
 			}
+		}
+	}
+	CHECK(bad == 0);
+	/* A legal line's words at every place of a block of three groups,
+	 * across the groups' edges too ("g" last in one, "h" first in the
+	 * next). */
+	bad = 0;
+	static const char *const marks[] = {"Copyright", "all rights reserved", "rights"};
+	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+		const size_t l = strlen(marks[k]);
+		for (size_t at = 0; at + l <= 150; at++) {
+			char s[150 + HBLOCK_SLACK];
+			memset(s, 'a', sizeof(s));
+			memcpy(s + at, marks[k], l);
+			struct hblock got = {0}, ref = {0};
+			got.len = 150;
+			hblock_measure(&got, s);
+			ref_measure(s, 150, &ref);
+			bad += got.words10 != ref.words10 || got.flags != ref.flags;
 		}
 	}
 	CHECK(bad == 0);

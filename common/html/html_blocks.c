@@ -326,21 +326,17 @@ static inline uint64_t eq16(v16 v, uint8_t c)
 }
 
 /*
- * hblock_measure() of a block of 1..64 bytes of ASCII at @s, as masks of
- * up to 64 bits: the whole tally at once, where the chunk loop paid its
- * start, its tail and its carries (most blocks are a line of some 30
- * bytes: a list item, a cell; longer ones do better by the chunk loop,
- * whose masks are 16 bits).  Counts as tally16() does: a word starts at
- * a non-space after a space or first; "gh" inside the block.  @return 0,
- * having set nothing, if a byte is not ASCII.
+ * Up to 64 bytes of a block as masks of one bit a byte, the tally's
+ * whole input: spaces, sentence marks, 'g' and 'h' of either case, bytes
+ * with the top bit set.
  */
-struct short_masks {
+struct masks64 {
 	uint64_t space, punct, g, h, high;
 };
 
 /* The masks of the 16 bytes at s + @k, at bit @k (a constant where
- * inlined: measure_short() takes its chunks by a switch, not a loop). */
-static inline __attribute__((always_inline)) void short_chunk(struct short_masks *m, const char *s,
+ * inlined: group_masks() takes its chunks by a switch, not a loop). */
+static inline __attribute__((always_inline)) void chunk_masks(struct masks64 *m, const char *s,
 							      unsigned k)
 {
 	const v16 v = v16_load(s + k); /* see HBLOCK_SLACK */
@@ -352,53 +348,86 @@ static inline __attribute__((always_inline)) void short_chunk(struct short_masks
 	m->high |= (uint64_t)v16_mask(v) << k;
 }
 
-static int measure_short(struct hblock *b, const char *s)
+/* The masks of the @n (1..64) bytes at @s: only the chunks that hold
+ * some of them are read. */
+static inline __attribute__((always_inline)) struct masks64 group_masks(const char *s, size_t n)
 {
-	const unsigned n = b->len;
-	struct short_masks m = {0, 0, 0, 0, 0};
+	struct masks64 m = {0, 0, 0, 0, 0};
 	switch ((n - 1) >> 4) {
 	case 3:
-		short_chunk(&m, s, 48);
+		chunk_masks(&m, s, 48);
 		/* fall through */
 	case 2:
-		short_chunk(&m, s, 32);
+		chunk_masks(&m, s, 32);
 		/* fall through */
 	case 1:
-		short_chunk(&m, s, 16);
+		chunk_masks(&m, s, 16);
 		/* fall through */
 	default:
-		short_chunk(&m, s, 0);
+		chunk_masks(&m, s, 0);
 	}
-	uint64_t space = m.space;
-	const uint64_t punct = m.punct, g = m.g, h = m.h, high = m.high;
-	const uint64_t valid = ~0ull >> (64 - n);
-	if (high & valid)
-		return 0;
-	space &= valid;
-	const struct hblock_tally t = {
-		.words10 = 10u * (uint32_t)__builtin_popcountll(~space & (space << 1 | 1u) & valid),
-		.spaces = (uint32_t)__builtin_popcountll(space),
-		.sentence = (punct & valid) != 0,
-		.legal = (g << 1 & h & valid) != 0,
-	};
-	hblock_finish(b, &t, s);
-	return 1;
+	return m;
 }
 
-/* hblock_measure() by the chunk loop: out of line, so that the short
- * blocks' path saves none of the registers it needs. */
-static __attribute__((noinline)) void measure_long(struct hblock *b, const char *s)
+/* The tally of [s, s+n) on from @t by tally_run(): out of line, so that
+ * the groups' loop keeps its registers. */
+static __attribute__((noinline)) void tally_rest(struct hblock_tally *t, const char *s, size_t n)
 {
-	struct hblock_tally t = {0};
-	tally_run(&t, s, b->len);
-	hblock_finish(b, &t, s);
+	tally_run(t, s, n);
+}
+
+/*
+ * The block is measured 64 bytes at a time, each group by its masks with
+ * a few popcounts, carrying from group to group what tally16() carries
+ * from chunk to chunk (a word open, a 'g' last), so that it counts as
+ * tally_run() would: a word starts at a non-space after a space or
+ * first, "gh" inside the block.  Most blocks are one group (a list item,
+ * a cell), and a long paragraph pays the scalar work once per 64 bytes
+ * instead of once per 16.  From the first group with a non-ASCII byte
+ * on, tally_run() takes over with the groups' tally.
+ */
+/* The group of masks @m, bytes 0..@last, on from @t; @punct gathers
+ * the sentence marks.  @return 0, counting nothing, if a byte is not
+ * ASCII. */
+static inline __attribute__((always_inline)) int tally_group(struct hblock_tally *t,
+							     uint64_t *punct,
+							     const struct masks64 *m,
+							     unsigned last)
+{
+	const uint64_t valid = ~0ull >> (63 - last);
+	if (m->high & valid)
+		return 0;
+	const uint64_t space = m->space & valid;
+	const uint64_t starts = ~space & (space << 1 | (uint64_t)!t->in_word) & valid;
+	t->words10 += 10u * (uint32_t)__builtin_popcountll(starts);
+	t->spaces += (uint32_t)__builtin_popcountll(space);
+	*punct |= m->punct & valid;
+	t->legal |= ((m->g << 1 | (uint64_t)t->after_g) & m->h & valid) != 0;
+	t->after_g = (int)(m->g >> last & 1);
+	t->in_word = !(space >> last & 1);
+	return 1;
 }
 
 void hblock_measure(struct hblock *b, const char *s)
 {
-	if (b->len - 1 < 64 && measure_short(b, s))
-		return;
-	measure_long(b, s);
+	const size_t n = b->len;
+	struct hblock_tally t = {0};
+	uint64_t punct = 0;
+	size_t i = 0;
+	for (; n - i >= 64; i += 64) {
+		const struct masks64 m = group_masks(s + i, 64);
+		if (!tally_group(&t, &punct, &m, 63))
+			break;
+	}
+	if (n - i < 64 && i < n) {
+		const struct masks64 m = group_masks(s + i, n - i);
+		if (tally_group(&t, &punct, &m, (unsigned)(n - i - 1)))
+			i = n;
+	}
+	t.sentence = punct != 0;
+	if (i < n)
+		tally_rest(&t, s + i, n - i);
+	hblock_finish(b, &t, s);
 }
 
 /* ---- classifying ---- */
