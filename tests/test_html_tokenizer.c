@@ -268,6 +268,7 @@ static void run_init(struct scan_run *r, const char *s, size_t n)
  * elements as html_text does. */
 static enum htok_type run_next(struct scan_run *r, int use_far, int stack)
 {
+	htok_token_clear(&r->tok);
 	const enum htok_type y = htok_scan_with(&r->pos, &r->tok, !stack, stack ? &r->top : NULL,
 						 use_far);
 	if (!stack)

@@ -1238,6 +1238,7 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 		return -1;
 	htok_pos_init(&t, html, len);
 	tok.attrs = h->attrs;
+	htok_token_clear(&tok);
 	h->doc_end = html ? html + len : NULL;
 	/* h->oom is not tested token by token (a load and a branch at each of
 	 * millions): a page that runs out of memory is read to its end (no

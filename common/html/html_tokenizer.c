@@ -23,5 +23,6 @@ void htok_set_foreign(struct htok *t, unsigned foreign)
 enum htok_type htok_next(struct htok *t, struct htok_token *tok)
 {
 	tok->attrs = t->attrs;
+	htok_token_clear(tok);
 	return htok_scan(&t->pos, tok, 1, NULL);
 }
