@@ -414,15 +414,21 @@ void hblock_measure(struct hblock *b, const char *s)
 	struct hblock_tally t = {0};
 	uint64_t punct = 0;
 	size_t i = 0;
-	for (; n - i >= 64; i += 64) {
-		const struct masks64 m = group_masks(s + i, 64);
-		if (!tally_group(&t, &punct, &m, 63))
-			break;
-	}
-	if (n - i < 64 && i < n) {
-		const struct masks64 m = group_masks(s + i, n - i);
-		if (tally_group(&t, &punct, &m, (unsigned)(n - i - 1)))
-			i = n;
+	/* Text that is not ASCII in its first 16 bytes (Chinese, a quote
+	 * first) goes to tally_run() at once, not through a group's masks
+	 * thrown away. */
+	const unsigned first = n >= 16 ? 0xFFFFu : (1u << n) - 1;
+	if (!(v16_mask(v16_load(s)) & first)) { /* see HBLOCK_SLACK */
+		for (; n - i >= 64; i += 64) {
+			const struct masks64 m = group_masks(s + i, 64);
+			if (!tally_group(&t, &punct, &m, 63))
+				break;
+		}
+		if (n - i < 64 && i < n) {
+			const struct masks64 m = group_masks(s + i, n - i);
+			if (tally_group(&t, &punct, &m, (unsigned)(n - i - 1)))
+				i = n;
+		}
 	}
 	t.sentence = punct != 0;
 	if (i < n)
