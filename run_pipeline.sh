@@ -18,9 +18,10 @@
 #                     later night's --previous reuses it for small hosts)
 #   previous.csv      with --previous DIR: tonight's pages that duplicate a
 #                     page of the run in DIR (ndd-query against its index)
-#   documents.csv     every page of tonight, keep or drop (ndd-documents);
-#                     with --index DIR, looked up against every night kept
-#                     in DIR too (see "The index of nights" below)
+#   documents.csv     every page of tonight, keep or drop (ndd-self-join;
+#                     ndd-documents when earlier nights are looked up: with
+#                     --index DIR, every night kept in DIR, see "The index
+#                     of nights" below)
 #   report.html       the night for a person to read (ndd-report)
 # Safe under cron: one run at a time per output directory (DIR/.lock);
 # every stage writes into a work directory, the outputs are gathered in a
@@ -1102,14 +1103,41 @@ else
 	jopt=(--from-fingerprints)
 	published=(fingerprints.ndf documents.csv)
 fi
-step self-join self-join "clusters.csv join.json" run_stage self-join "${topt[@]}" "${qopt[@]}" -k "$k" \
-	-c "$work/fingerprints.ndf" --stats "$work/join.json" \
-	-o "$work/clusters.csv" "${jopt[@]}"
 # documents.csv: each page of tonight kept or dropped, against tonight's
-# clusters and the earlier nights (--index, --previous).
-step documents documents "documents.csv documents.json" run_stage documents "${topt[@]}" "${qopt[@]}" -k "$k" --keep "$keep_rule" \
-	-c "$work/fingerprints.ndf" "${dopt[@]}" --clusters "$work/clusters.csv" \
-	"${earlier[@]}" --stats "$work/documents.json" -o "$work/documents.csv"
+# clusters and the earlier nights (--index, --previous): ndd-documents
+# reads the clusters and the catalog back and looks the nights up.  With
+# no earlier night, self-join writes the same file itself from what it
+# holds (one step, self-join+documents).
+# shellcheck disable=SC2317 # run through step()
+join_and_documents() {
+	local t0 rc line d=0.000 ms
+	clock t0
+	run_stage self-join "$@"
+	rc=$?
+	lap "secs[self-join]" "$t0"
+	[ "$rc" -gt 1 ] && return "$rc"
+	# the seconds self-join spent on documents.csv are documents'
+	while IFS= read -r line; do
+		case $line in '  "seconds": '*) d=${line#*: } ;; esac
+	done < "$work/documents.json"
+	printf -v "secs[documents]" '%s' "$d"
+	ms=$((10#${secs[self-join]/./} - 10#${d/./}))
+	[ "$ms" -ge 0 ] || ms=0
+	printf -v "secs[self-join]" '%d.%03d' $((ms / 1000)) $((ms % 1000))
+	return "$rc"
+}
+jopt=("${topt[@]}" "${qopt[@]}" -k "$k" -c "$work/fingerprints.ndf" --stats "$work/join.json" \
+	-o "$work/clusters.csv" "${jopt[@]}")
+if [ ${#earlier[@]} -eq 0 ]; then
+	step self-join+documents self-join "clusters.csv join.json documents.csv documents.json" \
+		join_and_documents "${jopt[@]}" --keep "$keep_rule" --documents "$work/documents.csv" \
+		--documents-stats "$work/documents.json"
+else
+	step self-join self-join "clusters.csv join.json" run_stage self-join "${jopt[@]}"
+	step documents documents "documents.csv documents.json" run_stage documents "${topt[@]}" "${qopt[@]}" -k "$k" --keep "$keep_rule" \
+		-c "$work/fingerprints.ndf" "${dopt[@]}" --clusters "$work/clusters.csv" \
+		"${earlier[@]}" --stats "$work/documents.json" -o "$work/documents.csv"
+fi
 [ "$templates" = 1 ] && published+=(templates.ndf)
 # --previous DIR of a run that joined in memory has no tables.ndf: its
 # tables are built here from its fingerprints, for tonight's k.

@@ -6,11 +6,9 @@
  * fingerprint catalogs, kept in the index of nights) are looked up in
  * tonight's compressed tables: each earlier night's fingerprints are the
  * queries of a batch (query.h), so no earlier night needs tables of its
- * own, only its catalog.  A group is a cluster of tonight with every
- * earlier page that matches one of its members (a page of tonight in no
- * cluster is a group of its own); one copy of a group is kept, by the
- * --keep rule, and every other page of tonight in it is dropped, naming
- * the kept copy (and its night, if earlier).
+ * own, only its catalog.  Which copy of each group is kept, and the file,
+ * are keep.h's and documents_csv.h's, which ndd-self-join shares: it
+ * writes documents.csv itself when no earlier night is looked up.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -18,9 +16,8 @@
 
 #include "format/catalog.h"
 #include "format/ndf.h"
-#include "output/csv.h"
-#include "output/csv_read.h"
 #include "output/documents_csv.h"
+#include "output/keep.h"
 #include "output/provenance.h"
 #include "tables/design.h"
 #include "tables/join.h"
@@ -28,8 +25,6 @@
 #include "util/cli.h"
 #include "util/log.h"
 #include "util/outfile.h"
-
-enum keep_rule { KEEP_EARLIEST, KEEP_MOST_LINKED, KEEP_SHORTEST_URL };
 
 struct night {
 	const char *name, *path;
@@ -108,13 +103,7 @@ static void parse(struct opts *o, int argc, char **argv)
 			break;
 		}
 		case OPT_KEEP:
-			if (!strcmp(optarg, "earliest"))
-				o->keep = KEEP_EARLIEST;
-			else if (!strcmp(optarg, "most-linked"))
-				o->keep = KEEP_MOST_LINKED;
-			else if (!strcmp(optarg, "shortest-url"))
-				o->keep = KEEP_SHORTEST_URL;
-			else {
+			if (keep_rule_parse(optarg, &o->keep)) {
 				log_error("--keep: earliest, most-linked or shortest-url, not '%s'",
 					  optarg);
 				usage(stderr, EXIT_FAILED);
@@ -134,204 +123,18 @@ static void parse(struct opts *o, int argc, char **argv)
 	cli_common_finish(&o->cc);
 }
 
-/* ---- tonight's clusters, from clusters.csv ---- */
-
-struct clusters_in {
-	uint32_t *cid;    /* per tonight document: its cluster, 0 = none */
-	uint32_t *size;   /* per cluster (from 1): members */
-	uint32_t *rep;    /* per cluster: its representative */
-	uint32_t n_clusters;
-};
-
-/* Read the columns cluster_id, doc_id and is_representative of @path
- * into @c (for documents 0..@n_docs-1).  @return 0 or -1 (logged). */
-static int read_clusters(const char *path, size_t n_docs, struct clusters_in *c)
-{
-	FILE *fp = fopen(path, "rb");
-	struct csv_record r = {0};
-	int rc = -1, got;
-	size_t line = 1;
-	if (!fp) {
-		log_error("cannot open '%s': %m", path);
-		return -1;
-	}
-	static const char *const names[3] = {"cluster_id", "doc_id", "is_representative"};
-	long want[3] = {-1, -1, -1};
-	if ((got = csv_read_record(fp, &r)) < 0)
-		goto bad;
-	for (int i = 0; got && i < 3; i++)
-		want[i] = csv_column(&r, names[i]);
-	if (want[0] < 0 || want[1] < 0 || want[2] < 0) {
-		log_error("'%s': no cluster_id, doc_id and is_representative columns: "
-			  "not a clusters.csv of ndd-self-join", path);
-		goto done;
-	}
-	c->cid = xcalloc(n_docs + 1, sizeof *c->cid);
-	size_t cap_c = 1024;
-	c->size = xcalloc(cap_c, sizeof *c->size);
-	c->rep = xcalloc(cap_c, sizeof *c->rep);
-	while (line++, (got = csv_read_record(fp, &r)) > 0) {
-		uint64_t v[3] = {0, 0, 0};
-		int ok = 1;
-		for (int i = 0; i < 3; i++)
-			ok &= (size_t)want[i] < r.n_fields && !csv_field_u64(&r, (size_t)want[i], &v[i]);
-		if (!ok || v[0] == 0 || v[0] >= UINT32_MAX || v[1] >= n_docs || v[2] > 1 ||
-		    c->cid[v[1]]) {
-			log_error("'%s', row %zu: not a member of tonight's clusters "
-				  "(cluster %llu, document %llu of %zu)",
-				  path, line, (unsigned long long)v[0], (unsigned long long)v[1], n_docs);
-			goto done;
-		}
-		if (v[0] >= cap_c) {
-			const size_t old = cap_c;
-			while (cap_c <= v[0])
-				cap_c *= 2;
-			c->size = xrealloc(c->size, cap_c * sizeof *c->size);
-			c->rep = xrealloc(c->rep, cap_c * sizeof *c->rep);
-			memset(c->size + old, 0, (cap_c - old) * sizeof *c->size);
-		}
-		c->cid[v[1]] = (uint32_t)v[0];
-		c->size[v[0]]++;
-		if (v[2])
-			c->rep[v[0]] = (uint32_t)v[1];
-		if (v[0] > c->n_clusters)
-			c->n_clusters = (uint32_t)v[0];
-	}
-	if (got < 0)
-		goto bad;
-	if (ferror(fp)) {
-		log_error("cannot read '%s': %m", path);
-		goto done;
-	}
-	rc = 0;
-	goto done;
-bad:
-	if (ferror(fp))
-		log_error("cannot read '%s': %m", path);
-	else
-		log_error("'%s', row %zu: not well-formed CSV", path, line);
-done:
-	csv_record_free(&r);
-	fclose(fp);
-	return rc;
-}
-
-/* ---- groups and the copy each keeps ---- */
-
-/* A candidate copy: document @idx of night @night (n_nights = tonight). */
-struct cand {
-	uint32_t night, idx, links;
-};
-#define NO_NIGHT UINT32_MAX
+/* ---- the earlier nights ---- */
 
 struct run {
 	const struct opts *o;
 	struct ndf_header tables; /* tonight's first table */
 	struct provenance tonight;
-	struct clusters_in cl;
-	struct cand *win; /* per group: the kept copy (night NO_NIGHT: none) */
+	struct keep_clusters cl;
+	struct keep_night *kn; /* the nights as keep.h sees them */
+	struct keep_plan plan;
 	struct query_stats qst;
-	uint64_t cross_pairs;
-	uint64_t kept, dropped, dropped_earlier;
-	uint64_t dropped_by_match[4]; /* enum prov_match */
+	struct documents_stats st;
 };
-
-/* Group of tonight's document @t: its cluster's, else one of its own. */
-static size_t group_of(const struct run *r, uint32_t t)
-{
-	const uint32_t c = r->cl.cid[t];
-	return c ? c - 1 : (size_t)r->cl.n_clusters + t;
-}
-
-static const struct provenance *cand_prov(const struct run *r, const struct cand *c)
-{
-	return c->night == (uint32_t)r->o->n_nights ? &r->tonight : &r->o->nights[c->night].prov;
-}
-
-static const struct prov_doc *cand_doc(const struct run *r, const struct cand *c)
-{
-	return prov_get(cand_prov(r, c), c->idx);
-}
-
-/* WARC-Dates as written (ISO 8601, which sorts as text); none sorts last. */
-static int date_cmp(struct str a, struct str b)
-{
-	if (!a.n || !b.n)
-		return (a.n == 0) - (b.n == 0);
-	const int c = memcmp(a.p, b.p, a.n < b.n ? a.n : b.n);
-	return c ? c : (a.n > b.n) - (a.n < b.n);
-}
-
-/* Whether @x is to be kept rather than @y. */
-static int better(const struct run *r, const struct cand *x, const struct cand *y)
-{
-	if (y->night == NO_NIGHT)
-		return 1;
-	const struct prov_doc *a = cand_doc(r, x), *b = cand_doc(r, y);
-	if (r->o->keep == KEEP_SHORTEST_URL && a->url_len != b->url_len)
-		return a->url_len < b->url_len;
-	if (r->o->keep == KEEP_MOST_LINKED && x->links != y->links)
-		return x->links > y->links;
-	if (x->night != y->night)
-		return x->night < y->night;
-	const int d = date_cmp(prov_date(a), prov_date(b));
-	return d ? d < 0 : x->idx < y->idx;
-}
-
-static void offer(struct run *r, size_t g, struct cand c)
-{
-	if (better(r, &c, &r->win[g]))
-		r->win[g] = c;
-}
-
-/* A pair of an earlier night's page and tonight's, by group. */
-struct cross {
-	size_t g;
-	uint32_t night, s, t;
-};
-
-static int cross_cmp(const void *pa, const void *pb)
-{
-	const struct cross *a = pa, *b = pb;
-	if (a->g != b->g)
-		return a->g < b->g ? -1 : 1;
-	if (a->night != b->night)
-		return a->night < b->night ? -1 : 1;
-	return (a->s > b->s) - (a->s < b->s);
-}
-
-/* The kept copy of every group: tonight's members of the clusters (the
- * representative has its cluster's other members as links, a member its
- * representative), then the earlier nights' pages (a page has as many
- * links as tonight's members it matches; a page of tonight in no cluster
- * as many as the earlier pages it matches). */
-static void decide(struct run *r, const struct cross *x, size_t nx)
-{
-	const uint32_t tonight = (uint32_t)r->o->n_nights;
-	for (uint32_t t = 0; t < r->tonight.n_docs; t++) {
-		const uint32_t c = r->cl.cid[t];
-		if (c)
-			offer(r, c - 1,
-			      (struct cand){tonight, t, r->cl.rep[c] == t ? r->cl.size[c] - 1 : 1});
-	}
-	for (size_t i = 0; i < nx;) {
-		size_t j = i;
-		while (j < nx && x[j].g == x[i].g)
-			j++;
-		if (x[i].g >= r->cl.n_clusters)
-			offer(r, x[i].g, (struct cand){tonight, x[i].t, (uint32_t)(j - i)});
-		for (size_t a = i; a < j;) {
-			size_t b = a;
-			while (b < j && x[b].night == x[a].night && x[b].s == x[a].s)
-				b++;
-			offer(r, x[i].g, (struct cand){x[a].night, x[a].s, (uint32_t)(b - a)});
-			a = b;
-		}
-		i = j;
-	}
-}
-
-/* ---- the earlier nights ---- */
 
 /* Look night @n's fingerprints up in tonight's tables; mark the pages
  * paired (both sides) for their provenance. */
@@ -371,12 +174,12 @@ static int look_up(struct run *r, struct night *n)
 
 /* The pairs of every night that may be reported (prov_pair_allowed()),
  * sorted by group.  *@nx gets their number. */
-static struct cross *gather(struct run *r, size_t *nx)
+static struct keep_cross *gather(const struct run *r, size_t *nx)
 {
 	size_t n = 0, total = 0;
 	for (int j = 0; j < r->o->n_nights; j++)
 		total += r->o->nights[j].pairs.n;
-	struct cross *x = xmalloc((total + 1) * sizeof *x);
+	struct keep_cross *x = xmalloc((total + 1) * sizeof *x);
 	for (int j = 0; j < r->o->n_nights; j++) {
 		const struct night *nt = &r->o->nights[j];
 		for (size_t i = 0; i < nt->pairs.n; i++) {
@@ -384,117 +187,13 @@ static struct cross *gather(struct run *r, size_t *nx)
 			if (!prov_pair_allowed(prov_get(&nt->prov, pr->a),
 					       prov_get(&r->tonight, pr->b), pr->d))
 				continue;
-			x[n++] = (struct cross){group_of(r, pr->b), (uint32_t)j, pr->a, pr->b};
+			x[n++] = (struct keep_cross){keep_group(&r->plan, pr->b), (uint32_t)j, pr->a,
+						     pr->b};
 		}
 	}
-	qsort(x, n, sizeof *x, cross_cmp);
+	keep_cross_sort(x, n);
 	*nx = n;
 	return x;
-}
-
-/* ---- writing documents.csv in document order ---- */
-
-/* Rows are made by the catalog's decoding threads, each into its own
- * buffer, and written in order when the next batch begins (every record
- * before it has then been visited). */
-struct writer {
-	struct run *r;
-	struct csv_writer csv;
-	char **row;
-	size_t *len;
-	uint64_t first, n, cap;
-	uint64_t kept, dropped, dropped_earlier;
-	uint64_t by_match[4]; /* dropped, by their match column */
-};
-
-static void flush_rows(struct writer *w)
-{
-	for (uint64_t i = 0; i < w->n; i++) {
-		csv_raw(&w->csv, w->row[i], w->len[i]);
-		if (w->csv.len >= CSV_FLUSH_AT)
-			csv_flush(&w->csv);
-		free(w->row[i]);
-		w->row[i] = NULL;
-	}
-	w->n = 0;
-}
-
-static int on_batch(void *ctx, uint64_t first, uint64_t n)
-{
-	struct writer *w = ctx;
-	flush_rows(w);
-	if (n > w->cap) {
-		w->cap = n;
-		w->row = xrealloc(w->row, n * sizeof *w->row);
-		w->len = xrealloc(w->len, n * sizeof *w->len);
-	}
-	memset(w->row, 0, n * sizeof *w->row);
-	w->first = first;
-	w->n = n;
-	return w->csv.err ? -1 : 0;
-}
-
-static int on_record(void *ctx, uint64_t idx, const struct fp_record *rec)
-{
-	struct writer *w = ctx;
-	const struct run *r = w->r;
-	if (idx >= r->tonight.n_docs)
-		return -1;
-	const struct cand *win = &r->win[group_of(r, (uint32_t)idx)];
-	struct documents_row row = {rec, r->cl.cid[idx], 0, {"", 0}, {"", 0}, ""};
-	if (win->night != NO_NIGHT &&
-	    (win->night != (uint32_t)r->o->n_nights || win->idx != (uint32_t)idx)) {
-		const struct prov_doc *k = cand_doc(r, win);
-		const enum prov_match m = prov_match(prov_get(&r->tonight, (uint32_t)idx),
-						     prov_frame(&r->tonight,
-								prov_get(&r->tonight, (uint32_t)idx)),
-						     k, prov_frame(cand_prov(r, win), k));
-		row.drop = 1;
-		row.dup_url = (struct str){k->url, k->url_len};
-		row.match = prov_match_name(m);
-		__atomic_fetch_add(&w->by_match[m], 1, __ATOMIC_RELAXED);
-		if (win->night < (uint32_t)r->o->n_nights) {
-			const char *name = r->o->nights[win->night].name;
-			row.dup_night = (struct str){name, (uint32_t)strlen(name)};
-			__atomic_fetch_add(&w->dropped_earlier, 1, __ATOMIC_RELAXED);
-		}
-		__atomic_fetch_add(&w->dropped, 1, __ATOMIC_RELAXED);
-	} else {
-		__atomic_fetch_add(&w->kept, 1, __ATOMIC_RELAXED);
-	}
-	char *buf = malloc(documents_csv_bound(&row));
-	if (!buf) {
-		log_error("out of memory for a row of documents.csv");
-		return -1;
-	}
-	w->len[idx - w->first] = (size_t)(documents_csv_put(buf, &row) - buf);
-	w->row[idx - w->first] = buf;
-	return 0;
-}
-
-static int write_documents(struct run *r, struct outfile *out)
-{
-	struct writer w = {.r = r};
-	struct catalog_info info;
-	struct catalog_visitor v = {.batch = on_batch, .record = on_record, .ctx = &w};
-	csv_init(&w.csv, out);
-	csv_raw(&w.csv, documents_csv_header, strlen(documents_csv_header));
-	int rc = catalog_scan(&r->o->catalog, 1, &v, &info) ? -1 : 0;
-	if (!rc)
-		flush_rows(&w);
-	for (uint64_t i = 0; i < w.n; i++)
-		free(w.row[i]);
-	free(w.row);
-	free(w.len);
-	if (csv_close(&w.csv) && !rc) {
-		log_error("cannot write documents.csv");
-		rc = -1;
-	}
-	r->kept = w.kept;
-	r->dropped = w.dropped;
-	r->dropped_earlier = w.dropped_earlier;
-	memcpy(r->dropped_by_match, w.by_match, sizeof w.by_match);
-	return rc;
 }
 
 /* ---- main ---- */
@@ -521,41 +220,80 @@ static int read_header(const char *path, uint32_t kind, struct ndf_header *h)
 	return rc;
 }
 
-/* Bytes this process has read (all files), from /proc; 0 if unknown. */
-static unsigned long long bytes_read(void)
+/* Tonight's count, from the tables (or without earlier nights the
+ * catalog's header: a run that joined in memory wrote no tables), and
+ * tonight's clusters. */
+static int read_tonight(struct run *r)
 {
-	FILE *fp = fopen("/proc/self/io", "r");
-	unsigned long long v = 0;
-	char line[128];
-	while (fp && fgets(line, sizeof line, fp))
-		if (sscanf(line, "rchar: %llu", &v) == 1)
-			break;
-	if (fp)
-		fclose(fp);
-	return v;
+	const struct opts *o = r->o;
+	int rc = o->tables ? read_header(o->tables, NDF_KIND_CTABLE, &r->tables)
+			   : read_header(o->catalog, NDF_KIND_FPS, &r->tables);
+	if (!rc && o->tables && o->k > (int)r->tables.k) {
+		log_error("tables were built for k = %u; they cannot find pairs within %d",
+			  r->tables.k, o->k);
+		rc = -1;
+	}
+	if (!rc && r->tables.record_count >= UINT32_MAX) {
+		log_error("too many documents tonight (%llu)",
+			  (unsigned long long)r->tables.record_count);
+		rc = -1;
+	}
+	if (!rc)
+		rc = prov_init(&r->tonight, r->tables.record_count);
+	if (!rc)
+		rc = keep_clusters_read(&r->cl, o->clusters, r->tonight.n_docs);
+	for (uint32_t t = 0; !rc && t < r->tonight.n_docs; t++)
+		if (r->cl.cid[t])
+			prov_mark(&r->tonight, t);
+	return rc;
 }
 
-static int write_stats(const char *path, const struct run *r, double secs)
+/* The provenance of tonight's pages that are named, then of the earlier
+ * nights' (after every look-up has marked its pages). */
+static int load_provenance(struct run *r)
 {
-	struct outfile out;
-	if (outfile_open(&out, path))
-		return -1;
-	fprintf(out.fp,
-		"{\n  \"documents\": %zu,\n  \"kept\": %llu,\n  \"dropped\": %llu,\n"
-		"  \"dropped_as_earlier\": %llu,\n  \"earlier_nights\": %d,\n"
-		"  \"dropped_by_match\": {\"exact\": %llu, \"same-content\": %llu, "
-		"\"same-layout\": %llu, \"partial\": %llu},\n"
-		"  \"earlier_pairs\": %llu,\n  \"blocks_read\": %llu,\n  \"bytes_read\": %llu,\n"
-		"  \"seconds\": %.3f\n}\n",
-		r->tonight.n_docs, (unsigned long long)r->kept, (unsigned long long)r->dropped,
-		(unsigned long long)r->dropped_earlier, r->o->n_nights,
-		(unsigned long long)r->dropped_by_match[PROV_EXACT],
-		(unsigned long long)r->dropped_by_match[PROV_SAME_CONTENT],
-		(unsigned long long)r->dropped_by_match[PROV_SAME_LAYOUT],
-		(unsigned long long)r->dropped_by_match[PROV_PARTIAL],
-		(unsigned long long)r->cross_pairs, (unsigned long long)r->qst.blocks_read,
-		bytes_read(), secs);
-	return outfile_commit(&out);
+	const struct opts *o = r->o;
+	struct catalog_info info;
+	int rc = prov_load(&r->tonight, &o->catalog, 1, &info);
+	if (!rc && !o->tables && info.n_records != r->tables.record_count) {
+		log_error("'%s': %llu records, its first section %llu: one catalog "
+			  "section only without --tables",
+			  o->catalog, (unsigned long long)info.n_records,
+			  (unsigned long long)r->tables.record_count);
+		rc = -1;
+	}
+	if (!rc && o->tables && info.dataset_id != r->tables.dataset_id) {
+		log_error("'%s' is not the catalog the tables '%s' were built from", o->catalog,
+			  o->tables);
+		rc = -1;
+	}
+	for (int j = 0; !rc && j < o->n_nights; j++)
+		if (o->nights[j].pairs.n) /* else nothing of it is named */
+			rc = prov_load(&o->nights[j].prov, &o->nights[j].path, 1, &info);
+	return rc;
+}
+
+/* Decide and write documents.csv to @out. */
+static int write_documents(struct run *r, struct outfile *out)
+{
+	const struct opts *o = r->o;
+	size_t nx = 0;
+	r->kn = xcalloc((size_t)o->n_nights + 1, sizeof *r->kn);
+	for (int j = 0; j < o->n_nights; j++)
+		r->kn[j] = (struct keep_night){o->nights[j].name, &o->nights[j].prov};
+	r->plan = (struct keep_plan){.rule = o->keep, .tonight = &r->tonight, .cl = &r->cl,
+				     .nights = r->kn, .n_nights = o->n_nights};
+	struct keep_cross *x = gather(r, &nx);
+	int rc = keep_decide(&r->plan, x, nx);
+	free(x);
+	r->st.earlier_pairs = nx;
+	if (!rc)
+		rc = outfile_open(out, o->cc.output);
+	if (!rc)
+		rc = documents_csv_write(&r->plan, &o->catalog, 1, out, &r->st.c);
+	if (!rc)
+		rc = outfile_commit(out);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -563,80 +301,32 @@ int main(int argc, char **argv)
 	struct opts o = {0};
 	struct run r;
 	struct outfile out = {0};
-	struct cross *x = NULL;
-	size_t nx = 0;
 	double t0 = log_wall();
 
 	log_init("ndd-documents");
 	parse(&o, argc, argv);
 	memset(&r, 0, sizeof r);
 	r.o = &o;
-	/* Without earlier nights the tables are not read: the catalog's
-	 * header gives tonight's count (a run that joined in memory wrote
-	 * no tables). */
-	int rc = o.tables ? read_header(o.tables, NDF_KIND_CTABLE, &r.tables)
-			  : read_header(o.catalog, NDF_KIND_FPS, &r.tables);
-	if (!rc && o.tables && o.k > (int)r.tables.k) {
-		log_error("tables were built for k = %u; they cannot find pairs within %d",
-			  r.tables.k, o.k);
-		rc = -1;
-	}
-	if (!rc && r.tables.record_count >= UINT32_MAX) {
-		log_error("too many documents tonight (%llu)",
-			  (unsigned long long)r.tables.record_count);
-		rc = -1;
-	}
-	if (!rc)
-		rc = prov_init(&r.tonight, r.tables.record_count);
-	if (!rc)
-		rc = read_clusters(o.clusters, r.tonight.n_docs, &r.cl);
-	for (uint32_t t = 0; !rc && t < r.tonight.n_docs; t++)
-		if (r.cl.cid[t])
-			prov_mark(&r.tonight, t);
+	int rc = read_tonight(&r);
 	for (int j = 0; !rc && j < o.n_nights; j++)
 		rc = look_up(&r, &o.nights[j]);
-	if (!rc) {
-		struct catalog_info info;
-		rc = prov_load(&r.tonight, &o.catalog, 1, &info);
-		if (!rc && !o.tables && info.n_records != r.tables.record_count) {
-			log_error("'%s': %llu records, its first section %llu: one catalog "
-				  "section only without --tables",
-				  o.catalog, (unsigned long long)info.n_records,
-				  (unsigned long long)r.tables.record_count);
-			rc = -1;
-		}
-		if (!rc && o.tables && info.dataset_id != r.tables.dataset_id) {
-			log_error("'%s' is not the catalog the tables '%s' were built from",
-				  o.catalog, o.tables);
-			rc = -1;
-		}
-	}
-	for (int j = 0; !rc && j < o.n_nights; j++) {
-		struct catalog_info info;
-		if (o.nights[j].pairs.n) /* else nothing of it is named */
-			rc = prov_load(&o.nights[j].prov, &o.nights[j].path, 1, &info);
-	}
-	if (!rc) {
-		x = gather(&r, &nx);
-		r.cross_pairs = nx;
-		r.win = xmalloc(((size_t)r.cl.n_clusters + r.tonight.n_docs + 1) * sizeof *r.win);
-		for (size_t g = 0; g < (size_t)r.cl.n_clusters + r.tonight.n_docs + 1; g++)
-			r.win[g].night = NO_NIGHT;
-		decide(&r, x, nx);
-		rc = outfile_open(&out, o.cc.output);
-	}
+	if (!rc)
+		rc = load_provenance(&r);
 	if (!rc)
 		rc = write_documents(&r, &out);
-	if (!rc)
-		rc = outfile_commit(&out);
+	r.st.documents = r.tonight.n_docs;
+	r.st.earlier_nights = o.n_nights;
+	r.st.blocks_read = r.qst.blocks_read;
+	r.st.seconds = log_wall() - t0;
 	if (!rc && o.stats)
-		rc = write_stats(o.stats, &r, log_wall() - t0);
+		rc = documents_stats_write(o.stats, &r.st);
 	if (!rc)
 		cli_summary("%zu documents: %llu kept, %llu dropped (%llu as copies of %d earlier "
 			    "night(s)); %llu blocks of tonight's tables read",
-			    r.tonight.n_docs, (unsigned long long)r.kept,
-			    (unsigned long long)r.dropped, (unsigned long long)r.dropped_earlier,
-			    o.n_nights, (unsigned long long)r.qst.blocks_read);
+			    r.tonight.n_docs, (unsigned long long)r.st.c.kept,
+			    (unsigned long long)r.st.c.dropped,
+			    (unsigned long long)r.st.c.dropped_earlier, o.n_nights,
+			    (unsigned long long)r.qst.blocks_read);
 	else
 		outfile_abort(&out);
 	for (int j = 0; j < o.n_nights; j++) {
@@ -644,11 +334,9 @@ int main(int argc, char **argv)
 		pair_vec_free(&o.nights[j].pairs);
 	}
 	prov_free(&r.tonight);
-	free(r.cl.cid);
-	free(r.cl.size);
-	free(r.cl.rep);
-	free(r.win);
-	free(x);
+	keep_clusters_free(&r.cl);
+	keep_plan_free(&r.plan);
+	free(r.kn);
 	free(o.nights);
 	return rc ? EXIT_FAILED : EXIT_OK;
 }

@@ -11,6 +11,10 @@
  *    the documents in pairs get their flags and provenance.
  * 3. Pairs of short or empty texts are filtered (filter_pairs()), the rest
  *    become bounded-radius clusters (cluster.h), written as CSV.
+ * 4. With --documents, documents.csv from the clusters and one more pass
+ *    over the catalog (keep.h, documents_csv.h): the file ndd-documents
+ *    writes when no earlier night is looked up, without reading the
+ *    clusters back.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -22,6 +26,8 @@
 #include "output/cluster.h"
 #include "output/clusters_csv.h"
 #include "output/csv.h"
+#include "output/documents_csv.h"
+#include "output/keep.h"
 #include "tables/design.h"
 #include "util/infile.h"
 #include "tables/join.h"
@@ -47,6 +53,8 @@ struct opts {
 	const char *found; /* --found-pairs */
 	int from_fps;    /* --from-fingerprints: tables built here, in memory */
 	uint32_t design; /* --design with it; 0 = choose */
+	const char *documents, *documents_stats; /* --documents, --documents-stats */
+	enum keep_rule keep;
 };
 
 static void usage(FILE *fp, int status)
@@ -74,6 +82,12 @@ static void usage(FILE *fp, int status)
 		"      --found-pairs FILE take the pairs from FILE (written by ndd-mpi, which\n"
 		"                      joined the tables on many ranks) instead of joining\n"
 		"                      TABLES; no TABLES are read\n"
+		"      --documents FILE  also write documents.csv (as ndd-documents without\n"
+		"                      earlier nights): every document of the catalog, kept\n"
+		"                      or dropped as a copy of another of its cluster\n"
+		"      --keep RULE     with --documents: which copy is kept (earliest,\n"
+		"                      most-linked, shortest-url; as ndd-documents --keep)\n"
+		"      --documents-stats FILE  with --documents: its statistics as JSON\n"
 		CLI_COMMON_HELP
 		"Output columns: cluster_id,url,warc_file,warc_offset,record_id,warc_date,\n"
 		"fingerprint,distance,is_representative,match,doc_id (match: rep, or the\n"
@@ -84,7 +98,16 @@ static void usage(FILE *fp, int status)
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_STATS = CLI_OPT_STAGE_BASE, OPT_PAIRS, OPT_FOUND, OPT_FROM_FPS, OPT_DESIGN };
+	enum {
+		OPT_STATS = CLI_OPT_STAGE_BASE,
+		OPT_PAIRS,
+		OPT_FOUND,
+		OPT_FROM_FPS,
+		OPT_DESIGN,
+		OPT_DOCUMENTS,
+		OPT_KEEP,
+		OPT_DOCUMENTS_STATS
+	};
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"catalog", required_argument, NULL, 'c'},
@@ -94,9 +117,12 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"found-pairs", required_argument, NULL, OPT_FOUND},
 		{"from-fingerprints", no_argument, NULL, OPT_FROM_FPS},
 		{"design", required_argument, NULL, OPT_DESIGN},
+		{"documents", required_argument, NULL, OPT_DOCUMENTS},
+		{"keep", required_argument, NULL, OPT_KEEP},
+		{"documents-stats", required_argument, NULL, OPT_DOCUMENTS_STATS},
 		{NULL, 0, NULL, 0},
 	};
-	int c;
+	int c, keep_given = 0;
 	o->k = -1;
 	o->catalog = xcalloc((size_t)argc, sizeof *o->catalog);
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "c:k:", longopts, NULL)) != -1) {
@@ -117,8 +143,22 @@ static void parse(struct opts *o, int argc, char **argv)
 				exit(EXIT_FAILED);
 			}
 			break;
+		case OPT_DOCUMENTS: o->documents = optarg; break;
+		case OPT_DOCUMENTS_STATS: o->documents_stats = optarg; break;
+		case OPT_KEEP:
+			keep_given = 1;
+			if (keep_rule_parse(optarg, &o->keep)) {
+				log_error("--keep: earliest, most-linked or shortest-url, not '%s'",
+					  optarg);
+				usage(stderr, EXIT_FAILED);
+			}
+			break;
 		default: usage(stderr, EXIT_FAILED);
 		}
+	}
+	if ((keep_given || o->documents_stats) && !o->documents) {
+		log_error("--keep and --documents-stats go with --documents");
+		usage(stderr, EXIT_FAILED);
 	}
 	if (!o->n_catalog) {
 		log_error("--catalog is required");
@@ -593,6 +633,38 @@ static int write_outputs(const struct opts *o, const struct clusters *cl,
 	return o->pairs ? write_pairs(o->pairs, pairs, det) : 0;
 }
 
+/*
+ * documents.csv (--documents) from the clusters @cl of provenance @det,
+ * whose every clustered document is loaded, and one more pass over the
+ * catalog for every document's row.
+ */
+static int write_documents(const struct opts *o, const struct clusters *cl,
+			   const struct provenance *det)
+{
+	const double t0 = log_wall();
+	struct keep_clusters kc;
+	struct keep_plan plan = {.rule = o->keep, .tonight = det, .cl = &kc};
+	struct documents_stats st = {.documents = det->n_docs};
+	struct outfile out = {0};
+	int rc = keep_clusters_from(&kc, cl, det, det->n_docs);
+	if (!rc)
+		rc = keep_decide(&plan, NULL, 0);
+	if (!rc)
+		rc = outfile_open(&out, o->documents);
+	if (!rc)
+		rc = documents_csv_write(&plan, o->catalog, o->n_catalog, &out, &st.c);
+	if (!rc)
+		rc = outfile_commit(&out);
+	else
+		outfile_abort(&out);
+	st.seconds = log_wall() - t0;
+	if (!rc && o->documents_stats)
+		rc = documents_stats_write(o->documents_stats, &st);
+	keep_plan_free(&plan);
+	keep_clusters_free(&kc);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -655,6 +727,10 @@ int main(int argc, char **argv)
 	}
 	if (!rc && o.stats)
 		rc = write_stats(o.stats, &js, &pairs, &cl, &det, k, log_wall() - t0);
+	if (!rc && o.documents) {
+		rc = write_documents(&o, &cl, &det);
+		phase_done("documents", &tp);
+	}
 	if (!rc)
 		cli_summary("%llu documents, %u tables, %.1f comparisons/document, %zu pairs, "
 			    "%zu clusters (largest %zu)",

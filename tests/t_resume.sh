@@ -115,16 +115,17 @@ ref k6 "$in"
 # kill -9 in each stage, then --resume: the stages of the steps before it
 # do not start again, the outputs are an uninterrupted run's, the exit
 # status too.  extract | template is one step, so is permute-sort |
-# compress (with --tables).
+# compress (with --tables); self-join writes documents.csv too (no
+# earlier night), and a kill in stats comes after every step.
 ref tab --tables "$in"
-for case in extract: template: fingerprint: self-join: documents: permute-sort:--tables compress:--tables; do
+for case in extract: template: fingerprint: self-join: stats: permute-sort:--tables compress:--tables; do
 	s=${case%%:*} tab=${case#*:}
 	case $s in
 	extract | template) notrun="" rerun="extract template" ;;
 	fingerprint) notrun="extract template" rerun=fingerprint ;;
 	permute-sort | compress) notrun="extract template fingerprint" rerun="permute-sort compress" ;;
 	self-join) notrun="extract template fingerprint" rerun=self-join ;;
-	documents) notrun="extract template fingerprint self-join" rerun=documents ;;
+	stats) notrun="extract template fingerprint self-join documents" rerun=stats ;;
 	esac
 	out=$tmp/out-$s
 	kill_in "$s" "$out" ${tab:+"$tab"} "$in"
@@ -139,8 +140,24 @@ for case in extract: template: fingerprint: self-join: documents: permute-sort:-
 	for t in $notrun; do started "$t" && bad "resume after a kill in $s: $t ran again"; done
 	for t in $rerun; do started "$t" || bad "resume after a kill in $s: $t did not run"; done
 done
-grep -q '"resumed_steps": "extract+template fingerprint self-join"' "$tmp/out-documents/stats.json" ||
-	bad "stats.json does not name the reused steps: $(grep resumed "$tmp/out-documents/stats.json")"
+grep -q '"resumed_steps": "extract+template fingerprint self-join+documents"' "$tmp/out-stats/stats.json" ||
+	bad "stats.json does not name the reused steps: $(grep resumed "$tmp/out-stats/stats.json")"
+
+# With an earlier night (--previous) ndd-documents is a step of its own:
+# a kill in it reuses every step before it (permute-sort and compress run
+# again after it, for the query of the earlier night, which has no
+# tables).
+$rp -o "$tmp/night1" "$in" > /dev/null 2>&1 || [ $? = 1 ] || bad "the earlier night's run failed"
+ref prev --previous "$tmp/night1" "$in"
+kill_in documents "$tmp/out-prev" --previous "$tmp/night1" "$in"
+$rp --resume --previous "$tmp/night1" -o "$tmp/out-prev" "$in" > /dev/null 2>&1
+same_outputs "$tmp/out-prev" "$tmp/ref.prev" "resume after a kill in documents"
+for t in extract template fingerprint self-join; do
+	started "$t" && bad "resume after a kill in documents: $t ran again"
+done
+started documents || bad "resume after a kill in documents: documents did not run"
+grep -q '"resumed_steps": "extract+template fingerprint permute-sort+compress self-join"' "$tmp/out-prev/stats.json" ||
+	bad "--previous: stats.json does not name the reused steps: $(grep resumed "$tmp/out-prev/stats.json")"
 
 # The outputs are the same at any thread count, so another -t resumes.
 ref t2 -t 2 "$in"
@@ -160,14 +177,14 @@ same_outputs "$tmp/nt" "$tmp/ref.notpl" "resume with --no-templates"
 
 # A changed k reuses extract, template and fingerprint, and joins again.
 ref k5 -k 5 "$in"
-kill_in documents "$tmp/k" "$in"
+kill_in stats "$tmp/k" "$in"
 $rp --resume -k 5 -o "$tmp/k" "$in" > /dev/null 2>&1
 same_outputs "$tmp/k" "$tmp/ref.k5" "resume with another k"
 started fingerprint && bad "another k: fingerprint ran again"
 started self-join || bad "another k: the join was reused"
 
 # A changed input file (its modification time) runs everything again.
-kill_in documents "$tmp/i" "$in"
+kill_in stats "$tmp/i" "$in"
 touch -d '2001-01-01' "$in/news-b.warc"
 $rp --resume -o "$tmp/i" "$in" > /dev/null 2>&1
 started extract || bad "changed input: extract was reused"
@@ -176,7 +193,7 @@ same_outputs "$tmp/i" "$tmp/ref.k6" "resume after an input changed"
 # A damaged output (one byte of the tables) runs its step again; damaged
 # fingerprints are made again from the documents file, which stays until
 # report.html is written.
-kill_in documents "$tmp/c" --tables "$in"
+kill_in stats "$tmp/c" --tables "$in"
 w=$(ls -d "$tmp/c"/.work.*)
 printf 'X' | dd of="$w/tables.ndf" bs=1 seek=100 conv=notrunc 2> /dev/null
 $rp --resume --tables -o "$tmp/c" "$in" > /dev/null 2>&1
@@ -228,7 +245,7 @@ f = open(sys.argv[1], "r+b"); f.seek(200); b = f.read(1); f.seek(200); f.write(b
 "$BIN/ndd-stats" --verify "$tmp/empty.ndf" 2> /dev/null && bad "ndd-stats --verify: an empty file found intact"
 
 # A changed program runs its step and the later ones again.
-kill_in documents "$tmp/p" "$in"
+kill_in stats "$tmp/p" "$in"
 rm "$tmp/bin/ndd-self-join"
 { cat "$TOP/tests/data/hang-stage.sh"; echo '# another build'; } > "$tmp/bin/ndd-self-join"
 chmod +x "$tmp/bin/ndd-self-join"
@@ -250,14 +267,14 @@ same_outputs "$tmp/m" "$tmp/ref.sim" "resume with another method"
 # Every step done but the documents file gone: the report reads titles
 # in it, so the run goes back to extract rather than write another
 # report.html.
-kill_in documents "$tmp/d" "$in"
+kill_in stats "$tmp/d" "$in"
 rm "$(ls -d "$tmp/d"/.work.*)/documents.ndf"
 $rp --resume -o "$tmp/d" "$in" > /dev/null 2>&1
 started extract || bad "documents file gone: extract not run again"
 same_outputs "$tmp/d" "$tmp/ref.k6" "resume with the documents file gone"
 
 # Without --resume a killed run's work is removed and nothing reused.
-kill_in documents "$tmp/n" "$in"
+kill_in stats "$tmp/n" "$in"
 $rp -o "$tmp/n" "$in" > /dev/null 2>&1
 started extract || bad "without --resume: extract was reused"
 [ "$(workdirs "$tmp/n")" = 0 ] || bad "without --resume: the leftover stays"

@@ -1,8 +1,10 @@
 /*
- * documents_csv.h - documents.csv (ndd-documents' output): one row per
- * document of tonight, in input order, with what to do with it: keep it,
- * or drop it as a copy of another page (of tonight or of an earlier
- * night).  Its contract: the README's "documents.csv".
+ * documents_csv.h - documents.csv: one row per document of tonight, in
+ * input order, with what to do with it: keep it, or drop it as a copy of
+ * another page (of tonight or of an earlier night); and its statistics,
+ * documents.json.  Its contract: the README's "documents.csv".  Written
+ * by ndd-documents, and by ndd-self-join when no earlier night is looked
+ * up, through documents_csv_write(): the same bytes either way.
  */
 #ifndef NDD_DOCUMENTS_CSV_H
 #define NDD_DOCUMENTS_CSV_H
@@ -11,6 +13,9 @@
 
 #include "format/docrec.h"
 #include "output/csv_columns.h"
+#include "output/keep.h"
+
+struct outfile;
 
 /* A row: document @r, its cluster (0: in none), and its decision. */
 struct documents_row {
@@ -56,5 +61,39 @@ static inline size_t documents_csv_bound(const struct documents_row *w)
 /** Write row @w at @p (documents_csv_bound() bytes of room), CRLF
  * included.  @return the end of the row. */
 char *documents_csv_put(char *p, const struct documents_row *w);
+
+/* What documents.csv says of tonight's pages. */
+struct documents_counts {
+	uint64_t kept, dropped, dropped_earlier;
+	uint64_t by_match[4]; /* dropped, by their match column (enum prov_match) */
+};
+
+/**
+ * Write documents.csv to @out (opened by the caller, who commits it):
+ * the header, then a row per record of the catalog @paths[0..n), in
+ * order, decided by @p (keep_decide()).  The catalog must hold
+ * @p->tonight->n_docs records.  *@c gets the counts.
+ * @return 0, or -1 (logged).
+ */
+int documents_csv_write(const struct keep_plan *p, const char *const *paths, int n,
+			struct outfile *out, struct documents_counts *c)
+	__attribute__((warn_unused_result));
+
+/* documents.json: the counts and what the stage read. */
+struct documents_stats {
+	size_t documents;
+	struct documents_counts c;
+	int earlier_nights;
+	uint64_t earlier_pairs, blocks_read; /* of the earlier nights' look-up */
+	double seconds;
+};
+
+/**
+ * Write @s as JSON to @path (published atomically), with the bytes this
+ * process has read so far (bytes_read, from /proc; 0 if unknown).
+ * @return 0, or -1 (logged).
+ */
+int documents_stats_write(const char *path, const struct documents_stats *s)
+	__attribute__((warn_unused_result));
 
 #endif
