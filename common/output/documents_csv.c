@@ -1,9 +1,9 @@
 /*
  * documents_csv.c - see documents_csv.h.
  *
- * Rows are made by the catalog's decoding threads, each into its own
- * buffer, and written in order when the next batch begins (every record
- * before it has then been visited).
+ * Rows are made by the catalog's decoding threads, each appending to a
+ * buffer of its own for the batch, and written in order when the next
+ * batch begins (every record before it has then been visited).
  */
 #include "output/documents_csv.h"
 
@@ -15,6 +15,7 @@
 #include "output/csv.h"
 #include "util/log.h"
 #include "util/outfile.h"
+#include "util/threads.h"
 
 const char *const documents_csv_header = CSV_HEADER(DOCUMENTS_CSV_COLUMNS, NULL);
 
@@ -27,8 +28,12 @@ char *documents_csv_put(char *p, const struct documents_row *w)
 struct writer {
 	const struct keep_plan *p;
 	struct csv_writer csv;
-	char **row;
-	size_t *len;
+	struct csv_writer *part; /* per thread: its rows of the batch */
+	int n_parts;
+	struct row_ref {
+		size_t off;       /* in its thread's part */
+		uint32_t len, part;
+	} *row;
 	uint64_t first, n, cap;
 	struct documents_counts c;
 };
@@ -36,12 +41,13 @@ struct writer {
 static void flush_rows(struct writer *w)
 {
 	for (uint64_t i = 0; i < w->n; i++) {
-		csv_raw(&w->csv, w->row[i], w->len[i]);
+		const struct row_ref *r = &w->row[i];
+		csv_raw(&w->csv, w->part[r->part].buf + r->off, r->len);
 		if (w->csv.len >= CSV_FLUSH_AT)
 			csv_flush(&w->csv);
-		free(w->row[i]);
-		w->row[i] = NULL;
 	}
+	for (int t = 0; t < w->n_parts; t++)
+		w->part[t].len = 0;
 	w->n = 0;
 }
 
@@ -50,20 +56,15 @@ static int on_batch(void *ctx, uint64_t first, uint64_t n)
 	struct writer *w = ctx;
 	flush_rows(w);
 	if (n > w->cap) {
-		char **row = realloc(w->row, n * sizeof *row);
-		if (row)
-			w->row = row;
-		size_t *len = realloc(w->len, n * sizeof *len);
-		if (len)
-			w->len = len;
-		if (!row || !len) {
+		struct row_ref *row = realloc(w->row, n * sizeof *row);
+		if (!row) {
 			log_error("out of memory for %llu rows of documents.csv",
 				  (unsigned long long)n);
 			return -1;
 		}
+		w->row = row;
 		w->cap = n;
 	}
-	memset(w->row, 0, n * sizeof *w->row);
 	w->first = first;
 	w->n = n;
 	return w->csv.err ? -1 : 0;
@@ -101,24 +102,35 @@ static int on_record(void *ctx, uint64_t idx, const struct fp_record *rec)
 		drop_row(w, (uint32_t)idx, win, &row);
 	else
 		__atomic_fetch_add(&w->c.kept, 1, __ATOMIC_RELAXED);
-	char *buf = malloc(documents_csv_bound(&row));
+	const int t = threads_id();
+	struct csv_writer *part = &w->part[t];
+	char *buf = csv_room(part, documents_csv_bound(&row));
 	if (!buf) {
 		log_error("out of memory for a row of documents.csv");
 		return -1;
 	}
-	w->len[idx - w->first] = (size_t)(documents_csv_put(buf, &row) - buf);
-	w->row[idx - w->first] = buf;
+	char *end = documents_csv_put(buf, &row);
+	w->row[idx - w->first] = (struct row_ref){part->len, (uint32_t)(end - buf), (uint32_t)t};
+	part->len += (size_t)(end - buf);
 	return 0;
 }
 
 int documents_csv_write(const struct keep_plan *p, const char *const *paths, int n,
 			struct outfile *out, struct documents_counts *c)
 {
-	struct writer w = {.p = p};
+	struct writer w = {.p = p, .n_parts = threads_max()};
 	struct catalog_info info;
 	const struct catalog_visitor v = {.batch = on_batch, .record = on_record, .ctx = &w};
 	csv_init(&w.csv, out);
 	csv_raw(&w.csv, documents_csv_header, strlen(documents_csv_header));
+	w.part = calloc((size_t)w.n_parts, sizeof *w.part);
+	if (!w.part) {
+		log_error("out of memory for documents.csv");
+		csv_close(&w.csv);
+		return -1;
+	}
+	for (int t = 0; t < w.n_parts; t++)
+		csv_init(&w.part[t], NULL);
 	int rc = catalog_scan(paths, n, &v, &info) ? -1 : 0;
 	if (!rc && info.n_records != p->tonight->n_docs) {
 		log_error("the catalog has %llu records, tonight %zu documents",
@@ -127,10 +139,10 @@ int documents_csv_write(const struct keep_plan *p, const char *const *paths, int
 	}
 	if (!rc)
 		flush_rows(&w);
-	for (uint64_t i = 0; i < w.n; i++)
-		free(w.row[i]);
+	for (int t = 0; t < w.n_parts; t++)
+		csv_close(&w.part[t]);
+	free(w.part);
 	free(w.row);
-	free(w.len);
 	if (csv_close(&w.csv) && !rc) {
 		log_error("cannot write documents.csv");
 		rc = -1;
