@@ -180,6 +180,11 @@ static void parse(struct opts *o, int argc, char **argv)
 		log_error("one table input at a time (got %d)", argc - optind);
 		usage(stderr, EXIT_FAILED);
 	}
+	for (int i = 0; i < o->n_catalog && o->documents; i++)
+		if (!strcmp(o->catalog[i], "-")) {
+			log_error("--documents reads the catalog once more: it cannot be standard input");
+			exit(EXIT_FAILED);
+		}
 	for (int i = 0; i < o->n_catalog; i++)
 		if (!strcmp(o->catalog[i], "-") && !o->from_fps &&
 		    (optind == argc || !strcmp(argv[optind], "-"))) {

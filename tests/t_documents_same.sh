@@ -77,4 +77,7 @@ done
 "$BIN/ndd-self-join" -q -k 6 -c "$tmp/out-corpus-samples/fingerprints.ndf" --from-fingerprints \
 	-o "$tmp/c.csv" --documents "$tmp/s.csv" --keep newest 2> /dev/null
 [ $? = 2 ] || bad "ndd-self-join --keep newest: not refused"
+"$BIN/ndd-self-join" -q -k 6 -c - --from-fingerprints -o "$tmp/c.csv" --documents "$tmp/s.csv" \
+	< "$tmp/out-corpus-samples/fingerprints.ndf" 2> /dev/null
+[ $? = 2 ] || bad "ndd-self-join --documents with the catalog on standard input: not refused"
 exit $fail
