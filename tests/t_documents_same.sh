@@ -47,7 +47,7 @@ for corpus in corpus-samples "$tmp/gen/crawl"; do
 		for way in memory-t1 memory-t2 tables-t2; do
 			t=${way#*-t}
 			case $way in memory*) src=--from-fingerprints dt="" ;; *) src=$tmp/tables.ndf dt="--tables $tmp/tables.ndf" ;; esac
-			"$BIN/ndd-self-join" -q -t "$t" -k 6 -c "$fps" -o "$tmp/c.csv" $src \
+			"$BIN/ndd-self-join" -q -t "$t" -k 6 -c "$fps" -o "$tmp/c.csv" "$src" \
 				--keep "$rule" --documents "$tmp/s.csv" --documents-stats "$tmp/s.json" ||
 				bad "$name $rule $way: ndd-self-join --documents failed"
 			# shellcheck disable=SC2086 # $dt is two words or none
