@@ -332,7 +332,9 @@ static void test_raw_path(void)
 		"\xE3\x80\x82", "\xE3\x80\x8C", "\xEF\xBC\x8C", "\xEF\xBC\x81", "\xEF\xBC\x9F",
 		"\xE2\x80\xA6", "\xE2\x80\xA4", "\xE2\x80\x94", "\xE2\x80\x9C", "\xC2\xA0",
 		"\xC2\xB6", "\xC2\xA9", "\xC2\xBB", "\xC2\xB7", "\xC2\xA7", "\xC2\xAB",
-		"\xC2\xAE", "\xE2\x94\x80", "\xE2\x95\xBF", "\xEF\xBC\xA1",
+		"\xC2\xAE", "\xE2\x94\x80", "\xE2\x95\xBF", "\xC3\xA9", "\xC3\x89",
+		"\xC3\x80", "\xC3\xBF", "\xC3\x9E", "\xEF\xBC\xA1", "\xC3\x9F", "\xC3\x97",
+		"\xC3\xB7", "\xC2\xAA", "\xC2\xB2",
 		"\xEF\xBC\x91", "\xCC\x81", "\xC3\xBC", "\xC3\x9C", "\xE3\x81\x8B", "\xE4\xB7\xBF",
 		"\xEF\xA4\x80", "\xFF", "\xE4\xB8", "\xE1\x84\x92", "\xC2\xAD", "\xC2"};
 	uint64_t st = test_seed(31);
@@ -343,7 +345,7 @@ static void test_raw_path(void)
 		char in[400];
 		size_t n = 0;
 		/* half the strings only of what is read as it stands */
-		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 31;
+		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 36;
 		for (int k = (int)(test_rand(&st) % 40); k > 0; k--) {
 			const char *a = atoms[test_rand(&st) % pick];
 			memcpy(in + n, a, strlen(a));

@@ -441,6 +441,20 @@ static int is_latin1_sign(const uint8_t *p, const uint8_t *end)
 	return 0;
 }
 
+/*
+ * The letters of Latin-1, U+00C0..U+00FF but for the signs U+00D7 and
+ * U+00F7 and for U+00DF (NFKC_Casefold makes it "ss"): each is its own
+ * NFKC form, its case folded to one letter as textnorm_fold() folds it,
+ * and composes with nothing before it; a combining mark after it is no
+ * character the raw pass knows, and sends the line to NFKC.  French,
+ * German and Spanish lines are mostly ASCII and these.
+ */
+static int is_latin1_letter(const uint8_t *p, const uint8_t *end)
+{
+	return end - p >= 2 && p[0] == 0xC3 && p[1] >= 0x80 && p[1] <= 0xBF && p[1] != 0x97 &&
+	       p[1] != 0x9F && p[1] != 0xB7;
+}
+
 size_t textnorm_sep_len(const uint8_t *p, const uint8_t *end)
 {
 	if (is_latin1_sign(p, end))
@@ -518,7 +532,8 @@ static int han_run(struct textnorm *tn, struct pass *s, const uint8_t **pp,
  * (case aside, which the pass folds), none composes with what is before
  * or after it, and what NFKC makes of that punctuation (U+3000 a space,
  * U+2026 "...", full-width ',' ',') and of textnorm_sep_len()'s other
- * separators is a separator as the punctuation is.
+ * separators is a separator as the punctuation is; Latin-1's letters are
+ * decoded and folded, their NFKC_Casefold form (is_latin1_letter()).
  * So such text tokenises as its NFKC form does, without the copy; a raw
  * pass stops at any other non-ASCII byte (NEEDS_NFKC), for the caller to
  * start again on the NFKC form.  Most Chinese lines are made of nothing
@@ -567,7 +582,7 @@ static int run_pass(struct textnorm *tn, const char *in, size_t len, int raw)
 			p += sep;
 			continue;
 		}
-		if (raw)
+		if (raw && !is_latin1_letter(p, end))
 			return NEEDS_NFKC;
 		uint32_t cp;
 		p += textnorm_decode(p, end, &cp);
