@@ -5,11 +5,14 @@
  * column's story, a box of linked teasers) goes; content cut into parts
  * of a kind (the steps of a how-to), a short prose section beside the
  * article and a heading or paragraph beside it stay; nothing is ever
- * made content; a page nested too deep is left alone.  First on blocks
- * made by hand (gap_depth gives the elements), then through html_text.
+ * made content; a page nested too deep is left alone; it decides as the
+ * plain version of it did (ref_html_container.h) on random pages.  First
+ * on blocks made by hand (gap_depth gives the elements), then through
+ * html_text.
  */
 #include "html/html_blocks.h"
 #include "html/html_container.h"
+#include "ref_html_container.h"
 #include "testhtml.h"
 #include "testutil.h"
 
@@ -142,6 +145,70 @@ static void test_random(void)
 	}
 }
 
+static uint64_t xorshift(uint64_t *r)
+{
+	*r ^= *r << 13, *r ^= *r >> 7, *r ^= *r << 17;
+	return *r;
+}
+
+/*
+ * A random page shaped like real ones: a walk that goes a few levels
+ * deeper or back up, or stays (a section's paragraphs, which find_top()
+ * sums), now and then a long jump (past CONTAINER_MAX_OPEN levels, to the
+ * limit), marks alone and in runs longer than the 16 that a holder looks
+ * past, content blocks with and without links.
+ */
+static void random_page(struct hblock *b, size_t n, uint64_t *r)
+{
+	uint32_t depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t x = xorshift(r);
+		switch (x % 8) {
+		case 0: case 1: depth += 1 + (uint32_t)(x >> 8) % 4; break;
+		case 2: depth -= depth ? 1 + (uint32_t)(x >> 8) % depth : 0; break;
+		case 3: if ((x >> 12) % 64 == 0) depth += 200 + (uint32_t)(x >> 20) % 100; break;
+		default: break;
+		}
+		if (depth > UINT16_MAX)
+			depth = UINT16_MAX;
+		const uint32_t words = (uint32_t)(x >> 24) % 90;
+		const uint32_t links = (x >> 34 & 3) == 0 ? words / 2 : (x >> 34 & 3) == 1 ? words : 0;
+		const int good = (x >> 36 & 3) != 0;
+		b[i] = blk(words, links, good, (uint16_t)(i ? depth : 0));
+		b[i].flags = (uint8_t)((x >> 40 & 7) == 0 ? HB_HEADING : HB_SENTENCE);
+		if ((x >> 44 & 7) == 0)
+			b[i].cls = (uint8_t)((x >> 48) % 6); /* SHORT, HIDDEN, chrome... */
+		const size_t marks = (x >> 52 & 31) == 0 ? 1 + (x >> 57) % 24 : 0;
+		for (size_t m = 0; m < marks && i + 1 < n; m++) {
+			b[++i] = blk(0, 0, 0, (uint16_t)depth);
+			b[i].flags = HB_MARK, b[i].cls = 5;
+		}
+	}
+}
+
+/* The container decides as it did before find_top() summed the weights
+ * of blocks with one holder: the same content left, block by block. */
+static void test_as_reference(void)
+{
+	enum { MAX = 600 };
+	uint64_t r = 0x9E3779B97F4A7C15ull;
+	struct hblock *b = calloc(MAX, sizeof(*b)), *ref = calloc(MAX, sizeof(*ref));
+	CHECK(b != NULL && ref != NULL);
+	for (int round = 0; b && ref && round < 20000; round++) {
+		const size_t n = 1 + xorshift(&r) % (round % 10 ? 80 : MAX);
+		random_page(b, n, &r);
+		memcpy(ref, b, n * sizeof(*b));
+		const size_t good = hblocks_container(b, n), ref_good = ref_hblocks_container(ref, n);
+		CHECK_EQ_U64(good, ref_good);
+		size_t differ = 0;
+		for (size_t i = 0; i < n; i++)
+			differ += b[i].cls != ref[i].cls;
+		CHECK_EQ_U64(differ, 0);
+	}
+	free(b);
+	free(ref);
+}
+
 static void test_pages(void)
 {
 	/* A news page: the article and a line of tools in one element, then
@@ -178,6 +245,7 @@ int main(void)
 	test_siblings();
 	test_marks_and_limits();
 	test_random();
+	test_as_reference();
 	test_pages();
 	html_text_free(H);
 	return test_finish("test_html_container");

@@ -57,7 +57,9 @@ static uint32_t gap_at(const struct hblock *b, size_t n, size_t i)
 }
 
 /* The depth of the element that holds b[i] (not a mark) and a neighbour:
- * the deeper of the two it shares with the text blocks around it. */
+ * the deeper of the two it shares with the text blocks around it.  At
+ * most UINT16_MAX (gap_depth's cap): find_top() keeps it in b[i].holder
+ * for the scores that read it again. */
 static uint32_t holder_depth(const struct hblock *b, size_t n, size_t i)
 {
 	const uint32_t before = gap_at(b, n, i);
@@ -84,8 +86,8 @@ struct range {
 };
 
 /* The score of the element at @depth holding blocks r->s..r->e, by
- * scanning them; sets r->final. */
-static void score_range(const struct hblock *b, size_t n, struct range *r)
+ * scanning them (after find_top(): b[i].holder); sets r->final. */
+static void score_range(const struct hblock *b, struct range *r)
 {
 	uint64_t score = 0, words = 0, links = 0;
 	for (size_t i = r->s; i <= r->e; i++) {
@@ -96,7 +98,7 @@ static void score_range(const struct hblock *b, size_t n, struct range *r)
 		const uint64_t w = weight(&b[i]);
 		if (!w)
 			continue;
-		const uint32_t p = holder_depth(b, n, i);
+		const uint32_t p = b[i].holder;
 		const uint32_t k = p > r->depth ? p - r->depth : 0;
 		if (k < SPREAD_LEVELS)
 			score += w * spread[k];
@@ -156,24 +158,89 @@ struct prev_small { /* blocks whose gap is less than every later gap so far */
 	uint64_t w0, l0;
 };
 
+/* The open elements and the blocks before them, as find_top() reads on. */
+struct open_state {
+	struct open_node open[CONTAINER_MAX_OPEN];
+	struct prev_small prev[CONTAINER_MAX_OPEN];
+	size_t n_open, n_prev;
+};
+
+/*
+ * Make sure the elements at depths p, p - 1, ... (SPREAD_LEVELS of them,
+ * fewer near the root) that hold the block are open: as none deeper than
+ * the block's gap is, and p is at least that gap, they are the top
+ * @return entries of open[] afterwards, the deepest last; -1 if the page
+ * nests too deep to track.
+ */
+static int open_levels(struct open_state *st, uint32_t p)
+{
+	struct open_node *const open = st->open;
+	/* open[] is sorted by depth and d falls with k: each level's place
+	 * is at or below the one before it */
+	size_t at = st->n_open;
+	uint32_t k = 0;
+	for (; k < SPREAD_LEVELS && k <= p; k++) {
+		const uint32_t d = p - k;
+		while (at > 0 && open[at - 1].depth > d)
+			at--;
+		if (at > 0 && open[at - 1].depth == d) {
+			at--;
+			continue;
+		}
+		if (st->n_open == CONTAINER_MAX_OPEN)
+			return -1;
+		for (size_t m = st->n_open; m > at; m--)
+			open[m] = open[m - 1];
+		st->n_open++;
+		/* It began after the last gap shallower than it. */
+		struct open_node o = {d, 0, 0, 0, 0};
+		size_t j = st->n_prev;
+		while (j > 0 && st->prev[j - 1].gap >= d)
+			j--;
+		if (j > 0)
+			o.start = st->prev[j - 1].idx, o.w0 = st->prev[j - 1].w0, o.l0 = st->prev[j - 1].l0;
+		open[at] = o;
+	}
+	return (int)k;
+}
+
+/* The weight @w of content blocks that all spread over the top @levels
+ * entries of open[], added to their scores. */
+static void spread_weight(struct open_state *st, uint64_t w, int levels)
+{
+	for (int k = 0; k < levels; k++)
+		st->open[st->n_open - 1 - (size_t)k].score += w * spread[k];
+}
+
 /*
  * One pass: every element that some content block's weight reaches, its
  * score summed while it is open and its final score taken when the first
- * gap shallower than it closes it.  @return 0 with the best in *@top, or
- * -1 if the page nests too deep to track.
+ * gap shallower than it closes it.  Content blocks one after another
+ * with one holder reach the same elements while none closes: their
+ * weights are summed and spread once (a section's paragraphs).  @return
+ * 0 with the best in *@top, or -1 if the page nests too deep to track.
+ * Each content block's holder depth is left in its holder.
  */
-static int find_top(const struct hblock *b, size_t n, struct range *top)
+static int find_top(struct hblock *b, size_t n, struct range *top)
 {
-	struct open_node open[CONTAINER_MAX_OPEN];
-	struct prev_small prev[CONTAINER_MAX_OPEN];
-	size_t n_open = 0, n_prev = 0;
+	struct open_state st;
+	struct open_node *const open = st.open;
+	struct prev_small *const prev = st.prev;
+	st.n_open = st.n_prev = 0;
 	uint64_t words = 0, links = 0; /* visible, before block i */
+	uint64_t pend = 0; /* weight not yet spread, of blocks held at pend_p */
+	uint32_t pend_p = 0;
+	int pend_levels = 0;
 	*top = (struct range){0, n - 1, 0, 0};
 	int found = 0;
 	for (size_t i = 0; i <= n; i++) {
 		const uint32_t g = gap_at(b, n, i);
-		while (n_open && (i == n || open[n_open - 1].depth > g)) {
-			const struct open_node *const o = &open[--n_open];
+		if (pend && st.n_open && (i == n || open[st.n_open - 1].depth > g)) {
+			spread_weight(&st, pend, pend_levels);
+			pend = 0;
+		}
+		while (st.n_open && (i == n || open[st.n_open - 1].depth > g)) {
+			const struct open_node *const o = &open[--st.n_open];
 			const uint64_t f = final_score(o->score, words - o->w0, links - o->l0);
 			if (!found || f > top->final) {
 				*top = (struct range){o->start, i - 1, o->depth, f};
@@ -182,38 +249,25 @@ static int find_top(const struct hblock *b, size_t n, struct range *top)
 		}
 		if (i == n)
 			break;
-		while (n_prev && prev[n_prev - 1].gap >= g)
-			n_prev--;
-		if (n_prev == CONTAINER_MAX_OPEN)
+		while (st.n_prev && prev[st.n_prev - 1].gap >= g)
+			st.n_prev--;
+		if (st.n_prev == CONTAINER_MAX_OPEN)
 			return -1;
-		prev[n_prev++] = (struct prev_small){g, i, words, links};
+		prev[st.n_prev++] = (struct prev_small){g, i, words, links};
 		const uint64_t w = weight(&b[i]);
-		const uint32_t p = w ? holder_depth(b, n, i) : 0;
-		/* open[] is sorted by depth and d falls with k: each level's
-		 * place is at or below the one before it */
-		size_t at = n_open;
-		for (uint32_t k = 0; w && k < SPREAD_LEVELS && k <= p; k++) {
-			const uint32_t d = p - k;
-			while (at > 0 && open[at - 1].depth > d)
-				at--;
-			if (at > 0 && open[at - 1].depth == d) {
-				at--;
+		if (w) {
+			const uint32_t p = holder_depth(b, n, i);
+			b[i].holder = (uint16_t)p;
+			if (pend && p == pend_p) {
+				pend += w;
 			} else {
-				if (n_open == CONTAINER_MAX_OPEN)
+				if (pend)
+					spread_weight(&st, pend, pend_levels);
+				pend_levels = open_levels(&st, p);
+				if (pend_levels < 0)
 					return -1;
-				for (size_t m = n_open; m > at; m--)
-					open[m] = open[m - 1];
-				n_open++;
-				/* It began after the last gap shallower than it. */
-				struct open_node o = {d, 0, 0, 0, 0};
-				size_t j = n_prev;
-				while (j > 0 && prev[j - 1].gap >= d)
-					j--;
-				if (j > 0)
-					o.start = prev[j - 1].idx, o.w0 = prev[j - 1].w0, o.l0 = prev[j - 1].l0;
-				open[at] = o;
+				pend = w, pend_p = p;
 			}
-			open[at].score += w * spread[k];
 		}
 		if (visible(&b[i])) {
 			words += b[i].words10;
@@ -232,7 +286,7 @@ static struct range walk_up(const struct hblock *b, size_t n, struct range top)
 	uint64_t last = top.final;
 	for (uint32_t up = 1; up <= WALK_UP_LEVELS && up <= top.depth; up++) {
 		struct range a = widen(b, n, top.s, top.e, top.depth - up);
-		score_range(b, n, &a);
+		score_range(b, &a);
 		if (!a.final)
 			continue;
 		if (a.final < floor)

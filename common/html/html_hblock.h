@@ -44,6 +44,10 @@ struct hblock {
 	 * template around it (capped at UINT16_MAX).
 	 */
 	uint16_t gap_depth;
+	/* html_container's scratch: the depth of the element that holds a
+	 * content block and a neighbour, worked out once a page (in the
+	 * record's padding: it stays 32 bytes) */
+	uint16_t holder;
 };
 
 #endif
