@@ -1362,7 +1362,7 @@ struct html_text *ref_text_new(void);
 void ref_text_free(struct html_text *h);
 int ref_text_extract(struct html_text *h, const char *html, size_t len);
 const char *ref_text_title(const struct html_text *h, size_t *len);
-const char *ref_text_main(const struct html_text *h, size_t *len);
+const char *ref_text_main(struct html_text *h, size_t *len);
 int ref_text_fallback(const struct html_text *h);
 #define HTML_TEXT_REFERENCE
 #define html_text_new ref_text_new

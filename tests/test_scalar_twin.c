@@ -32,7 +32,7 @@ struct html_text *twin_text_new(void);
 void twin_text_free(struct html_text *h);
 int twin_text_extract(struct html_text *h, const char *html, size_t len);
 const char *twin_text_title(const struct html_text *h, size_t *len);
-const char *twin_text_main(const struct html_text *h, size_t *len);
+const char *twin_text_main(struct html_text *h, size_t *len);
 int twin_text_fallback(const struct html_text *h);
 size_t twin_text_n_blocks(const struct html_text *h);
 struct html_text_block twin_text_block_at(const struct html_text *h, size_t i);

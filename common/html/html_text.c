@@ -8,8 +8,8 @@
  * decoded and whitespace collapsed, to the current block of h->text; a
  * block ends at every block-level tag and whenever the flags it depends on
  * change, so each block is homogeneous, and is measured (html_blocks.h)
- * as it ends.  At EOF the blocks are classified (classify_*) and the
- * content blocks are joined into h->main.
+ * as it ends.  At EOF the blocks are classified (classify_*); the content
+ * blocks are joined into h->main when it is asked for.
  *
  * Where a nav, header, footer or aside element (or one whose class/id
  * names chrome) starts, an empty "mark" block is left: the classifier
@@ -138,14 +138,19 @@ struct buf {
  * judge) are keyed by their length and XXH3-64 hash instead.  A crawl
  * reads many sites in turn, each with words of its own: the table holds
  * a few thousand values (96 KiB, in the second-level cache), not just
- * one page's.
+ * one page's.  A value found again in its slot is kept there against the
+ * next new value that maps to it (a second chance): the ids of a long
+ * page, each used once, would push out the class values that every page
+ * repeats ("toctree-l3").
  */
-#define CLASS_MEMO_SLOTS 2048
+#define CLASS_MEMO_BITS 11
+#define CLASS_MEMO_SLOTS (1u << CLASS_MEMO_BITS)
 #define CLASS_MEMO_KEY 46
 #define CLASS_MEMO_HASHED 0xFF /* len of a slot keyed by a long value's hash */
+#define MEMO_REUSED 0x80 /* in chrome: found again since it was stored */
 struct class_memo {
 	uint8_t len; /* 0: empty */
-	uint8_t chrome;
+	uint8_t chrome; /* html_class_is_chrome()'s verdict, | MEMO_REUSED */
 	char key[CLASS_MEMO_KEY];
 };
 
@@ -167,6 +172,7 @@ struct html_text {
 	uint32_t block_link;      /* its words x 10 inside links so far */
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
+	int main_built; /* h->main holds the last page's main text */
 	int fallback; /* hblocks_classify()'s: nothing was confidently content */
 	const char *doc_end;      /* end of the page being read: text may be read up to it */
 	struct class_memo memo[CLASS_MEMO_SLOTS];
@@ -824,7 +830,7 @@ static uint64_t load64(const char *s)
 /*
  * The memo slot of a class value of 1..CLASS_MEMO_KEY bytes: its first and
  * last 8 bytes (4, or 3 single ones, if shorter) and length, multiplied
- * and folded.  A slot costs a few instructions where a library hash costs
+ * and the top bits taken.  A slot costs a few instructions where a library hash costs
  * a call; values that differ only in their middle bytes merely share a slot.
  */
 static size_t memo_slot(const char *s, size_t n)
@@ -844,7 +850,9 @@ static size_t memo_slot(const char *s, size_t n)
 		b = 0;
 	}
 	const uint64_t x = (a * 0x9E3779B97F4A7C15ull) ^ ((b + n) * 0xC2B2AE3D27D4EB4Full);
-	return (size_t)(x >> 40 ^ x >> 21) & (CLASS_MEMO_SLOTS - 1);
+	/* The top bits of a product depend on every bit of its factors: the
+	 * last byte, which the top byte of b holds ("toctree-l3", "-l4"), too. */
+	return (size_t)(x >> (64 - CLASS_MEMO_BITS));
 }
 
 /* Do the @n (1..CLASS_MEMO_KEY) bytes at @key and @s agree?  Inline, in
@@ -859,6 +867,22 @@ static int memo_equal(const char *key, const char *s, size_t n)
 	return load64(key + n - 8) == load64(s + n - 8);
 }
 
+/* The verdict of the value in @m, which was found again. */
+static inline int memo_hit(struct class_memo *m)
+{
+	m->chrome |= MEMO_REUSED;
+	return m->chrome & ~MEMO_REUSED;
+}
+
+/* Does @m keep its value against a new one (its second chance, used)? */
+static inline int memo_keeps(struct class_memo *m)
+{
+	if (!(m->chrome & MEMO_REUSED))
+		return 0;
+	m->chrome &= (uint8_t)~MEMO_REUSED;
+	return 1;
+}
+
 /* chrome_value() of a value longer than CLASS_MEMO_KEY: out of line, as
  * few are. */
 static __attribute__((noinline)) int long_chrome_value(struct html_text *h, const char *s, size_t n)
@@ -866,11 +890,14 @@ static __attribute__((noinline)) int long_chrome_value(struct html_text *h, cons
 	const uint64_t key[2] = {XXH3_64bits(s, n), (uint64_t)n};
 	struct class_memo *const m = &h->memo[(key[0] >> 40) & (CLASS_MEMO_SLOTS - 1)];
 	if (m->len == CLASS_MEMO_HASHED && !memcmp(m->key, key, sizeof(key)))
-		return m->chrome;
+		return memo_hit(m);
+	const int c = html_class_is_chrome(s, n);
+	if (memo_keeps(m))
+		return c;
 	m->len = CLASS_MEMO_HASHED;
-	m->chrome = (uint8_t)html_class_is_chrome(s, n);
+	m->chrome = (uint8_t)c;
 	memcpy(m->key, key, sizeof(key));
-	return m->chrome;
+	return c;
 }
 
 /* html_class_is_chrome() of a class or id value, remembered. */
@@ -883,11 +910,14 @@ static inline __attribute__((always_inline)) int chrome_value(struct html_text *
 		return 0;
 	struct class_memo *const m = &h->memo[memo_slot(s, n)];
 	if (m->len == n && memo_equal(m->key, s, n))
-		return m->chrome;
+		return memo_hit(m);
+	const int c = html_class_is_chrome(s, n);
+	if (memo_keeps(m))
+		return c;
 	m->len = (uint8_t)n;
-	m->chrome = (uint8_t)html_class_is_chrome(s, n);
+	m->chrome = (uint8_t)c;
 	memcpy(m->key, s, n);
-	return m->chrome;
+	return c;
 }
 
 /*
@@ -1191,6 +1221,12 @@ static inline __attribute__((always_inline)) void text_token(struct html_text *h
 
 static int build_main(struct html_text *h)
 {
+	h->main.len = 0;
+	if (buf_reserve(&h->main, 0))
+		return -1;
+	h->main.p[0] = 0;
+	if (h->oom)
+		return 0; /* the page's blocks are not all there */
 	for (size_t i = 0; i < h->n_blocks; i++) {
 		const struct hblock *const b = &h->blocks[i];
 		if (b->cls != HB_GOOD)
@@ -1212,6 +1248,7 @@ static int reset(struct html_text *h)
 {
 	h->text.len = h->title.len = h->main.len = 0;
 	h->n_blocks = 0;
+	h->main_built = 0;
 	if (grow((void **)&h->stack, &h->cap_stack, 1, sizeof(struct elem)))
 		return -1;
 	h->stack_end = h->stack + h->cap_stack;
@@ -1224,9 +1261,9 @@ static int reset(struct html_text *h)
 	h->block_flags = 0;
 	h->pending_space = h->have_title = h->oom = h->fallback = 0;
 	/* Results are NUL-terminated strings even when empty. */
-	if (buf_reserve(&h->text, 0) || buf_reserve(&h->title, 0) || buf_reserve(&h->main, 0))
+	if (buf_reserve(&h->text, 0) || buf_reserve(&h->title, 0))
 		return -1;
-	h->title.p[0] = h->main.p[0] = 0;
+	h->title.p[0] = 0;
 	return 0;
 }
 
@@ -1258,13 +1295,11 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 		hblocks_posts(h->blocks, h->n_blocks);
 		hblocks_headline(h->blocks, h->n_blocks, h->text.p, h->title.p, h->title.len);
 	}
-	if (h->oom || build_main(h)) {
-		h->title.len = h->main.len = 0;
+	if (h->oom) {
+		h->title.len = 0;
 		h->fallback = 0;
 		if (h->title.p)
 			h->title.p[0] = 0;
-		if (h->main.p)
-			h->main.p[0] = 0;
 		return -1;
 	}
 	return 0;
@@ -1282,8 +1317,13 @@ int html_text_fallback(const struct html_text *h)
 	return h->fallback;
 }
 
-const char *html_text_main(const struct html_text *h, size_t *len)
+const char *html_text_main(struct html_text *h, size_t *len)
 {
+	if (!h->main_built) {
+		if (build_main(h) && h->main.p)
+			h->main.len = 0, h->main.p[0] = 0;
+		h->main_built = 1;
+	}
 	if (len)
 		*len = h->main.len;
 	return h->main.p ? h->main.p : "";

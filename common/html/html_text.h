@@ -76,9 +76,11 @@ int html_text_fallback(const struct html_text *h);
 /**
  * The main text of the last extracted page (see the top of this file),
  * NUL-terminated, "" if none; *len gets its length.  Owned by @h, valid
- * until the next html_text_extract() or html_text_free().
+ * until the next html_text_extract() or html_text_free().  Joined from
+ * the content blocks at the first call after a page (a caller that reads
+ * the blocks, as webdoc does, never pays for it); "" if memory runs out.
  */
-const char *html_text_main(const struct html_text *h, size_t *len);
+const char *html_text_main(struct html_text *h, size_t *len);
 
 /*
  * The blocks the last page was cut into, for a caller that decides the
