@@ -59,16 +59,19 @@ static uint32_t gap_at(const struct hblock *b, size_t n, size_t i)
 /* The depth of the element that holds b[i] (not a mark) and a neighbour:
  * the deeper of the two it shares with the text blocks around it.  At
  * most UINT16_MAX (gap_depth's cap): find_top() keeps it in b[i].holder
- * for the scores that read it again. */
-static uint32_t holder_depth(const struct hblock *b, size_t n, size_t i)
+ * for the scores that read it again.  *@cut is set if more marks than
+ * MAX_MARKS_PAST stood before the next block. */
+static uint32_t holder_depth(const struct hblock *b, size_t n, size_t i, int *cut)
 {
 	const uint32_t before = gap_at(b, n, i);
 	uint32_t after = 0;
-	for (size_t j = i + 1; j < n && j <= i + MAX_MARKS_PAST; j++)
+	size_t j = i + 1;
+	for (; j < n && j <= i + MAX_MARKS_PAST; j++)
 		if (!(b[j].flags & HB_MARK)) {
 			after = b[j].gap_depth;
 			break;
 		}
+	*cut |= j < n && j > i + MAX_MARKS_PAST;
 	return before > after ? before : after;
 }
 
@@ -213,15 +216,38 @@ static void spread_weight(struct open_state *st, uint64_t w, int levels)
 }
 
 /*
+ * The elements above the top that find_top() scored as they closed:
+ * r[up] is the one up levels above it, final 0 if no content reached it.
+ * These are score_range()'s scores of the same elements, but where a
+ * content block first in its element had more marks after it than a
+ * holder looks past (its holder is then shallower than the element:
+ * score_range() counts it whole, find_top() in the elements above): then
+ * @exact is 0 and walk_up() scores them by scanning.
+ */
+struct above {
+	struct range r[WALK_UP_LEVELS + 1];
+	int exact;
+};
+
+/* Element @o (closed at block @end) of score @f, not the top: one above it? */
+static void note_above(struct above *a, const struct range *top, const struct open_node *o,
+		       size_t end, uint64_t f)
+{
+	if (o->depth < top->depth && top->depth - o->depth <= WALK_UP_LEVELS && o->start <= top->s)
+		a->r[top->depth - o->depth] = (struct range){o->start, end, o->depth, f};
+}
+
+/*
  * One pass: every element that some content block's weight reaches, its
  * score summed while it is open and its final score taken when the first
  * gap shallower than it closes it.  Content blocks one after another
  * with one holder reach the same elements while none closes: their
  * weights are summed and spread once (a section's paragraphs).  @return
- * 0 with the best in *@top, or -1 if the page nests too deep to track.
- * Each content block's holder depth is left in its holder.
+ * 0 with the best in *@top and the elements above it in *@above, or -1 if
+ * the page nests too deep to track.  Each content block's holder depth is
+ * left in its holder.
  */
-static int find_top(struct hblock *b, size_t n, struct range *top)
+static int find_top(struct hblock *b, size_t n, struct range *top, struct above *above)
 {
 	struct open_state st;
 	struct open_node *const open = st.open;
@@ -232,7 +258,7 @@ static int find_top(struct hblock *b, size_t n, struct range *top)
 	uint32_t pend_p = 0;
 	int pend_levels = 0;
 	*top = (struct range){0, n - 1, 0, 0};
-	int found = 0;
+	int found = 0, cut = 0;
 	for (size_t i = 0; i <= n; i++) {
 		const uint32_t g = gap_at(b, n, i);
 		if (pend && st.n_open && (i == n || open[st.n_open - 1].depth > g)) {
@@ -245,6 +271,10 @@ static int find_top(struct hblock *b, size_t n, struct range *top)
 			if (!found || f > top->final) {
 				*top = (struct range){o->start, i - 1, o->depth, f};
 				found = 1;
+				for (size_t up = 1; up <= WALK_UP_LEVELS; up++)
+					above->r[up].final = 0;
+			} else {
+				note_above(above, top, o, i - 1, f);
 			}
 		}
 		if (i == n)
@@ -256,7 +286,7 @@ static int find_top(struct hblock *b, size_t n, struct range *top)
 		prev[st.n_prev++] = (struct prev_small){g, i, words, links};
 		const uint64_t w = weight(&b[i]);
 		if (w) {
-			const uint32_t p = holder_depth(b, n, i);
+			const uint32_t p = holder_depth(b, n, i, &cut);
 			b[i].holder = (uint16_t)p;
 			if (pend && p == pend_p) {
 				pend += w;
@@ -274,19 +304,25 @@ static int find_top(struct hblock *b, size_t n, struct range *top)
 			links += b[i].link_words10 < b[i].words10 ? b[i].link_words10 : b[i].words10;
 		}
 	}
+	above->exact = !cut;
 	return found ? 0 : -1;
 }
 
 /* Readability's walk up: an ancestor that scores more than the element
  * below it holds more of the content (it sums several children); stop
- * when the ancestors' score falls under a third of the top's. */
-static struct range walk_up(const struct hblock *b, size_t n, struct range top)
+ * when the ancestors' score falls under a third of the top's.  The
+ * ancestors' scores are find_top()'s (@above) unless they may differ. */
+static struct range walk_up(const struct hblock *b, size_t n, struct range top,
+			    const struct above *above)
 {
 	const uint64_t floor = top.final / 3;
 	uint64_t last = top.final;
 	for (uint32_t up = 1; up <= WALK_UP_LEVELS && up <= top.depth; up++) {
-		struct range a = widen(b, n, top.s, top.e, top.depth - up);
-		score_range(b, &a);
+		struct range a = above->r[up];
+		if (!above->exact) {
+			a = widen(b, n, top.s, top.e, top.depth - up);
+			score_range(b, &a);
+		}
 		if (!a.final)
 			continue;
 		if (a.final < floor)
@@ -449,9 +485,10 @@ size_t hblocks_container(struct hblock *b, size_t n)
 {
 	drop_comments(b, n);
 	struct range top;
-	if (n == 0 || find_top(b, n, &top))
+	struct above above;
+	if (n == 0 || find_top(b, n, &top, &above))
 		goto count;
-	top = walk_up(b, n, top);
+	top = walk_up(b, n, top, &above);
 	top.final = mass(b, top.s, top.e);
 	climb(b, n, &top);
 	/* The parent and SIBLING_LEVELS - 1 elements above it: their other
