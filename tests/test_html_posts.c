@@ -15,6 +15,7 @@
 #include "html/html_blocks.h"
 #include "html/html_posts.h"
 #include "html/html_runs.h"
+#include "ref_html_runs.h"
 #include "testhtml.h"
 #include "testutil.h"
 
@@ -321,6 +322,92 @@ static void test_pages(void)
 	CHECK(!contains(m, "Quote") && !contains(m, "Forums"));
 }
 
+/* The runs reported, in order, as a list to compare. */
+struct reports {
+	size_t n;
+	struct hrun r[512];
+};
+
+static void report(struct hblock *b, const struct hrun *r, void *ctx)
+{
+	struct reports *const s = ctx;
+	(void)b;
+	if (s->n < sizeof(s->r) / sizeof(s->r[0]))
+		s->r[s->n] = *r;
+	s->n++;
+}
+
+static uint64_t next(uint64_t *r)
+{
+	*r ^= *r << 13, *r ^= *r >> 7, *r ^= *r << 17;
+	return *r;
+}
+
+/*
+ * A random page of records that repeat: a record is a few blocks whose
+ * gaps below its element's depth are drawn once and then written again
+ * and again (sometimes with a block changed, a mark put in, a pointer, a
+ * heading), between single blocks, long children and jumps of depth.
+ */
+static size_t record_page(struct hblock *b, size_t cap, uint64_t *r)
+{
+	size_t k = 0;
+	uint16_t depth = 1;
+	while (k < cap) {
+		const uint64_t x = next(r);
+		depth = (uint16_t)(x % 5 == 0 ? 1 + (x >> 8) % 12 : depth);
+		const size_t len = 1 + (x >> 16) % 5, reps = 1 + (x >> 20) % 7;
+		uint16_t rel[5];
+		for (size_t j = 0; j < len; j++)
+			rel[j] = (uint16_t)(1 + (x >> (24 + 3 * j)) % 3);
+		for (size_t rep = 0; rep < reps && k < cap; rep++)
+			for (size_t j = 0; j < len && k < cap; j++) {
+				const uint64_t y = next(r);
+				b[k] = blk(1 + y % 9, (y >> 8 & 7) == 0 ? 2 : 0, HB_SHORT,
+					   (uint16_t)(j ? depth + rel[j] : depth));
+				if (!k)
+					b[k].gap_depth = 0;
+				if ((y >> 12 & 31) == 0)
+					b[k].gap_depth = (uint16_t)(depth + 1 + (y >> 20) % 4);
+				if ((y >> 17 & 15) == 0)
+					b[k].flags |= HB_HEADING;
+				if ((y >> 21 & 31) == 0)
+					b[k].pointer = HB_PTR_LINE;
+				if ((y >> 26 & 31) == 0)
+					b[k].flags = HB_MARK;
+				k++;
+			}
+		if ((x >> 40 & 15) == 0) /* a long child: one element of many blocks */
+			for (size_t j = 0; j < 60 && k < cap; j++, k++)
+				b[k] = blk(3, 0, HB_SHORT, (uint16_t)(depth + 1 + (j ? 1 : 0)));
+	}
+	return k;
+}
+
+/* The run finder reports the runs the plain one did (ref_html_runs.h),
+ * in the same order, with and without pointers breaking them. */
+static void test_runs_as_reference(void)
+{
+	enum { MAX = 400 };
+	static struct hblock b[MAX];
+	static struct reports got, want;
+	uint64_t r = 0x2545F4914F6CDD1Dull;
+	size_t reported = 0;
+	for (int round = 0; round < 20000; round++) {
+		const size_t n = record_page(b, 1 + next(&r) % MAX, &r);
+		for (int pb = 0; pb < 2; pb++) {
+			got.n = want.n = 0;
+			hblocks_runs(b, n, pb, report, &got);
+			ref_hblocks_runs(b, n, pb, report, &want);
+			CHECK_EQ_U64(got.n, want.n);
+			const size_t m = got.n < want.n ? got.n : want.n;
+			CHECK(!memcmp(got.r, want.r, (m < 512 ? m : 512) * sizeof(got.r[0])));
+			reported += got.n;
+		}
+	}
+	CHECK(reported > 20000); /* runs were found to compare */
+}
+
 int main(void)
 {
 	H = html_text_new();
@@ -328,6 +415,7 @@ int main(void)
 	if (!H)
 		return test_finish("test_html_posts");
 	test_runs();
+	test_runs_as_reference();
 	test_thread();
 	test_periodic();
 	test_alike();

@@ -88,7 +88,8 @@ static inline int starts_run(const struct level *l, uint64_t h, size_t len, size
 /* The child b[s..e] of the element at l ends: it extends the run it is in
  * (the child a period before it has its shape) or ends it and perhaps
  * starts another, of the least period that fits. */
-static void end_child(const struct walk *w, struct level *l, size_t s, size_t e)
+static __attribute__((noinline)) void end_shaped(const struct walk *w, struct level *l, size_t s,
+						  size_t e)
 {
 	size_t len = 0, glen = 0;
 	const uint64_t h = shape(w->b, s, e, l->depth, w->pointers_break, &len);
@@ -111,6 +112,19 @@ static void end_child(const struct walk *w, struct level *l, size_t s, size_t e)
 	for (size_t k = HRUN_PERIOD_MAX - 1; k > 0; k--)
 		l->prev[k] = l->prev[k - 1];
 	l->prev[0] = (struct child){h, s, len};
+}
+
+/* Most children are one block or too long for a shape, outside any run:
+ * then only the list of children ended moves, without a call. */
+static inline void end_child(const struct walk *w, struct level *l, size_t s, size_t e)
+{
+	if ((e == s || e - s >= HRUN_SCAN_MAX) && !l->period) {
+		for (size_t k = HRUN_PERIOD_MAX - 1; k > 0; k--)
+			l->prev[k] = l->prev[k - 1];
+		l->prev[0] = (struct child){0, s, 0}; /* what shape() says of it */
+		return;
+	}
+	end_shaped(w, l, s, e);
 }
 
 /* A level for the element at @depth whose first child starts at @first. */
