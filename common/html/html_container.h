@@ -49,8 +49,9 @@
  * is the depth of the innermost element holding it and the block before,
  * so the elements holding blocks i..j at depth d are the maximal ranges
  * whose inner gaps are all >= d.  One pass with two small stacks finds
- * every scored element; the walk up, the climb and the siblings scan a
- * few of its ancestors, each once per level.  A mark (chrome dropped) has
+ * every scored element and keeps the scores of those above the top for
+ * the walk up; the climb and the siblings scan a few of its ancestors,
+ * each once per level.  A mark (chrome dropped) has
  * no place of its own: the block after it holds the gap.  A page nested
  * deeper than 256 distinct levels is left as the classifier had it.
  */
