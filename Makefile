@@ -177,7 +177,14 @@ fuzz:
 	$(MAKE) CC=clang OPENMP= FUZZ=1 fuzz-build
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
+# fuzz-build on its own means the make fuzz build (clang, FUZZ=1): the
+# targets link with -fsanitize=fuzzer, which gcc does not have
+ifeq ($(FUZZ),)
+fuzz-build:
+	$(MAKE) CC=clang OPENMP= FUZZ=1 fuzz-build
+else
 fuzz-build: $(FUZZ_BIN)
+endif
 
 ## fuzz-campaign-build: the libFuzzer targets with UBSan but no ASan, for long campaigns
 fuzz-campaign-build:
