@@ -39,7 +39,7 @@ static struct hblock blk(uint32_t words, uint32_t links, uint8_t cls, uint16_t g
  * element of depth 6: a name and a date (short lines of the post's
  * profile cell, depth 9), then the text (depth 8); the first text is
  * GOOD, the others short.  @return the blocks made. */
-static size_t thread(struct hblock *b, size_t n)
+static size_t thread_rows(struct hblock *b, size_t n, int controls)
 {
 	size_t k = 0;
 	b[k++] = blk(4, 4, HB_BAD, 0);
@@ -48,9 +48,18 @@ static size_t thread(struct hblock *b, size_t n)
 		b[k++] = blk(1, 0, HB_SHORT, p ? 6 : 5);
 		b[k++] = blk(3, 0, HB_SHORT, 9);
 		b[k++] = blk(p ? 8 : 45, 0, p ? HB_SHORT : HB_GOOD, 8);
+		if (controls) { /* thread2()'s row of controls after each post */
+			b[k++] = blk(1, 1, HB_BAD, 6);
+			b[k++] = blk(2, 2, HB_BAD, 8);
+		}
 	}
 	b[k++] = blk(5, 5, HB_BAD, 2);
 	return k;
+}
+
+static size_t thread(struct hblock *b, size_t n)
+{
+	return thread_rows(b, n, 0);
 }
 
 static void test_thread(void)
@@ -119,18 +128,7 @@ static void test_runs(void)
  * a post is the pair, five blocks lined up by position. */
 static size_t thread2(struct hblock *b, size_t n)
 {
-	size_t k = 0;
-	b[k++] = blk(4, 4, HB_BAD, 0);
-	b[k++] = blk(6, 0, HB_SHORT, 3);
-	for (size_t p = 0; p < n; p++) {
-		b[k++] = blk(1, 0, HB_SHORT, p ? 6 : 5);
-		b[k++] = blk(3, 0, HB_SHORT, 9);
-		b[k++] = blk(p ? 8 : 45, 0, p ? HB_SHORT : HB_GOOD, 8);
-		b[k++] = blk(1, 1, HB_BAD, 6);
-		b[k++] = blk(2, 2, HB_BAD, 8);
-	}
-	b[k++] = blk(5, 5, HB_BAD, 2);
-	return k;
+	return thread_rows(b, n, 1);
 }
 
 static void test_periodic(void)
