@@ -830,8 +830,9 @@ static uint64_t load64(const char *s)
 /*
  * The memo slot of a class value of 1..CLASS_MEMO_KEY bytes: its first and
  * last 8 bytes (4, or 3 single ones, if shorter) and length, multiplied
- * and the top bits taken.  A slot costs a few instructions where a library hash costs
- * a call; values that differ only in their middle bytes merely share a slot.
+ * and the top bits taken.  A slot costs a few instructions where a
+ * library hash costs a call; values that differ only in their middle
+ * bytes merely share a slot.
  */
 static size_t memo_slot(const char *s, size_t n)
 {
