@@ -194,6 +194,65 @@ static void test_docrec_blocks(void)
 	CHECK(docrec_check_header(&h, "this.ndf") == 0);
 }
 
+/* The block rules as docs/FORMATS.md states them, one byte at a time:
+ * @n shortest varints below 2^32 of lengths > 0 that cut @t (@tn bytes)
+ * into pieces joined by '\n'.  @return 0, or -1. */
+static int blocks_ref(const uint8_t *b, size_t bn, uint32_t n, const char *t, uint32_t tn)
+{
+	size_t q = 0;
+	uint64_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+		int k = 0;
+		for (;; k++) {
+			if (q == bn || k == 5)
+				return -1;
+			v |= (uint64_t)(b[q] & 0x7f) << (7 * k);
+			if (b[q++] < 0x80)
+				break;
+		}
+		if (v >> 32 || (k && b[q - 1] == 0) || (v >> DB_FLAG_BITS) == 0)
+			return -1;
+		at += v >> DB_FLAG_BITS;
+		if (i + 1 < n && (at >= tn || t[at++] != '\n'))
+			return -1;
+	}
+	return q == bn && at == tn ? 0 : -1;
+}
+
+/* Random blocks over a random text, then bytes of the blocks changed:
+ * docrec_decode() takes a record exactly when the plain rules above do. */
+static void test_docrec_blocks_random(uint64_t *rng)
+{
+	char t[256];
+	uint8_t raw[64 * DOCBLOCK_MAX_SIZE];
+	long taken = 0;
+	for (int round = 0; round < 20000; round++) {
+		const uint32_t n = (uint32_t)(test_rand(rng) % 8);
+		uint32_t tn = 0, bn = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			const uint32_t len = 1 + (uint32_t)(test_rand(rng) % (i % 2 ? 3 : 40));
+			if (i)
+				t[tn++] = '\n';
+			for (uint32_t j = 0; j < len; j++)
+				t[tn++] = test_rand(rng) % 5 ? 'a' : '\n';
+			bn = (uint32_t)(docblock_encode(raw + bn, len, (unsigned)test_rand(rng)) - raw);
+		}
+		for (int m = (int)(test_rand(rng) % 3); m > 0 && bn; m--)
+			raw[test_rand(rng) % bn] = (uint8_t)test_rand(rng);
+		if (test_rand(rng) % 4 == 0 && bn < sizeof raw)
+			raw[bn++] = (uint8_t)test_rand(rng);
+		struct doc_record d = {0};
+		d.all_text = (struct str){t, tn};
+		d.blocks = (struct str){(const char *)raw, bn};
+		d.n_blocks = n + (test_rand(rng) % 6 == 0);
+		const int want = blocks_ref(raw, bn, d.n_blocks, t, tn) == 0;
+		CHECK(decodes(&d) == want);
+		taken += want;
+	}
+	CHECK(taken > 1000); /* both ways, many times */
+}
+
 static void test_fprec(void)
 {
 	struct fp_record r = {0}, s;
@@ -367,6 +426,7 @@ int main(void)
 	test_docrec_blocks();
 	test_numbers();
 	uint64_t rng = test_seed(5);
+	test_docrec_blocks_random(&rng);
 	test_put_numbers(&rng);
 	test_needs_quotes(&rng);
 	test_csv_stream(0);

@@ -35,15 +35,16 @@ int docrec_check_header(const struct ndf_header *h, const char *name)
 static inline int block_varint(const uint8_t **p, const uint8_t *end, uint32_t *v)
 {
 	const uint8_t *q = *p;
+	/* two bytes first: blocks of 2 to 255 bytes, most of them (a second
+	 * byte of 0 would not be the shortest form) */
+	if (end - q >= 2 && (q[0] & 0x80) && (uint8_t)(q[1] - 1) < 0x7f) {
+		*v = (uint32_t)(q[0] & 0x7f) | (uint32_t)q[1] << 7;
+		*p = q + 2;
+		return 0;
+	}
 	if (q < end && *q < 0x80) {
 		*v = *q;
 		*p = q + 1;
-		return 0;
-	}
-	/* two bytes: blocks of 2 to 255 bytes, most of them */
-	if (end - q >= 2 && q[1] < 0x80 && q[1]) {
-		*v = (uint32_t)(q[0] & 0x7f) | (uint32_t)q[1] << 7;
-		*p = q + 2;
 		return 0;
 	}
 	uint32_t x = 0;
@@ -72,22 +73,28 @@ static inline int block_varint(const uint8_t **p, const uint8_t *end, uint32_t *
 static int blocks_check(const uint8_t **p, const uint8_t *end, uint32_t n, const uint8_t *t,
 			uint32_t text_len)
 {
+	if (!n)
+		return text_len ? -1 : 0;
+	const uint8_t *q = *p;
 	uint64_t at = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	/* one test of the end for each block but the last (stop < text_len
+	 * also makes t[stop] a byte of all_text), none of the count */
+	for (uint32_t left = n;;) {
 		uint32_t v;
-		if (block_varint(p, end, &v))
-			return -1;
-		const uint32_t len = v >> DB_FLAG_BITS;
-		if (len == 0 || at + len > text_len)
-			return -1;
-		at += len;
-		if (i + 1 < n) {
-			if (at >= text_len || t[at] != '\n')
+		if (block_varint(&q, end, &v) || v < (1u << DB_FLAG_BITS))
+			return -1; /* no varint, or a block of no text */
+		const uint64_t stop = at + (v >> DB_FLAG_BITS);
+		if (--left == 0) {
+			if (stop != text_len)
 				return -1;
-			at++;
+			break;
 		}
+		if (stop >= text_len || t[stop] != '\n')
+			return -1;
+		at = stop + 1;
 	}
-	return at == text_len ? 0 : -1;
+	*p = q;
+	return 0;
 }
 
 void docrec_blocks_unhashed(const struct doc_record *d, struct doc_block *out, unsigned skip)
