@@ -12,8 +12,8 @@
  * The WHATWG tokenizer states that decide which bytes are text: data, tag
  * open, tag name, attribute name/value (quoted and unquoted), comment
  * (ended by "-->" or "--!>"), bogus comment (also "<![CDATA[" in HTML
- * content), CDATA sections in foreign content (struct htok_pos.foreign,
- * set by the tree builder), RCDATA and RAWTEXT (title, textarea; style,
+ * content), CDATA sections in foreign content (htok_foreign(), which
+ * the tree builder sets), RCDATA and RAWTEXT (title, textarea; style,
  * xmp, iframe, noembed, noframes, noscript), script data with its escape
  * states, and plaintext.  tests/html_diff.py compares the visible text
  * with html5lib's.
@@ -118,6 +118,8 @@ static inline void htok_pos_init(struct htok_pos *t, const char *s, size_t n)
 	t->raw_tag = HTAG_UNKNOWN;
 	t->raw_end = t->end;
 	t->foreign = 0;
+	t->foreign_word = NULL;
+	t->foreign_bit = 0;
 	for (size_t i = 0; i < sizeof t->seen / sizeof t->seen[0]; i++)
 		t->seen[i] = t->seen_attr[i] = (struct htok_seen){~0ull, 0, 0, 0, 0};
 }
@@ -128,6 +130,13 @@ static inline unsigned htok_props(enum htag tag)
 {
 	assert(tag < HTAG_COUNT);
 	return htok_tags[tag].props;
+}
+
+/* The HTOK_FOREIGN_* bits of the current node: told (htok_set_foreign()),
+ * or read where the tree builder keeps them (htok_pos.foreign_word). */
+static inline unsigned htok_foreign(const struct htok_pos *t)
+{
+	return t->foreign | (t->foreign_word && (*t->foreign_word & t->foreign_bit) ? HTOK_FOREIGN : 0u);
 }
 
 static inline int is_ws(int c)
@@ -695,7 +704,7 @@ static inline __attribute__((always_inline)) int read_tag(struct htok_pos *t, st
 	tok->type = is_end ? HTOK_END : HTOK_START;
 	if (is_end)
 		tok->n_attrs = 0, tok->attr_kinds = 0;
-	else if (named && (htok_props(tok->tag) & HP_RAW) && !(t->foreign & HTOK_FOREIGN_NO_RAW))
+	else if (named && (htok_props(tok->tag) & HP_RAW) && !(htok_foreign(t) & HTOK_FOREIGN_NO_RAW))
 		raw_next(t, tok->tag);
 	return 1;
 }
@@ -928,7 +937,7 @@ static inline __attribute__((always_inline)) int scan_step(struct htok_pos *t, s
 				return 1;
 			return read_tag(t, tok, p + 2, 1, resolve_end, far); /* an end tag */
 		}
-		if (c == '!' && (t->foreign & HTOK_FOREIGN_CDATA) && t->end - p >= 9 &&
+		if (c == '!' && (htok_foreign(t) & HTOK_FOREIGN_CDATA) && t->end - p >= 9 &&
 		    !memcmp(p + 2, "[CDATA[", 7)) {
 			read_cdata(t, tok);
 			return 1;

@@ -1275,6 +1275,8 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 	if (reset(h))
 		return -1;
 	htok_pos_init(&t, html, len);
+	t.foreign_word = &h->in;
+	t.foreign_bit = EF(E_FOREIGN);
 	tok.attrs = h->attrs;
 	htok_token_clear(&tok);
 	h->doc_end = html ? html + len : NULL;
@@ -1286,9 +1288,9 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 		if (tok.type == HTOK_TEXT)
 			text_token(h, &tok);
 		else if (tok.type == HTOK_START)
-			start_tag(h, &tok), t.foreign = h->in & EF(E_FOREIGN) ? HTOK_FOREIGN : 0;
+			start_tag(h, &tok);
 		else
-			end_tag(h, &tok), t.foreign = h->in & EF(E_FOREIGN) ? HTOK_FOREIGN : 0;
+			end_tag(h, &tok);
 	}
 	flush_block(h);
 	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback) && !h->fallback &&

@@ -143,6 +143,12 @@ struct htok_pos {
 			    * and @end is where it starts (the input's end is in @raw_end) */
 	const char *raw_end;
 	unsigned foreign;  /* HTOK_FOREIGN_* bits, as the tree builder sets them */
+	/* Or HTOK_FOREIGN while *foreign_word & foreign_bit (foreign_word not
+	 * NULL): the tree builder's own flags, read where the scanner needs
+	 * them (at "<!" and a raw-text element's start tag, a token in
+	 * hundreds) instead of copied into @foreign after every tag. */
+	const uint64_t *foreign_word;
+	uint64_t foreign_bit;
 	struct htok_seen seen[32]; /* by the name's first byte & 31 */
 	struct htok_seen seen_attr[32]; /* the same for attribute names; tag: enum hattr */
 };
