@@ -85,6 +85,40 @@ static void sort_u32(uint32_t *v, size_t n)
 	}
 }
 
+/*
+ * sort_u32() of @n document indices (below 2^31) through @tmp (@n
+ * entries): three counting passes of 11 bits, a pass whose digit is the
+ * same everywhere skipped.  A big component's edges name few documents
+ * many times over (a page copied 88 times: 7,656 ends, 88 documents),
+ * which a comparison sort pays for at every level.
+ */
+#define RADIX_BITS 11
+static void radix_u32(uint32_t *v, uint32_t *tmp, size_t n)
+{
+	uint32_t *src = v, *dst = tmp;
+	for (unsigned shift = 0; shift < 31; shift += RADIX_BITS) {
+		uint32_t count[1u << RADIX_BITS] = {0};
+		const uint32_t mask = (1u << RADIX_BITS) - 1;
+		for (size_t i = 0; i < n; i++)
+			count[src[i] >> shift & mask]++;
+		if (count[src[0] >> shift & mask] == n)
+			continue;
+		uint32_t at = 0;
+		for (size_t d = 0; d <= mask; d++) {
+			const uint32_t c = count[d];
+			count[d] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[src[i] >> shift & mask]++] = src[i];
+		uint32_t *const t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+}
+
 /* Start of slice @s of @n items. */
 static inline size_t slice_at(size_t n, size_t s)
 {
@@ -540,15 +574,18 @@ static void cover_free(struct cover *c)
 	free(c->heap.v);
 }
 
-/* The documents of the @m edges @e, ascending, into @doc; @return how
- * many. */
-static size_t edge_nodes(uint32_t *doc, const struct edge *e, size_t m)
+/* The documents of the @m edges @e, ascending, into @doc; @tmp: room
+ * for 2 @m more.  @return how many. */
+static size_t edge_nodes(uint32_t *doc, uint32_t *tmp, const struct edge *e, size_t m)
 {
 	for (size_t j = 0; j < m; j++) {
 		doc[2 * j] = e[j].a;
 		doc[2 * j + 1] = e[j].b;
 	}
-	sort_u32(doc, 2 * m);
+	if (2 * m > 256)
+		radix_u32(doc, tmp, 2 * m);
+	else
+		sort_u32(doc, 2 * m);
 	size_t n = 0;
 	for (size_t j = 0; j < 2 * m; j++)
 		if (n == 0 || doc[j] != doc[n - 1])
@@ -573,7 +610,8 @@ static void cover_component(const struct graph *g, struct cover *c, size_t i)
 		return;
 	}
 	const uint32_t *doc = c->nodes;
-	const size_t n = edge_nodes(c->nodes, ge, m);
+	/* c->local is filled only after: its 2 (m + 1) words are the scratch */
+	const size_t n = edge_nodes(c->nodes, (uint32_t *)c->local, ge, m);
 	c->largest = c->largest > n ? c->largest : n;
 	for (size_t j = 0; j < m; j++)
 		c->local[j] = (struct edge){local_id(doc, n, ge[j].a), local_id(doc, n, ge[j].b)};
