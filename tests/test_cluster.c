@@ -247,12 +247,62 @@ static void test_threads(uint64_t *rng)
 	pair_vec_free(&pv);
 }
 
+static int cmp_doc(const void *a, const void *b)
+{
+	const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Cliques of 40 documents (780 edges: their ends are sorted by counting
+ * passes, not compared) with indices up to 2^24, so that every pass has
+ * digits to sort: each clique is one cluster, its lowest document first,
+ * then the rest ascending.
+ */
+static void test_big_components(uint64_t *rng)
+{
+	enum { CLIQUES = 5, SIZE = 40 };
+	uint32_t doc[CLIQUES][SIZE];
+	struct pair_vec pv = {0};
+	for (int q = 0; q < CLIQUES; q++) {
+		for (int i = 0; i < SIZE; i++) /* distinct: each clique its own residue mod 8 */
+			doc[q][i] = (uint32_t)(test_rand(rng) % (1u << 21)) << 3 | (uint32_t)q;
+		qsort(doc[q], SIZE, sizeof doc[q][0], cmp_doc);
+		for (int i = 0; i < SIZE; i++)
+			for (int j = i + 1; j < SIZE; j++)
+				if (doc[q][i] != doc[q][j])
+					add(&pv, doc[q][i], doc[q][j]);
+	}
+	pair_vec_sort(&pv);
+	size_t w = 0; /* drop repeats (a document drawn twice) */
+	for (size_t i = 0; i < pv.n; i++)
+		if (!w || pv.v[w - 1].a != pv.v[i].a || pv.v[w - 1].b != pv.v[i].b)
+			pv.v[w++] = pv.v[i];
+	pv.n = w;
+	struct clusters c;
+	CHECK(clusters_build(&pv, &c) == 0);
+	CHECK(c.n_clusters == CLIQUES && c.n_components == CLIQUES);
+	for (size_t k = 0; k < c.n_clusters && k < CLIQUES; k++) {
+		const uint32_t *got = c.doc + c.start[k];
+		const int q = (int)(got[0] & 7);
+		int n = 0; /* the clique's distinct documents, ascending */
+		for (int i = 0; i < SIZE; i++)
+			if (!i || doc[q][i] != doc[q][i - 1])
+				doc[q][n++] = doc[q][i];
+		CHECK(c.start[k + 1] - c.start[k] == (uint32_t)n);
+		CHECK(!memcmp(got, doc[q], (size_t)n * sizeof *got));
+	}
+	clusters_free(&c);
+	pair_vec_free(&pv);
+}
+
 int main(void)
 {
 	uint64_t rng = test_seed(99);
 	log_set_level(LOG_SILENT);
 	test_chain();
 	test_threads(&rng);
+	test_big_components(&rng);
 	test_long_chain_is_cut();
 	test_tie_goes_to_earliest();
 	test_random_invariants(&rng);
