@@ -246,11 +246,12 @@ static const char *const words[] = {
 #define NW (sizeof(words) / sizeof(words[0]))
 
 /* A word that starts with cookie, consent or gdpr and runs on
- * ("cookiebanner") names a consent banner. */
+ * ("cookiebanner") names a consent banner; one that starts with related
+ * ("relatedposts"), a box of related links. */
 static int ref_prefix(const char *w, size_t n)
 {
-	static const char *const pre[] = {"cookie", "consent", "gdpr"};
-	for (size_t j = 0; j < 3; j++)
+	static const char *const pre[] = {"cookie", "consent", "gdpr", "related"};
+	for (size_t j = 0; j < 4; j++)
 		if (n > strlen(pre[j]) && !strncmp(w, pre[j], strlen(pre[j])))
 			return 1;
 	return 0;
@@ -282,6 +283,8 @@ static void test_chrome_word_list(void)
 	CHECK(html_class_is_chrome("cmplz-cookiebanner", 18) == 2 && html_class_is_chrome("CookieNotice", 12) == 2);
 	CHECK(html_class_is_chrome("consentmanager", 14) == 2 && html_class_is_chrome("gdprbox", 7) == 2);
 	CHECK(!html_class_is_chrome("cookbook", 8) && !html_class_is_chrome("consensus", 9));
+	/* Related posts' compounds are chrome, not never content. */
+	CHECK(html_class_is_chrome("jp-relatedposts", 15) == 1 && !html_class_is_chrome("relate", 6));
 }
 
 /* html_class_is_chrome() as its header says, written plainly: the words

@@ -253,6 +253,8 @@ static unsigned part_kind(const char *s, size_t n, size_t *at)
 		unsigned k = word_kind(w, wl, w, 0);
 		if (!k)
 			k = never_prefix(w, wl);
+		if (!k && wl > 7 && spells("related", w, 7))
+			k = PART_CHROME;
 		found |= k & PART_PROSE;
 		if (!skip_next) {
 			found |= k & (PART_CHROME | PART_READER | PART_CONTENT | PART_NEVER);
