@@ -28,6 +28,7 @@
 #include "html/html_container.h"
 #include "html/html_headline.h"
 #include "html/html_posts.h"
+#include "html/html_values.h"
 #include "html/html_entities.h"
 #include "html/html_scan.h"
 #include "util/simd16.h"
@@ -1293,10 +1294,12 @@ int html_text_extract(struct html_text *h, const char *html, size_t len)
 			end_tag(h, &tok);
 	}
 	flush_block(h);
-	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback) && !h->fallback &&
-	    hblocks_container(h->blocks, h->n_blocks)) {
-		hblocks_posts(h->blocks, h->n_blocks);
-		hblocks_headline(h->blocks, h->n_blocks, h->text.p, h->title.p, h->title.len);
+	if (!h->oom && hblocks_classify(h->blocks, h->n_blocks, &h->fallback)) {
+		if (!h->fallback && hblocks_container(h->blocks, h->n_blocks)) {
+			hblocks_posts(h->blocks, h->n_blocks);
+			hblocks_headline(h->blocks, h->n_blocks, h->text.p, h->title.p, h->title.len);
+		}
+		hblocks_values(h->blocks, h->n_blocks, h->text.p);
 	}
 	if (h->oom) {
 		h->title.len = 0;
