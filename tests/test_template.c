@@ -386,6 +386,19 @@ static void test_decide_pointers(void)
 	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
 	CHECK(text_is(text, "Page 2\nPrinter offline again by anna 12 replies 2024-05-01\n"
 			    "Best budget laptop by tom 40 replies 2024-04-30"));
+	/* A post's profile lines before its text are left out of the
+	 * fallback as the page model leaves them out of content
+	 * (html/html_values.h); alone, they are the page's text. */
+	static const char *const t4[] = {"Board index: News, Help, Off topic", "xlake.7150",
+					 "Joined: March 23, 2022", "posts: 838",
+					 "Unplug it for ten seconds, then hold the button."};
+	const uint8_t f4[] = {DB_CONTENT, 0, 0, 0, 0};
+	make_doc(&x, 5, t4, f4);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+	CHECK(text_is(text, "Unplug it for ten seconds, then hold the button."));
+	make_doc(&x, 4, t4, f4);
+	CHECK(tpl_decide(&x.d, &set, &buf, &text) == TPL_FALLBACK);
+	CHECK(text_is(text, "xlake.7150\nJoined: March 23, 2022\nposts: 838"));
 	/* Pointers count only in the fallback: content keeps them. */
 	const uint8_t f3[] = {0, DB_CONTENT | DB_HEADING, DB_CONTENT, DB_CONTENT | DB_POINTER, 0};
 	make_doc(&x, 5, t, f3);

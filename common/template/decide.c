@@ -8,6 +8,7 @@
 
 #include "template/blockset.h"
 #include "util/grow.h"
+#include "util/valueline.h"
 
 void tpl_buf_free(struct tpl_buf *b)
 {
@@ -161,6 +162,32 @@ static void own_headline(const struct doc_record *d, struct doc_block *blk)
 	}
 }
 
+/* A bit of the blocks' flags beside TPL_MARK (never on disk): a record's
+ * field that the fallback text leaves out. */
+#define TPL_FIELD 0x40
+
+struct fallback_lines {
+	const struct doc_record *d;
+	struct doc_block *blk;
+	unsigned skip;
+};
+
+static enum valueline_kind fallback_kind(void *ctx, size_t i)
+{
+	const struct fallback_lines *const l = ctx;
+	const struct doc_block *const k = &l->blk[i];
+	if (k->flags & (l->skip | TPL_MARK))
+		return VL_SKIP;
+	if (k->flags & DB_HEADING)
+		return VL_OTHER;
+	return valueline_kind(l->d->all_text.p + k->off, k->len);
+}
+
+static void fallback_drop(void *ctx, size_t i)
+{
+	((struct fallback_lines *)ctx)->blk[i].flags |= TPL_FIELD;
+}
+
 int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tpl_buf *buf,
 	       struct str *text)
 {
@@ -203,7 +230,13 @@ int tpl_decide(const struct doc_record *d, const struct blockset *tpl, struct tp
 		return choice;
 	}
 	const unsigned need = choice == TPL_CONTENT ? DB_CONTENT : 0;
-	const unsigned skip = choice == TPL_FALLBACK && own >= TPL_OWN_MIN ? DB_POINTER : 0;
+	unsigned skip = choice == TPL_FALLBACK && own >= TPL_OWN_MIN ? DB_POINTER : 0;
+	if (choice == TPL_FALLBACK) {
+		/* what the page model leaves out of content (html/html_values.h) */
+		struct fallback_lines l = {d, blk, skip};
+		if (valueline_fields(d->n_blocks, fallback_kind, fallback_drop, &l))
+			skip |= TPL_FIELD;
+	}
 	if (join(d, blk, need, skip, buf))
 		return -1;
 	/* Left with its <title>'s opening alone (an index page whose links
