@@ -3,6 +3,7 @@
 
 usage: crawl_score.py CRAWL_DIR CLUSTERS_CSV [--extract JSONL] [--json]
                       [--pairs PAIRS_CSV] [--diag FAMILY [--worst N]]
+                      [--holdout-families]
 
 Pairs: two pages are predicted duplicates when they share a cluster (the
 realpages kit's rule; a URL not in the CSV is a singleton). A pair is a
@@ -16,7 +17,8 @@ all pairs of the crawl, not a sample.
 Per split (tune/holdout families; tune-first: the tune families the crawl
 had before crawl_templates.ADDED, on the same pages as then; tune-14: those
 and ADDED, without ADDED2, the second round's; tune-22: without ADDED3, the
-third round's) and per family:
+third round's) and per family (the tune families; the holdout ones only
+with --holdout-families):
   short wrong   short pages clustered with a page of their own host that is
                 not their duplicate / short pages
   other-tmpl    duplicate pairs on two hosts (same content, another
@@ -400,6 +402,8 @@ def main():
     ap.add_argument('--label', default='', help='what the summary line starts with')
     ap.add_argument('--worst', type=int, default=5)
     ap.add_argument('--pairs', help='ndd-self-join --pairs of the run: the duplicate types')
+    ap.add_argument('--holdout-families', action='store_true',
+                    help='also print the holdout families one by one (never while tuning)')
     args = ap.parse_args()
     import crawl_templates
     groups, page_kinds, info = score(args.crawl, args.clusters, args.extract)
@@ -417,7 +421,15 @@ def main():
         out['page_kinds'] = {'%s/%s' % k: v for k, v in sorted(page_kinds.items())}
         print(json.dumps(out, indent=1, sort_keys=True))
         return 0
-    fams = crawl_templates.family_names('tune') + crawl_templates.family_names('holdout')
+    # The holdout is read as its aggregate rows only: a family's own row is
+    # the first step to tuning on it.
+    fams = crawl_templates.family_names('tune')
+    if args.holdout_families:
+        fams += crawl_templates.family_names('holdout')
+    elif args.diag in crawl_templates.family_names('holdout'):
+        print('crawl_score.py: --diag %s: a holdout family (add --holdout-families to look)'
+              % args.diag, file=sys.stderr)
+        return 2
     print_table(groups, page_kinds, info, fams, args.label)
     if args.pairs:
         match_types(args.crawl, args.pairs)
