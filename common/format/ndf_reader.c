@@ -23,7 +23,7 @@
 #include "util/bytes.h"
 #include "util/log.h"
 
-int fault(const struct ndf_reader *r, int err, uint64_t at, const char *what)
+int ndf_fault(const struct ndf_reader *r, int err, uint64_t at, const char *what)
 {
 	log_error("'%s': offset %llu: %s: %s", r->name, (unsigned long long)at,
 		  ndf_strerror(err), what);
@@ -42,7 +42,7 @@ static int r_read(struct ndf_reader *r, void *p, size_t n, const char *what)
 {
 	if (r->map) {
 		if (map_left(r) < n)
-			return fault(r, NDF_ERR_TRUNCATED, r->pos + map_left(r), what);
+			return ndf_fault(r, NDF_ERR_TRUNCATED, r->pos + map_left(r), what);
 		memcpy(p, r->map + r->base + r->pos, n);
 		r->pos += n;
 		return 0;
@@ -53,7 +53,7 @@ static int r_read(struct ndf_reader *r, void *p, size_t n, const char *what)
 			log_error("cannot read '%s': %s", r->name, strerror(errno));
 			return NDF_ERR_IO;
 		}
-		return fault(r, NDF_ERR_TRUNCATED, r->pos + got, what);
+		return ndf_fault(r, NDF_ERR_TRUNCATED, r->pos + got, what);
 	}
 	r->pos += n;
 	return 0;
@@ -61,19 +61,19 @@ static int r_read(struct ndf_reader *r, void *p, size_t n, const char *what)
 
 static int check_header(struct ndf_reader *r, const uint8_t *hdr, uint32_t hsize)
 {
-	if (get_le32(hdr + hsize - 4) != crc(0, hdr, hsize - 4))
-		return fault(r, NDF_ERR_CHECKSUM, 0, "header checksum does not match");
-	header_decode(hdr, &r->h);
+	if (get_le32(hdr + hsize - 4) != ndf_crc(0, hdr, hsize - 4))
+		return ndf_fault(r, NDF_ERR_CHECKSUM, 0, "header checksum does not match");
+	ndf_header_decode(hdr, &r->h);
 	if (r->h.flags & NDF_FLAGS_RESERVED & ~NDF_FLAGS_KNOWN)
-		return fault(r, NDF_ERR_FORMAT, 20, "reserved header flag set");
+		return ndf_fault(r, NDF_ERR_FORMAT, 20, "reserved header flag set");
 	if (r->h.kind < NDF_KIND_DOCS || r->h.kind > NDF_KIND_TEMPLATES)
-		return fault(r, NDF_ERR_FORMAT, 16, "unknown kind of records");
+		return ndf_fault(r, NDF_ERR_FORMAT, 16, "unknown kind of records");
 	if (r->h.simhash_bits > 64 || r->h.lead_bits > 64)
-		return fault(r, NDF_ERR_FORMAT, 36, "parameter out of range");
+		return ndf_fault(r, NDF_ERR_FORMAT, 36, "parameter out of range");
 	return 0;
 }
 
-int read_header(struct ndf_reader *r)
+int ndf_read_header(struct ndf_reader *r)
 {
 	uint8_t fixed[16], *hdr;
 	size_t got = fread(fixed, 1, sizeof fixed, r->fp);
@@ -83,18 +83,18 @@ int read_header(struct ndf_reader *r)
 		return 1; /* clean end of input: no further section */
 	if (got != sizeof fixed)
 		return ferror(r->fp) ? NDF_ERR_IO
-				     : fault(r, NDF_ERR_TRUNCATED, got, "file ends inside the header");
+				     : ndf_fault(r, NDF_ERR_TRUNCATED, got, "file ends inside the header");
 	if (memcmp(fixed, ndf_magic, 8))
-		return fault(r, NDF_ERR_MAGIC, 0, "this is not a file written by these tools");
+		return ndf_fault(r, NDF_ERR_MAGIC, 0, "this is not a file written by these tools");
 	uint32_t version = get_le32(fixed + 8), hsize = get_le32(fixed + 12);
 	if (version != NDF_VERSION) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "version %u; this reader knows version %u",
 			 version, NDF_VERSION);
-		return fault(r, NDF_ERR_VERSION, 8, msg);
+		return ndf_fault(r, NDF_ERR_VERSION, 8, msg);
 	}
 	if (hsize < NDF_HEADER_SIZE || hsize > MAX_HEADER_SIZE)
-		return fault(r, NDF_ERR_FORMAT, 12, "impossible header size");
+		return ndf_fault(r, NDF_ERR_FORMAT, 12, "impossible header size");
 	if (!(hdr = malloc(hsize)))
 		return NDF_ERR_NOMEM;
 	memcpy(hdr, fixed, sizeof fixed);
@@ -116,7 +116,7 @@ struct ndf_reader *ndf_reader_open(FILE *fp, const char *name, int *err)
 		return NULL;
 	}
 	r->fp = fp;
-	int e = read_header(r);
+	int e = ndf_read_header(r);
 	if (e) {
 		*err = e > 0 ? NDF_OK : e;
 		ndf_reader_close(r);
@@ -157,23 +157,23 @@ static int check_tail(struct ndf_reader *r, const uint8_t *f, size_t n, uint64_t
 {
 	const uint8_t *t = f + n - TAIL_SIZE;
 	if (memcmp(t + 32, ndf_end_magic, 8))
-		return fault(r, NDF_ERR_FORMAT, at + n - 8, "bad end-of-section magic");
-	if (get_le32(t + 28) != crc(0, f, n - 12))
-		return fault(r, NDF_ERR_CHECKSUM, at, "footer checksum does not match");
+		return ndf_fault(r, NDF_ERR_FORMAT, at + n - 8, "bad end-of-section magic");
+	if (get_le32(t + 28) != ndf_crc(0, f, n - 12))
+		return ndf_fault(r, NDF_ERR_CHECKSUM, at, "footer checksum does not match");
 	if (get_le64(t) != r->n_blocks || get_le64(t + 8) != r->count)
-		return fault(r, NDF_ERR_FORMAT, at, "footer counts disagree with the blocks read");
+		return ndf_fault(r, NDF_ERR_FORMAT, at, "footer counts disagree with the blocks read");
 	if (get_le32(t + 16) != r->crc)
-		return fault(r, NDF_ERR_CHECKSUM, at, "payload checksum does not match");
+		return ndf_fault(r, NDF_ERR_CHECKSUM, at, "payload checksum does not match");
 	if (get_le64(t + 20) != r->pos)
-		return fault(r, NDF_ERR_FORMAT, at, "footer section size disagrees");
+		return ndf_fault(r, NDF_ERR_FORMAT, at, "footer section size disagrees");
 	if (!(r->h.flags & NDF_FLAG_STREAMED) &&
 	    (r->h.record_count != r->count || r->h.payload_crc != r->crc ||
 	     r->h.section_size != r->pos))
-		return fault(r, NDF_ERR_CHECKSUM, 24, "header totals disagree with the payload");
+		return ndf_fault(r, NDF_ERR_CHECKSUM, 24, "header totals disagree with the payload");
 	for (uint64_t i = 0; i < r->n_blocks; i++) {
 		const uint8_t *e = f + 4 + i * INDEX_ENTRY_SIZE;
 		if (get_le64(e) != r->index[i].offset || get_le64(e + 8) != r->index[i].first_record)
-			return fault(r, NDF_ERR_FORMAT, at, "block index disagrees with the blocks");
+			return ndf_fault(r, NDF_ERR_FORMAT, at, "block index disagrees with the blocks");
 		r->index[i].first_key = get_le64(e + 16);
 	}
 	/* Verified: a streamed section's header now gets its real totals. */
@@ -186,7 +186,7 @@ static int check_tail(struct ndf_reader *r, const uint8_t *f, size_t n, uint64_t
 static int read_footer(struct ndf_reader *r, uint64_t at)
 {
 	if (r->n_blocks > (SIZE_MAX - 64) / INDEX_ENTRY_SIZE)
-		return fault(r, NDF_ERR_FORMAT, at, "too many blocks");
+		return ndf_fault(r, NDF_ERR_FORMAT, at, "too many blocks");
 	size_t n = 4 + (size_t)r->n_blocks * INDEX_ENTRY_SIZE + TAIL_SIZE;
 	uint8_t *f = malloc(n);
 	if (!f)
@@ -200,11 +200,11 @@ static int read_footer(struct ndf_reader *r, uint64_t at)
 		r->done = 1;
 	/* the FILE goes on where the section ends: the next reader starts there */
 	if (!err && r->map && fseeko(r->fp, (off_t)(r->base + r->pos), SEEK_SET))
-		err = fault(r, NDF_ERR_IO, r->pos, "cannot seek past the section");
+		err = ndf_fault(r, NDF_ERR_IO, r->pos, "cannot seek past the section");
 	return err;
 }
 
-int grow(struct ndf_block *b, size_t n)
+int ndf_block_grow(struct ndf_block *b, size_t n)
 {
 	if (b->mapped) { /* the data was the reader's, not ours */
 		b->data = NULL;
@@ -236,7 +236,7 @@ static int read_block(struct ndf_reader *r, struct ndf_block *b, int check)
 		return err;
 	uint32_t len = get_le32(bh + 4);
 	if (len > NDF_MAX_BLOCK)
-		return fault(r, NDF_ERR_FORMAT, at, "block larger than the format allows");
+		return ndf_fault(r, NDF_ERR_FORMAT, at, "block larger than the format allows");
 	if (remember_block(r, at))
 		return NDF_ERR_NOMEM;
 	if (r->map && map_left(r) >= len) {
@@ -244,7 +244,7 @@ static int read_block(struct ndf_reader *r, struct ndf_block *b, int check)
 		b->data = (uint8_t *)r->map + r->base + r->pos;
 		b->mapped = 1;
 		r->pos += len;
-	} else if (grow(b, len ? len : 1)) {
+	} else if (ndf_block_grow(b, len ? len : 1)) {
 		return NDF_ERR_NOMEM;
 	} else if ((err = r_read(r, b->data, len, "file ends inside a block"))) {
 		return err;
@@ -252,8 +252,8 @@ static int read_block(struct ndf_reader *r, struct ndf_block *b, int check)
 	if ((err = r_read(r, tail, 4, "file ends inside a block")))
 		return err;
 	const uint32_t c = get_le32(tail);
-	if (check && block_crc(bh, b->data, len) != c)
-		return fault(r, NDF_ERR_CHECKSUM, at, "block checksum does not match");
+	if (check && ndf_block_crc(bh, b->data, len) != c)
+		return ndf_fault(r, NDF_ERR_CHECKSUM, at, "block checksum does not match");
 	r->crc = (uint32_t)crc32_combine(r->crc, c, (z_off_t)(sizeof bh + len));
 	b->crc = c;
 	b->unchecked = !check;
@@ -307,8 +307,8 @@ int ndf_block_check(const struct ndf_block *b, const char *name)
 	uint8_t bh[NDF_BLOCK_HEADER];
 	if (!b->unchecked)
 		return 0;
-	block_header(bh, b->n_records, (uint32_t)b->len, b->codec);
-	if (block_crc(bh, b->data, b->len) == b->crc)
+	ndf_block_header(bh, b->n_records, (uint32_t)b->len, b->codec);
+	if (ndf_block_crc(bh, b->data, b->len) == b->crc)
 		return 0;
 	log_error("'%s': offset %llu: %s: block checksum does not match", name,
 		  (unsigned long long)b->offset, ndf_strerror(NDF_ERR_CHECKSUM));

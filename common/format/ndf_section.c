@@ -21,7 +21,7 @@ struct ndf_section {
 
 static int sec_fault(struct ndf_section *s, int err, uint64_t at, const char *what)
 {
-	return fault(&s->r, err, at, what);
+	return ndf_fault(&s->r, err, at, what);
 }
 
 static int sec_pread(struct ndf_section *s, uint64_t at, void *p, size_t n, const char *what)
@@ -61,7 +61,7 @@ static int sec_footer(struct ndf_section *s)
 	const uint8_t *t = f + n - TAIL_SIZE;
 	if (!err && (get_le32(f) != END_MARKER || memcmp(t + 32, ndf_end_magic, 8)))
 		err = sec_fault(s, NDF_ERR_FORMAT, at, "no footer where the header says");
-	if (!err && get_le32(t + 28) != crc(0, f, n - 12))
+	if (!err && get_le32(t + 28) != ndf_crc(0, f, n - 12))
 		err = sec_fault(s, NDF_ERR_CHECKSUM, at, "footer checksum does not match");
 	if (!err && (get_le64(t + 8) != h->record_count || get_le32(t + 16) != h->payload_crc ||
 		     get_le64(t + 20) != h->section_size))
@@ -91,7 +91,7 @@ int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_sec
 	}
 	s->r.fp = fp;
 	s->start = offset;
-	int err = fseeko(fp, (off_t)offset, SEEK_SET) ? NDF_ERR_IO : read_header(&s->r);
+	int err = fseeko(fp, (off_t)offset, SEEK_SET) ? NDF_ERR_IO : ndf_read_header(&s->r);
 	if (err > 0)
 		err = sec_fault(s, NDF_ERR_TRUNCATED, 0, "no section at this offset");
 	if (!err && (s->r.h.flags & NDF_FLAG_STREAMED))
@@ -142,7 +142,7 @@ int ndf_section_open_end(FILE *fp, const char *name, uint64_t end, struct ndf_se
 		err = sec_fault(s, NDF_ERR_FORMAT, end - TAIL_SIZE, "impossible section size in the tail");
 	if (!err) {
 		s->start = end - size;
-		err = fseeko(fp, (off_t)s->start, SEEK_SET) ? NDF_ERR_IO : read_header(&s->r);
+		err = fseeko(fp, (off_t)s->start, SEEK_SET) ? NDF_ERR_IO : ndf_read_header(&s->r);
 	}
 	if (err > 0)
 		err = sec_fault(s, NDF_ERR_TRUNCATED, 0, "no section header where the tail says");
@@ -186,11 +186,11 @@ int ndf_section_read_block(struct ndf_section *s, uint64_t i, struct ndf_block *
 	uint32_t len = get_le32(bh + 4);
 	if (len > NDF_MAX_BLOCK || e->offset + NDF_BLOCK_HEADER + len + 4 > s->r.h.section_size)
 		return sec_fault(s, NDF_ERR_FORMAT, e->offset, "block larger than its section");
-	if (grow(b, len ? len : 1))
+	if (ndf_block_grow(b, len ? len : 1))
 		return NDF_ERR_NOMEM;
 	if (fread(b->data, 1, len, s->r.fp) != len || fread(tail, 1, 4, s->r.fp) != 4)
 		return sec_fault(s, NDF_ERR_TRUNCATED, e->offset, "file ends inside a block");
-	if (get_le32(tail) != block_crc(bh, b->data, len))
+	if (get_le32(tail) != ndf_block_crc(bh, b->data, len))
 		return sec_fault(s, NDF_ERR_CHECKSUM, e->offset, "block checksum does not match");
 	b->n_records = get_le32(bh);
 	b->codec = get_le32(bh + 8);

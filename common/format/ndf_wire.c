@@ -27,12 +27,12 @@ const uint8_t ndf_end_magic[8] = {'N', 'D', 'F', 'E', 'N', 'D', 0x89, '\n'};
 /* CRC-32 (the zlib/gzip polynomial, same values as zlib's crc32()), via
  * libdeflate, which computes it faster (docs/DEPENDENCIES.md): every byte
  * of every file between stages goes through it twice. */
-uint32_t crc(uint32_t c, const void *p, size_t n)
+uint32_t ndf_crc(uint32_t c, const void *p, size_t n)
 {
 	return libdeflate_crc32(c, p, n);
 }
 
-void header_encode(const struct ndf_header *h, uint8_t *out)
+void ndf_header_encode(const struct ndf_header *h, uint8_t *out)
 {
 	memset(out, 0, NDF_HEADER_SIZE);
 	memcpy(out, ndf_magic, 8);
@@ -55,10 +55,10 @@ void header_encode(const struct ndf_header *h, uint8_t *out)
 	put_le64(out + 88, h->aux);
 	memcpy(out + 96, h->perm, 64);
 	/* bytes 160..163 reserved (0) */
-	put_le32(out + NDF_HEADER_SIZE - 4, crc(0, out, NDF_HEADER_SIZE - 4));
+	put_le32(out + NDF_HEADER_SIZE - 4, ndf_crc(0, out, NDF_HEADER_SIZE - 4));
 }
 
-void header_decode(const uint8_t *in, struct ndf_header *h)
+void ndf_header_decode(const uint8_t *in, struct ndf_header *h)
 {
 	h->version = get_le32(in + 8);
 	h->kind = get_le32(in + 16);
@@ -79,15 +79,15 @@ void header_decode(const uint8_t *in, struct ndf_header *h)
 	memcpy(h->perm, in + 96, 64);
 }
 
-void block_header(uint8_t bh[NDF_BLOCK_HEADER], uint32_t n_records, uint32_t len,
-			 uint32_t codec)
+void ndf_block_header(uint8_t bh[NDF_BLOCK_HEADER], uint32_t n_records, uint32_t len,
+		      uint32_t codec)
 {
 	put_le32(bh, n_records);
 	put_le32(bh + 4, len);
 	put_le32(bh + 8, codec);
 }
 
-uint32_t block_crc(const uint8_t bh[NDF_BLOCK_HEADER], const uint8_t *data, size_t len)
+uint32_t ndf_block_crc(const uint8_t bh[NDF_BLOCK_HEADER], const uint8_t *data, size_t len)
 {
-	return crc(crc(0, bh, NDF_BLOCK_HEADER), data, len);
+	return ndf_crc(ndf_crc(0, bh, NDF_BLOCK_HEADER), data, len);
 }

@@ -23,12 +23,12 @@ extern const uint8_t ndf_end_magic[8];
 #define INDEX_ENTRY_SIZE 24
 #define MAX_HEADER_SIZE 4096
 
-uint32_t crc(uint32_t c, const void *p, size_t n);
-void header_encode(const struct ndf_header *h, uint8_t *out);
-void header_decode(const uint8_t *in, struct ndf_header *h);
-void block_header(uint8_t bh[NDF_BLOCK_HEADER], uint32_t n_records, uint32_t len,
-		  uint32_t codec);
-uint32_t block_crc(const uint8_t bh[NDF_BLOCK_HEADER], const uint8_t *data, size_t len);
+uint32_t ndf_crc(uint32_t c, const void *p, size_t n);
+void ndf_header_encode(const struct ndf_header *h, uint8_t *out);
+void ndf_header_decode(const uint8_t *in, struct ndf_header *h);
+void ndf_block_header(uint8_t bh[NDF_BLOCK_HEADER], uint32_t n_records, uint32_t len,
+		      uint32_t codec);
+uint32_t ndf_block_crc(const uint8_t bh[NDF_BLOCK_HEADER], const uint8_t *data, size_t len);
 
 struct ndf_reader {
 	FILE *fp;
@@ -47,8 +47,8 @@ struct ndf_reader {
 	uint64_t released; /* section offset below which pages were dropped */
 };
 
-int fault(const struct ndf_reader *r, int err, uint64_t at, const char *what);
-int read_header(struct ndf_reader *r);
-int grow(struct ndf_block *b, size_t n);
+int ndf_fault(const struct ndf_reader *r, int err, uint64_t at, const char *what);
+int ndf_read_header(struct ndf_reader *r);
+int ndf_block_grow(struct ndf_block *b, size_t n);
 
 #endif

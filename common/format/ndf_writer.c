@@ -56,7 +56,7 @@ struct ndf_writer *ndf_writer_open(FILE *fp, const char *name, const struct ndf_
 	w->start = ftello(fp);
 	w->seekable = w->start >= 0 && fseeko(fp, w->start, SEEK_SET) == 0;
 	w->h.flags = (h->flags & ~NDF_FLAGS_KNOWN) | NDF_FLAG_STREAMED;
-	header_encode(&w->h, hdr);
+	ndf_header_encode(&w->h, hdr);
 	if (w_write(w, hdr, sizeof hdr)) {
 		ndf_writer_abort(w);
 		return NULL;
@@ -105,8 +105,8 @@ int ndf_write_block(struct ndf_writer *w, uint32_t n_records, uint32_t codec,
 	}
 	if ((err = add_index(w, first_key)))
 		return err;
-	block_header(bh, n_records, (uint32_t)len, codec);
-	uint32_t c = block_crc(bh, payload, len);
+	ndf_block_header(bh, n_records, (uint32_t)len, codec);
+	uint32_t c = ndf_block_crc(bh, payload, len);
 	put_le32(tail, c);
 	/* The payload CRC leaves out the blocks' own CRCs: a CRC over data
 	 * followed by its CRC is a constant, which would make it blind.  It
@@ -137,7 +137,7 @@ static int write_footer(struct ndf_writer *w)
 	p = out_u64(p, w->count);
 	p = out_u32(p, w->crc);
 	p = out_u64(p, w->pos + n);
-	p = out_u32(p, crc(0, f, (size_t)(p - f)));
+	p = out_u32(p, ndf_crc(0, f, (size_t)(p - f)));
 	memcpy(p, ndf_end_magic, 8);
 	int err = w_write(w, f, n);
 	free(f);
@@ -153,7 +153,7 @@ static int patch_header(struct ndf_writer *w)
 	w->h.record_count = w->count;
 	w->h.payload_crc = w->crc;
 	w->h.section_size = w->pos;
-	header_encode(&w->h, hdr);
+	ndf_header_encode(&w->h, hdr);
 	if (fseeko(w->fp, w->start, SEEK_SET) || fwrite(hdr, 1, sizeof hdr, w->fp) != sizeof hdr ||
 	    fseeko(w->fp, w->start + (off_t)w->pos, SEEK_SET)) {
 		log_error("cannot write '%s': %s", w->name, strerror(errno));
