@@ -52,8 +52,9 @@ struct lines {
 	char dropped[16];
 };
 
-static enum valueline_kind kind_at(void *ctx, size_t i)
+static enum valueline_kind kind_at(void *ctx, size_t i, int open)
 {
+	(void)open;
 	const struct lines *const l = ctx;
 	return l->s[i][0] == '-' ? VL_SKIP : kind_of(l->s[i]);
 }

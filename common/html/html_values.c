@@ -45,31 +45,38 @@ static int in_record(const struct hblock *b, size_t n, size_t first, size_t last
 	return 1;
 }
 
+struct value_lines {
+	struct hblock *b;
+	size_t n;
+	const char *text;
+};
+
+static enum valueline_kind block_kind(void *ctx, size_t i, int open)
+{
+	const struct value_lines *const l = ctx;
+	const struct hblock *const b = &l->b[i];
+	if (b->cls != HB_GOOD)
+		return VL_SKIP;
+	/* a line too long to be a value only ends a run: unread without one */
+	if (!open && (b->ns_bytes > VALUELINE_MAX_BYTES || (b->flags & HB_HEADING)))
+		return VL_OTHER;
+	return line_kind(b, l->text);
+}
+
+/* Values before prose, in one element that is a record. */
+static int record_fields(void *ctx, const struct valueline_run *r)
+{
+	const struct value_lines *const l = ctx;
+	return r->after == VL_PROSE && in_record(l->b, l->n, r->first, r->end);
+}
+
+static void drop_block(void *ctx, size_t i)
+{
+	((struct value_lines *)ctx)->b[i].cls = HB_BAD;
+}
+
 size_t hblocks_values(struct hblock *b, size_t n, const char *text)
 {
-	size_t run[VALUELINE_RUN_MAX], len = 0, dropped = 0;
-	int long_run = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (b[i].cls != HB_GOOD)
-			continue;
-		/* a line too long to be a value only ends a run: unread without one */
-		if (!len && (b[i].ns_bytes > VALUELINE_MAX_BYTES || (b[i].flags & HB_HEADING)))
-			continue;
-		const enum valueline_kind k = line_kind(&b[i], text);
-		if (k == VL_VALUE) {
-			if (len < VALUELINE_RUN_MAX)
-				run[len++] = i;
-			else
-				long_run = 1;
-			continue;
-		}
-		if (len && !long_run && k == VL_PROSE && in_record(b, n, run[0], i)) {
-			for (size_t j = 0; j < len; j++)
-				b[run[j]].cls = HB_BAD;
-			dropped += len;
-		}
-		len = 0;
-		long_run = 0;
-	}
-	return dropped;
+	struct value_lines l = {b, n, text};
+	return valueline_runs(n, block_kind, record_fields, drop_block, &l);
 }

@@ -172,8 +172,9 @@ struct fallback_lines {
 	unsigned skip;
 };
 
-static enum valueline_kind fallback_kind(void *ctx, size_t i)
+static enum valueline_kind fallback_kind(void *ctx, size_t i, int open)
 {
+	(void)open;
 	const struct fallback_lines *const l = ctx;
 	const struct doc_block *const k = &l->blk[i];
 	if (k->flags & (l->skip | TPL_MARK))

@@ -43,25 +43,25 @@ enum valueline_kind valueline_kind(const char *text, size_t n)
 	return !sentence && bytes <= VALUELINE_MAX_BYTES && digits * 5 > chars ? VL_VALUE : VL_OTHER;
 }
 
-/* Are the values after a line of kind @before (and @before2 before it)
- * followed by one of kind @after a record's fields?  Beside prose, unless
- * they follow a label that follows values: a table's rows of a label and
- * its values, its last row before prose too. */
-static int fields(enum valueline_kind before2, enum valueline_kind before, enum valueline_kind after)
+/* The rule of valueline.h: beside prose, unless the values follow a label
+ * that follows values (a table's rows of a label and its values, its last
+ * row before prose too). */
+static int beside_prose(void *ctx, const struct valueline_run *r)
 {
-	if (before == VL_OTHER && before2 == VL_VALUE)
+	(void)ctx;
+	if (r->before == VL_OTHER && r->before2 == VL_VALUE)
 		return 0;
-	return before == VL_PROSE || after == VL_PROSE;
+	return r->before == VL_PROSE || r->after == VL_PROSE;
 }
 
-size_t valueline_fields(size_t n, valueline_kind_fn kind, valueline_drop_fn drop, void *ctx)
+size_t valueline_runs(size_t n, valueline_kind_fn kind, valueline_judge_fn judge,
+		      valueline_drop_fn drop, void *ctx)
 {
 	size_t run[VALUELINE_RUN_MAX], len = 0, dropped = 0;
 	int long_run = 0;
-	/* the two lines before the run, the nearer first */
 	enum valueline_kind before = VL_OTHER, before2 = VL_OTHER;
 	for (size_t i = 0; i <= n; i++) {
-		const enum valueline_kind k = i < n ? kind(ctx, i) : VL_OTHER;
+		const enum valueline_kind k = i < n ? kind(ctx, i, len > 0) : VL_OTHER;
 		if (k == VL_SKIP)
 			continue;
 		if (k == VL_VALUE) {
@@ -71,7 +71,7 @@ size_t valueline_fields(size_t n, valueline_kind_fn kind, valueline_drop_fn drop
 				long_run = 1;
 			continue;
 		}
-		if (len && !long_run && fields(before2, before, k)) {
+		if (len && !long_run && judge(ctx, &(struct valueline_run){run[0], i, before2, before, k})) {
 			for (size_t j = 0; j < len; j++)
 				drop(ctx, run[j]);
 			dropped += len;
@@ -82,4 +82,9 @@ size_t valueline_fields(size_t n, valueline_kind_fn kind, valueline_drop_fn drop
 		long_run = 0;
 	}
 	return dropped;
+}
+
+size_t valueline_fields(size_t n, valueline_kind_fn kind, valueline_drop_fn drop, void *ctx)
+{
+	return valueline_runs(n, kind, beside_prose, drop, ctx);
 }

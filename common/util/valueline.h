@@ -51,15 +51,36 @@ enum valueline_kind {
 /** @return VL_VALUE, VL_PROSE or VL_OTHER for the @n bytes at @s. */
 enum valueline_kind valueline_kind(const char *s, size_t n);
 
-/* The caller's lines: @kind(@ctx, i) for line i, @drop(@ctx, i) to leave
- * line i out. */
-typedef enum valueline_kind (*valueline_kind_fn)(void *ctx, size_t i);
+/* The caller's lines: @kind(@ctx, i, open) for line i, @drop(@ctx, i)
+ * to leave line i out.  @open says whether a run of values is open; with
+ * none, a caller whose judge reads only the line after a run may answer
+ * VL_OTHER for a line that cannot be a value without reading it. */
+typedef enum valueline_kind (*valueline_kind_fn)(void *ctx, size_t i, int open);
 typedef void (*valueline_drop_fn)(void *ctx, size_t i);
 
+/* A run of values (at most VALUELINE_RUN_MAX, lines the caller skips
+ * between them) from line @first to the line @end that ended it (n past
+ * the last line), with the kinds of @end and of the two lines before the
+ * run, the nearer first (VL_VALUE: a run of values that were kept). */
+struct valueline_run {
+	size_t first, end;
+	enum valueline_kind before2, before, after;
+};
+
+/* Whether a run is a record's fields, by the caller's rule. */
+typedef int (*valueline_judge_fn)(void *ctx, const struct valueline_run *r);
+
 /**
- * Call @drop for each of lines 0..@n-1 that is a record's field (a run
- * of values as the top of this file says).  Each line's kind is asked
- * once, in order.  @return how many were dropped.
+ * Find the runs of values among lines 0..@n-1 and call @drop for each
+ * value of a run @judge calls a record's fields.  Each line's kind is
+ * asked once, in order.  @return how many were dropped.
+ */
+size_t valueline_runs(size_t n, valueline_kind_fn kind, valueline_judge_fn judge,
+		      valueline_drop_fn drop, void *ctx);
+
+/**
+ * valueline_runs() with the rule at the top of this file: beside prose,
+ * unless after a label that follows values.
  */
 size_t valueline_fields(size_t n, valueline_kind_fn kind, valueline_drop_fn drop, void *ctx);
 
