@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "output/csv_read.h"
+#include "util/grow.h"
 #include "util/log.h"
 
 int keep_rule_parse(const char *name, enum keep_rule *rule)
@@ -25,22 +26,18 @@ int keep_rule_parse(const char *name, enum keep_rule *rule)
  * capacity is *@cap.  @return 0, or -1 on OOM. */
 static int grow_clusters(struct keep_clusters *kc, size_t *cap, uint64_t id)
 {
-	if (id < *cap)
+	const size_t old = *cap;
+	size_t rep_cap = old;
+	if (id < old)
 		return 0;
-	size_t n = *cap ? *cap : 1024;
-	while (n <= id)
-		n *= 2;
-	uint32_t *size = realloc(kc->size, n * sizeof *size);
-	if (size)
-		kc->size = size;
-	uint32_t *rep = realloc(kc->rep, n * sizeof *rep);
-	if (rep)
-		kc->rep = rep;
-	if (!size || !rep)
+	/* the same need from the same capacity: both grow alike */
+	if (array_grow((void **)&kc->size, cap, id + 1, sizeof *kc->size) ||
+	    array_grow((void **)&kc->rep, &rep_cap, id + 1, sizeof *kc->rep)) {
+		*cap = old;
 		return -1;
-	memset(size + *cap, 0, (n - *cap) * sizeof *size);
-	memset(rep + *cap, 0, (n - *cap) * sizeof *rep);
-	*cap = n;
+	}
+	memset(kc->size + old, 0, (*cap - old) * sizeof *kc->size);
+	memset(kc->rep + old, 0, (*cap - old) * sizeof *kc->rep);
 	return 0;
 }
 
