@@ -29,6 +29,7 @@ struct scan {
 	struct catalog_info *info;
 	struct batch set[2];
 	int stop; /* first non-zero result of a record callback or decoding */
+	unsigned layout; /* the record layout of the section being read */
 };
 
 static int check_params(struct scan *s, const struct ndf_reader *r)
@@ -39,12 +40,13 @@ static int check_params(struct scan *s, const struct ndf_reader *r)
 			  ndf_kind_name(h->kind));
 		return NDF_ERR_PARAMS;
 	}
-	if (h->aux != FPREC_VERSION) {
-		log_error("'%s': fingerprints of record layout %llu, this program reads layout %d: "
-			  "fingerprint them again with this version of ndd-fingerprint",
+	if (!fprec_layout_readable(h->aux)) {
+		log_error("'%s': fingerprints of record layout %llu, this program reads layouts 0, 2 "
+			  "and %d: fingerprint them again with this version of ndd-fingerprint",
 			  ndf_reader_name(r), (unsigned long long)h->aux, FPREC_VERSION);
 		return NDF_ERR_PARAMS;
 	}
+	s->layout = (unsigned)h->aux;
 	if (s->info->n_sections == 0) {
 		s->info->feature_config = h->feature_config;
 		s->info->simhash_bits = h->simhash_bits;
@@ -84,7 +86,8 @@ static void visit_block(struct scan *s, const char *name, const struct ndf_block
 	for (uint32_t i = 0; i < b->n_records; i++) {
 		struct fp_record rec;
 		const int skip = s->v->want && !s->v->want(s->v->ctx, first + i);
-		if (skip ? fprec_skip(&p, end) : fprec_decode(&p, end, &rec)) {
+		if (skip ? fprec_skip_layout(&p, end, s->layout)
+			 : fprec_decode_layout(&p, end, &rec, s->layout)) {
 			log_error("'%s': offset %llu: malformed fingerprint record %u of the block",
 				  name, (unsigned long long)b->offset, i);
 			set_stop(s, NDF_ERR_FORMAT);
@@ -122,7 +125,7 @@ static int read_batch(struct scan *s, struct ndf_reader *r, struct batch *bt)
 		/* The record count is used (to size arrays) before the block's
 		 * checksum is tested: a count its bytes cannot hold is refused
 		 * here, as damage if the checksum says so. */
-		if (b->n_records > b->len / FPREC_MIN_SIZE) {
+		if (b->n_records > b->len / fprec_min_size(s->layout)) {
 			int bad = ndf_block_check(b, ndf_reader_name(r));
 			if (!bad)
 				log_error("'%s': offset %llu: block of %zu bytes claims %u records",

@@ -16,6 +16,7 @@ struct sec {
 	const char *name;
 	struct ndf_section *s;
 	uint64_t first; /* document index of its first record */
+	unsigned layout; /* its record layout */
 };
 
 struct secs {
@@ -38,8 +39,8 @@ static void secs_free(struct secs *a)
 
 static int check_header(const struct ndf_header *h, const char *name, struct catalog_info *info)
 {
-	if (h->kind != NDF_KIND_FPS || h->aux != FPREC_VERSION) {
-		log_error("'%s': not fingerprints of record layout %d", name, FPREC_VERSION);
+	if (h->kind != NDF_KIND_FPS || !fprec_layout_readable(h->aux)) {
+		log_error("'%s': not fingerprints of record layout 0, 2 or %d", name, FPREC_VERSION);
 		return NDF_ERR_PARAMS;
 	}
 	if (info->n_sections == 0) {
@@ -93,6 +94,7 @@ static int open_sections(FILE *fp, const char *name, struct secs *a, struct cata
 		const struct ndf_header *h = ndf_section_header(s->s);
 		if ((err = check_header(h, name, info)))
 			return err;
+		s->layout = (unsigned)h->aux;
 		info->n_records += h->record_count;
 		info->dataset_id = catalog_dataset_next(info->dataset_id, h);
 		info->n_sections++;
@@ -103,9 +105,10 @@ static int open_sections(FILE *fp, const char *name, struct secs *a, struct cata
 
 /* Records of block @b (document indices from @first) within the share
  * into @out.  @return 0 or a negative ndf_err (logged). */
-static int take_block(const struct ndf_block *b, const char *name, uint64_t first,
+static int take_block(const struct ndf_block *b, const struct sec *s, uint64_t first,
 		      struct catalog_share *out)
 {
+	const char *name = s->name;
 	if (b->codec != NDF_CODEC_RAW) {
 		log_error("'%s': offset %llu: unknown codec %u for fingerprints", name,
 			  (unsigned long long)b->offset, b->codec);
@@ -116,7 +119,8 @@ static int take_block(const struct ndf_block *b, const char *name, uint64_t firs
 		const uint64_t idx = first + i;
 		const int mine = idx >= out->lo && idx < out->hi;
 		struct fp_record rec;
-		if (mine ? fprec_decode(&p, end, &rec) : fprec_skip(&p, end)) {
+		if (mine ? fprec_decode_layout(&p, end, &rec, s->layout)
+			 : fprec_skip_layout(&p, end, s->layout)) {
 			log_error("'%s': offset %llu: malformed fingerprint record %u of the block",
 				  name, (unsigned long long)b->offset, i);
 			return NDF_ERR_FORMAT;
@@ -155,7 +159,7 @@ static int read_section(struct sec *s, struct catalog_share *out, struct ndf_blo
 		}
 		out->blocks_read++;
 		out->bytes_read += b->len;
-		if ((err = take_block(b, s->name, from, out)))
+		if ((err = take_block(b, s, from, out)))
 			return err;
 	}
 	return 0;

@@ -267,3 +267,44 @@ int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r)
 	*in = c.next;
 	return 0;
 }
+
+int fprec_layout_readable(uint64_t aux)
+{
+	return aux == 0 || aux == 2 || aux == FPREC_VERSION;
+}
+
+/* Layout 2 lacks the frame (8 bytes), layout 0 also the last two strings. */
+size_t fprec_min_size(unsigned layout)
+{
+	if (layout == FPREC_VERSION)
+		return FPREC_MIN_SIZE;
+	return FPREC_MIN_SIZE - 8 - (layout == 0 ? 2 * 4 : 0);
+}
+
+int fprec_decode_layout(const uint8_t **in, const uint8_t *end, struct fp_record *r,
+			unsigned layout)
+{
+	if (layout == FPREC_VERSION)
+		return fprec_decode(in, end, r);
+	struct cursor c = {*in, end};
+	if (cur_u64(&c, &r->simhash) || cur_u64(&c, &r->doc_id) ||
+	    cur_u64(&c, &r->warc_offset) || cur_u64(&c, &r->payload_hash) ||
+	    cur_u64(&c, &r->text_hash) || cur_u32(&c, &r->text_len) ||
+	    cur_u32(&c, &r->flags) || cur_slice(&c, &r->url) || cur_slice(&c, &r->warc_file))
+		return -1;
+	r->record_id = r->date = (struct str){"", 0};
+	if (layout != 0 && (cur_slice(&c, &r->record_id) || cur_slice(&c, &r->date)))
+		return -1;
+	r->frame = 0;
+	r->flags |= FP_NO_FRAME;
+	*in = c.next;
+	return 0;
+}
+
+int fprec_skip_layout(const uint8_t **in, const uint8_t *end, unsigned layout)
+{
+	if (layout == FPREC_VERSION)
+		return fprec_skip(in, end);
+	struct fp_record r;
+	return fprec_decode_layout(in, end, &r, layout);
+}

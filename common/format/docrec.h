@@ -185,8 +185,12 @@ struct fp_record {
 };
 
 /*
- * Record layout of NDF_KIND_FPS, in the section header's aux field.  A
- * reader refuses other layouts: 0 had no record_id and date, 2 no frame.
+ * Record layout of NDF_KIND_FPS, in the section header's aux field.  The
+ * writers write FPREC_VERSION; the catalog readers also read the layouts
+ * an earlier night's index may hold (fprec_layout_readable()): 2, without
+ * the frame, and 0, without the frame, record_id and date.  Such records
+ * decode with FP_NO_FRAME set and the missing strings empty, so a night
+ * kept before an upgrade is still looked up and clustered.
  */
 #define FPREC_VERSION 3
 
@@ -208,5 +212,14 @@ int fprec_decode(const uint8_t **in, const uint8_t *end, struct fp_record *r);
 /** Step *@in over one record (not past @end) without decoding it: the
  * same checks of its shape as fprec_decode().  @return 0 or -1. */
 int fprec_skip(const uint8_t **in, const uint8_t *end);
+
+/** Whether a catalog reader takes records of layout @aux (0, 2 or 3). */
+int fprec_layout_readable(uint64_t aux);
+/** The encoded size of a record of layout @layout with empty strings. */
+size_t fprec_min_size(unsigned layout);
+/** fprec_decode() and fprec_skip() for a readable @layout. */
+int fprec_decode_layout(const uint8_t **in, const uint8_t *end, struct fp_record *r,
+			unsigned layout);
+int fprec_skip_layout(const uint8_t **in, const uint8_t *end, unsigned layout);
 
 #endif
