@@ -109,6 +109,8 @@ def main():
         print("%-8s %7d %8d %9d %8d %9d %9d %9d %9d %8d %9d" % (
             half, pages.get(half, 0), c["clusters"], c["pages"], c["merge_clusters"], c["low_members"],
             c["below_members"], c["big_clusters"], c["big_pages"], c["cross_site"], c["cross_site_pages"]))
+        if half == "both":
+            continue
         print("summary: realcrawl %s sites: %d pages, %d clustered in %d clusters; %d clusters hold "
               "pages sharing < 0.5 of their visible text (%d such pages), %d clusters of > 10 pages" % (
                   half, pages.get(half, 0), c["pages"], c["clusters"], c["merge_clusters"],
