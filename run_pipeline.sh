@@ -1009,7 +1009,7 @@ if [ "$mpi" -gt 0 ]; then
 	# text without it.  Each host is learnt on one rank, from the pages
 	# the ranks' documents hold of it (docs/MPI.md).
 	[ "$templates" = 0 ] || step template mpi "templates.ndf template.json" mpi_run template \
-		"${topt[@]}" "${qopt[@]}" "${popt[@]}" \
+		"${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
 		--stats "$work/template.json" "$work" "$work/templates.ndf"
 	step fingerprint mpi "fingerprints.ndf fingerprint.*.json" mpi_run fingerprint "$work" "$work/fingerprints.ndf" "${topt[@]}" "${qopt[@]}" "${fpopt[@]}"
 	mapfile -t parts < <(mpi_parts fingerprint json)

@@ -30,6 +30,7 @@
 #include "template/hostcount.h"
 #include "template/hostlearn.h"
 #include "template/learn.h"
+#include "template/pagestore.h"
 #include "template/tplset.h"
 #include "template/tplwrite.h"
 #include "util/cli.h"
@@ -37,8 +38,6 @@
 #include "util/outfile.h"
 #include "util/teein.h"
 #include "util/log.h"
-
-#define N_PARTS 256
 
 struct opts {
 	struct cli_common cc;
@@ -140,72 +139,6 @@ static void parse(struct opts *o, int argc, char **argv)
 	cli_common_finish(&o->cc);
 }
 
-/* ---- the page store ---- */
-
-struct store {
-	uint8_t *buf;
-	size_t len, limit;
-	FILE *part[N_PARTS];
-	int spilled;
-	const char *tmpdir;
-	struct stats *st;
-};
-
-static FILE *part_file(struct store *s, unsigned p)
-{
-	if (s->part[p])
-		return s->part[p];
-	size_t n = strlen(s->tmpdir) + 32;
-	char *path = xmalloc(n);
-	snprintf(path, n, "%s/ndd-template.XXXXXX", s->tmpdir);
-	const int fd = mkstemp(path);
-	if (fd < 0) {
-		log_error("cannot create a spill file in '%s': %s", s->tmpdir, strerror(errno));
-		free(path);
-		return NULL;
-	}
-	unlink(path); /* gone with the process, however it ends */
-	free(path);
-	s->part[p] = fdopen(fd, "w+b");
-	if (!s->part[p])
-		close(fd);
-	return s->part[p];
-}
-
-/* Move every page of the store to its partition file.  @return 0 or -1. */
-static int spill(struct store *s)
-{
-	for (size_t at = 0; at < s->len;) {
-		const struct tpl_page_head *h = (const struct tpl_page_head *)(s->buf + at);
-		const size_t size = tpl_page_size(h->n);
-		FILE *f = part_file(s, (unsigned)(h->host >> 56));
-		if (!f || fwrite(h, 1, size, f) != size) {
-			log_error("cannot write a spill file in '%s': %s", s->tmpdir, strerror(errno));
-			return -1;
-		}
-		s->st->spilled_bytes += size;
-		at += size;
-	}
-	s->len = 0;
-	s->spilled = 1;
-	return 0;
-}
-
-static int store_add(struct store *s, const struct tpl_page_head *h, const uint64_t *body)
-{
-	const size_t size = tpl_page_size(h->n);
-	if (s->len + size > s->limit && s->len && spill(s))
-		return -1;
-	if (s->len + size > s->limit) { /* one page bigger than the store: never, by the caps */
-		s->limit = s->len + size;
-		s->buf = xrealloc(s->buf, s->limit);
-	}
-	memcpy(s->buf + s->len, h, sizeof *h);
-	memcpy(s->buf + s->len + sizeof *h, body, tpl_page_words(h->n) * 8);
-	s->len += size;
-	return 0;
-}
-
 /* ---- learning, host by host ---- */
 
 struct learn {
@@ -230,21 +163,14 @@ static int learn_all(struct learn *L, const uint8_t *buf, size_t len)
 	return rc;
 }
 
-/* Learn from partition file @f (all its pages at once). */
-static int learn_part(struct learn *L, FILE *f, uint8_t **buf, size_t *cap)
+/* Learn from partition @p of the store (all its pages at once). */
+static int learn_part(struct learn *L, struct tpl_pagestore *s, unsigned p, uint8_t **buf,
+		      size_t *cap)
 {
-	if (fflush(f) || fseeko(f, 0, SEEK_END))
+	size_t len = 0;
+	if (tpl_pagestore_read_part(s, p, buf, &len, cap))
 		return -1;
-	const off_t size = ftello(f);
-	if (size < 0 || fseeko(f, 0, SEEK_SET))
-		return -1;
-	if ((size_t)size > *cap)
-		*buf = xrealloc(*buf, *cap = (size_t)size);
-	if (fread(*buf, 1, (size_t)size, f) != (size_t)size) {
-		log_error("cannot read back a spill file: %s", strerror(errno));
-		return -1;
-	}
-	return learn_all(L, *buf, (size_t)size);
+	return len ? learn_all(L, *buf, len) : 0;
 }
 
 /* ---- reading the documents ---- */
@@ -252,7 +178,7 @@ static int learn_part(struct learn *L, FILE *f, uint8_t **buf, size_t *cap)
 struct reader {
 	const struct opts *o;
 	struct hostcount hosts;
-	struct store *s;
+	struct tpl_pagestore *s;
 	struct doc_record *doc;
 	uint64_t *host, *sig;
 	uint8_t *take;
@@ -347,7 +273,7 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		const struct doc_record *d = &R->doc[i];
 		const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
 		const struct tpl_page_head h = {R->host[i], R->st->sampled++, R->sig[i], nb};
-		if (store_add(R->s, &h, R->hash + R->hoff[i]))
+		if (tpl_pagestore_add(R->s, &h, R->hash + R->hoff[i]))
 			return -1;
 	}
 	return 0;
@@ -412,8 +338,9 @@ int main(int argc, char **argv)
 	if (opt.copy && !(copy = teein_open(stdin, opt.copy)))
 		return EXIT_FAILED;
 	const double t0 = log_wall();
-	struct store s = {.limit = opt.mem / 2, .tmpdir = opt.tmpdir, .st = &st};
-	s.buf = xmalloc(s.limit);
+	struct tpl_pagestore s;
+	if (tpl_pagestore_init(&s, opt.mem / 2, opt.tmpdir))
+		return EXIT_FAILED;
 	struct reader R = {.o = &opt, .s = &s, .st = &st};
 	if (hostcount_init(&R.hosts, opt.mem / 4 / 12)) {
 		log_error("out of memory");
@@ -443,14 +370,11 @@ int main(int argc, char **argv)
 	if (!rc && !s.spilled) {
 		rc = learn_all(&L, s.buf, s.len);
 	} else if (!rc) {
-		rc = spill(&s);
-		uint8_t *buf = s.buf;
-		size_t cap = s.limit;
-		for (unsigned p = 0; p < N_PARTS && !rc; p++)
-			if (s.part[p])
-				rc = learn_part(&L, s.part[p], &buf, &cap);
-		s.buf = buf;
+		rc = tpl_pagestore_spill(&s);
+		for (unsigned p = 0; p < TPL_STORE_PARTS && !rc; p++)
+			rc = learn_part(&L, &s, p, &s.buf, &s.limit);
 	}
+	st.spilled_bytes = s.spilled_bytes;
 	if (!rc) {
 		struct tpl_write_stats ws;
 		rc = tpl_writer_finish(L.w, &ws);
@@ -462,9 +386,6 @@ int main(int argc, char **argv)
 	}
 	if (!rc && opt.stats)
 		rc = write_stats(opt.stats, &st);
-	for (unsigned p = 0; p < N_PARTS; p++)
-		if (s.part[p])
-			fclose(s.part[p]);
 	free(R.doc);
 	free(R.host);
 	free(R.sig);
@@ -472,7 +393,7 @@ int main(int argc, char **argv)
 	free(R.hoff);
 	free(R.hash);
 	hostcount_free(&R.hosts);
-	free(s.buf);
+	tpl_pagestore_free(&s);
 	tpl_learner_free(L.l);
 	tplset_free(&prev);
 	if (rc)

@@ -86,6 +86,19 @@ sys.exit(any(mpi.get(k) != v for k, v in one.items()))
 PY
 	done
 	echo "template $args: 2 and 3 ranks as ndd-template ($(sed 's/.*"hosts_with_template": \([0-9]*\).*"hosts_from_previous": \([0-9]*\).*/\1 learnt, \2 from --previous/' "$tmp/s1.json"))"
+	# Spilled: each rank's pages past half of -m go to partition files,
+	# and the ranks exchange and learn them a few partitions at a time.
+	for n in 2 3; do
+		# shellcheck disable=SC2086
+		$MPIRUN -np $n "$BIN/ndd-mpi" template -q -t 1 $args -m 24K -T "$tmp" \
+			--stats "$tmp/m$n.json" "$tmp/w$n" "$tmp/m$n.ndf" 2>"$tmp/err" ||
+			{ bad "ndd-mpi template -m 24K $args"; cat "$tmp/err"; }
+		cmp -s "$tmp/t1.ndf" "$tmp/m$n.ndf" || bad "template on $n ranks, -m 24K $args: templates differ"
+		grep -q '"spilled_bytes": [1-9]' "$tmp/m$n.json" || bad "-m 24K on $n ranks did not spill"
+		grep -q '"exchange_rounds": [2-9]' "$tmp/m$n.json" ||
+			bad "-m 24K on $n ranks: $(grep -o '"exchange_rounds": [0-9]*' "$tmp/m$n.json") (want several)"
+	done
+	echo "template $args, -m 24K: spilled, $(grep -o '"exchange_rounds": [0-9]*' "$tmp/m3.json" | sed 's/.*: //') rounds on 3 ranks, the same templates"
 done
 grep -q '"hosts_from_previous": [1-9]' "$tmp/s1.json" || bad "--previous: no host kept its earlier template"
 rm -rf "$tmp/w2" "$tmp/w3"

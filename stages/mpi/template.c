@@ -20,7 +20,12 @@
  *
  * A rank holds its pages to send, the pages it receives (about 1/P of
  * every sampled page when hosts are many) and its hosts' templates;
- * rank 0 also the --previous file.
+ * rank 0 also the --previous file.  Pages past half of -m on a rank are
+ * spilled (template/pagestore.h: 256 partitions by the host key's top
+ * 8 bits); when any rank spilled, steps 2 and 3 run in rounds, each
+ * round a run of partitions of at most half of -m over all ranks
+ * together (at least one partition), in ascending order, so each rank's
+ * hosts still come out ascending and the file is the same.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,6 +40,7 @@
 #include "template/hostcount.h"
 #include "template/hostlearn.h"
 #include "template/learn.h"
+#include "template/pagestore.h"
 #include "template/tplset.h"
 #include "template/tplwrite.h"
 #include "util/cli.h"
@@ -47,14 +53,15 @@
 #define CHUNK_WORDS ((size_t)1 << 22)
 
 struct opts {
-	const char *work, *out, *previous, *stats;
+	const char *work, *out, *previous, *stats, *tmpdir;
+	size_t mem;
 	uint32_t sample;
 	struct tpl_params tp;
 };
 
 /* Counted per rank, summed or gathered by rank 0. */
 enum { S_DOCS, S_NO_HOST, S_TAKEN, S_CAPPED, S_SENT_BYTES, S_RECV_PAGES, S_HOSTS, S_LEARNT,
-       S_TO_RANK0, S_RSS, S_N };
+       S_TO_RANK0, S_RSS, S_SPILLED, S_ROUNDS, S_N };
 
 static void usage(FILE *fp, int status)
 {
@@ -70,6 +77,9 @@ static void usage(FILE *fp, int status)
 			"      --share PCT      as ndd-template (%u)\n"
 			"      --near-bits B    as ndd-template (%d)\n"
 			"      --previous FILE  an earlier night's templates (rank 0 reads it)\n"
+			"  -m, --memory SIZE    per rank: pages held before spilling, and the pages\n"
+			"                       of one exchange round, each half of it (default 1G)\n"
+			"  -T, --tmpdir DIR     where to spill (default $TMPDIR or /tmp)\n"
 			"      --stats FILE     rank 0 writes the statistics as JSON\n"
 			"  -t, --threads N      threads per rank\n"
 			"  -q, --quiet          errors only\n",
@@ -84,6 +94,7 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"share", required_argument, NULL, 'P'},    {"near-bits", required_argument, NULL, 'N'},
 		{"previous", required_argument, NULL, 'p'}, {"stats", required_argument, NULL, 's'},
 		{"threads", required_argument, NULL, 't'},  {"quiet", no_argument, NULL, 'q'},
+		{"memory", required_argument, NULL, 'm'},   {"tmpdir", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
 	};
 	const struct tpl_params dflt = TPL_PARAMS_DEFAULT;
@@ -91,8 +102,10 @@ static void parse(struct opts *o, int argc, char **argv)
 	int c;
 	o->tp = dflt;
 	o->sample = 200;
+	o->mem = 1u << 30;
+	o->tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "t:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:qhm:T:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'S': o->sample = (uint32_t)cli_parse_int("--sample", optarg, 1, 1000); break;
 		case 'M': o->tp.min_pages = (uint32_t)cli_parse_int("--min-pages", optarg, 2, 1000); break;
@@ -102,9 +115,16 @@ static void parse(struct opts *o, int argc, char **argv)
 		case 's': o->stats = optarg; break;
 		case 't': cc.threads = (int)cli_parse_int("--threads", optarg, 1, 4096); break;
 		case 'q': log_set_level(LOG_QUIET); break;
+		case 'm': o->mem = (size_t)cli_parse_size("--memory", optarg); break;
+		case 'T': o->tmpdir = optarg; break;
 		case 'h': usage(stdout, EXIT_OK); break;
 		default: usage(stderr, EXIT_FAILED);
 		}
+	}
+	if (o->mem < (4u << 10)) {
+		if (mpi_rank == 0)
+			log_error("-m must be at least 4K");
+		usage(stderr, EXIT_FAILED);
 	}
 	if (argc - optind != 2) {
 		if (mpi_rank == 0)
@@ -118,28 +138,9 @@ static void parse(struct opts *o, int argc, char **argv)
 
 /* ---- the pages this rank keeps ---- */
 
-/* The page records kept here, one after another (u64 words). */
-struct kept {
-	uint64_t *w;
-	size_t n, cap;
-	uint64_t seq;
-};
-
-static void kept_add(struct kept *k, const struct tpl_page_head *h, const uint64_t *body)
-{
-	const size_t words = tpl_page_size(h->n) / 8;
-	if (k->n + words > k->cap) {
-		k->cap = (k->n + words) * 2;
-		k->w = xrealloc(k->w, k->cap * sizeof *k->w);
-	}
-	memcpy(k->w + k->n, h, sizeof *h);
-	memcpy(k->w + k->n + sizeof *h / 8, body, tpl_page_words(h->n) * 8);
-	k->n += words;
-}
-
 /* Read @path (this rank's documents) into @k.  @return 0 or -1 (logged). */
-static int read_docs(const char *path, const struct opts *o, struct kept *k, uint64_t *st,
-		     uint64_t *config, int *have_config)
+static int read_docs(const char *path, const struct opts *o, struct tpl_pagestore *k,
+		     uint64_t *st, uint64_t *config, int *have_config)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
@@ -147,7 +148,7 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 		return -1;
 	}
 	struct hostcount hosts;
-	if (hostcount_init(&hosts, SIZE_MAX)) {
+	if (hostcount_init(&hosts, o->mem / 4 / 12)) {
 		log_error("rank %d: out of memory", mpi_rank);
 		fclose(fp);
 		return -1;
@@ -157,6 +158,7 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 	struct doc_block *blk = NULL;
 	size_t blk_cap = 0;
 	uint64_t *hashes = xmalloc(tpl_page_words(TPL_MAX_PAGE_BLOCKS) * sizeof *hashes);
+	uint64_t seq = 0;
 	int rc = 0, err = 0, got;
 	while (!rc && (r = ndf_reader_open(fp, path, &err))) {
 		const struct ndf_header *h = ndf_reader_header(r);
@@ -202,9 +204,10 @@ static int read_docs(const char *path, const struct opts *o, struct kept *k, uin
 				}
 				st[S_CAPPED] += d.n_blocks > TPL_MAX_PAGE_BLOCKS;
 				st[S_TAKEN]++;
-				const struct tpl_page_head ph = {host, (uint64_t)mpi_rank << 40 | k->seq++,
+				const struct tpl_page_head ph = {host, (uint64_t)mpi_rank << 40 | seq++,
 								 sig, (uint64_t)nb};
-				kept_add(k, &ph, hashes);
+				if (tpl_pagestore_add(k, &ph, hashes))
+					rc = -1;
 			}
 			if (!rc && p != end) {
 				log_error("%s: block at offset %llu: bytes after the last record", path,
@@ -232,16 +235,18 @@ static inline int owner(uint64_t host)
 	return (int)(((unsigned __int128)host * (unsigned)mpi_size) >> 64);
 }
 
-/* Send every kept page to its host's owner; *@recv gets this rank's
- * hosts' pages (*@n_recv words).  @return 0 or -1 (logged). */
-static int exchange(struct kept *k, uint64_t **recv, size_t *n_recv, uint64_t *st)
+/* Send the @n words of pages at @pages to their hosts' owners; *@recv
+ * gets this rank's hosts' pages (*@n_recv words).  @return 0 or -1
+ * (logged). */
+static int exchange(const uint64_t *pages, size_t n, uint64_t **recv, size_t *n_recv,
+		    uint64_t *st)
 {
 	const int P = mpi_size;
 	int *cnt = xcalloc((size_t)P * 4, sizeof *cnt);
 	int *displ = cnt + P, *rcnt = cnt + 2 * P, *rdispl = cnt + 3 * P;
 	size_t *words = xcalloc((size_t)P, sizeof *words), *at = xcalloc((size_t)P, sizeof *at);
-	for (size_t i = 0; i < k->n;) {
-		const struct tpl_page_head *h = (const void *)(k->w + i);
+	for (size_t i = 0; i < n;) {
+		const struct tpl_page_head *h = (const void *)(pages + i);
 		const size_t w = tpl_page_size(h->n) / 8;
 		words[owner(h->host)] += w;
 		i += w;
@@ -265,19 +270,18 @@ static int exchange(struct kept *k, uint64_t **recv, size_t *n_recv, uint64_t *s
 		return -1;
 	}
 	uint64_t *send = xmalloc((total + 1) * sizeof *send);
-	for (size_t i = 0; i < k->n;) {
-		const struct tpl_page_head *h = (const void *)(k->w + i);
+	for (size_t i = 0; i < n;) {
+		const struct tpl_page_head *h = (const void *)(pages + i);
 		const size_t w = tpl_page_size(h->n) / 8;
 		const int q = owner(h->host);
-		memcpy(send + at[q], k->w + i, w * 8);
+		memcpy(send + at[q], pages + i, w * 8);
 		at[q] += w;
 		i += w;
 	}
-	free(k->w);
-	k->w = NULL;
 	for (int q = 0; q < P; q++)
 		if (q != mpi_rank)
 			st[S_SENT_BYTES] += words[q] * 8;
+	st[S_ROUNDS]++;
 	rc = MPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD);
 	size_t rtotal = 0;
 	for (int q = 0; q < P && rc == MPI_SUCCESS; q++) {
@@ -398,19 +402,19 @@ static int write_stats(const struct opts *o, const uint64_t *all, const struct t
 	fprintf(f.fp,
 		"{\"documents\": %llu, \"without_host\": %llu, \"sampled\": %llu, "
 		"\"pages_blocks_capped\": %llu, \"hosts\": %llu, \"hosts_with_template\": %llu, "
-		"\"template_blocks\": %llu, \"hosts_from_previous\": %llu, \"spilled_bytes\": 0,\n"
+		"\"template_blocks\": %llu, \"hosts_from_previous\": %llu, \"spilled_bytes\": %llu,\n"
 		" \"mpi\": {\"ranks\": %d, \"bytes_all_to_all\": %llu, \"bytes_to_rank0\": %llu, "
-		"\"seconds\": %.3f",
+		"\"exchange_rounds\": %llu, \"seconds\": %.3f",
 		U(sum[S_DOCS]), U(sum[S_NO_HOST]), U(sum[S_LEARNT]), U(sum[S_CAPPED]), U(sum[S_HOSTS]),
-		U(ws->learnt), U(ws->learnt_blocks), U(ws->previous_hosts), P, U(sum[S_SENT_BYTES]),
-		U(sum[S_TO_RANK0]), secs);
+		U(ws->learnt), U(ws->learnt_blocks), U(ws->previous_hosts), U(sum[S_SPILLED]), P,
+		U(sum[S_SENT_BYTES]), U(sum[S_TO_RANK0]), U(all[S_ROUNDS]), secs);
 	static const struct {
 		int s;
 		const char *name;
 	} per[] = {{S_RSS, "peak_rss_kb"},     {S_DOCS, "documents"},
 		   {S_TAKEN, "pages_kept"},     {S_SENT_BYTES, "bytes_sent"},
 		   {S_RECV_PAGES, "pages_received"}, {S_LEARNT, "pages_learnt_from"},
-		   {S_HOSTS, "hosts"}};
+		   {S_HOSTS, "hosts"}, {S_SPILLED, "spilled_bytes"}};
 	for (size_t q = 0; q < sizeof per / sizeof *per; q++) {
 		fprintf(f.fp, ", \"per_rank_%s\": [", per[q].name);
 		for (int r = 0; r < P; r++)
@@ -420,6 +424,52 @@ static int write_stats(const struct opts *o, const uint64_t *all, const struct t
 	fprintf(f.fp, "}}\n");
 #undef U
 	return outfile_commit(&f);
+}
+
+/* ---- the rounds ---- */
+
+/* When any rank spilled, every rank's pages are in its partitions, and
+ * bytes[p] is partition p's over all ranks. */
+struct rounds {
+	int spilled;
+	uint64_t *bytes;
+};
+
+/* Whether any rank spilled and, if so, every page to the partitions and
+ * their sizes summed over the ranks.  @return 0 or -1 (logged); a
+ * collective call. */
+static int plan_rounds(struct tpl_pagestore *k, struct rounds *R)
+{
+	int rc = MPI_Allreduce(&k->spilled, &R->spilled, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (rc != MPI_SUCCESS)
+		return mpi_fail(rc, "planning the template exchange");
+	if (!R->spilled)
+		return 0;
+	int bad = tpl_pagestore_spill(k);
+	uint64_t *mine = xcalloc(TPL_STORE_PARTS, sizeof *mine);
+	for (unsigned p = 0; p < TPL_STORE_PARTS && !bad; p++) {
+		const int64_t b = tpl_pagestore_part_bytes(k, p);
+		bad = b < 0;
+		mine[p] = b < 0 ? 0 : (uint64_t)b;
+	}
+	R->bytes = xcalloc(TPL_STORE_PARTS, sizeof *R->bytes);
+	rc = MPI_Allreduce(mine, R->bytes, TPL_STORE_PARTS, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	free(mine);
+	if (rc != MPI_SUCCESS)
+		return mpi_fail(rc, "planning the template exchange");
+	return bad ? -1 : 0;
+}
+
+/* The end of the round that starts at partition @p0: the partitions
+ * after it while all ranks' pages of the round stay within @limit bytes,
+ * at least one. */
+static unsigned round_end(const struct rounds *R, unsigned p0, size_t limit)
+{
+	uint64_t sum = R->bytes[p0];
+	unsigned p1 = p0 + 1;
+	while (p1 < TPL_STORE_PARTS && sum + R->bytes[p1] <= limit)
+		sum += R->bytes[p1++];
+	return p1;
 }
 
 /* ---- the step ---- */
@@ -432,17 +482,18 @@ int step_template(int argc, char **argv)
 	parse(&o, argc, argv);
 
 	/* 1. this rank's pages */
-	struct kept k = {0};
+	struct tpl_pagestore k;
+	int rc = tpl_pagestore_init(&k, o.mem / 2, o.tmpdir);
 	uint64_t config = 0;
-	int have = 0, rc = 0;
+	int have = 0;
 	const size_t plen = strlen(o.work) + 32;
 	char *part = xmalloc(plen);
 	snprintf(part, plen, "%s/docs.%d.ndf", o.work, mpi_rank);
-	if (access(part, F_OK) == 0)
+	if (!rc && access(part, F_OK) == 0)
 		rc = read_docs(part, &o, &k, st, &config, &have);
 	free(part);
 	if (mpi_agree(rc ? EXIT_FAILED : 0, "reading the documents for the templates") > 1) {
-		free(k.w);
+		tpl_pagestore_free(&k);
 		return EXIT_FAILED;
 	}
 	/* the file's feature configuration: the first documents' */
@@ -454,37 +505,62 @@ int step_template(int argc, char **argv)
 	free(cfg);
 	if (rc != MPI_SUCCESS) {
 		mpi_fail(rc, "sharing the feature configuration");
-		free(k.w);
+		tpl_pagestore_free(&k);
 		return mpi_agree(EXIT_FAILED, "the templates");
 	}
 
-	/* 2. to the hosts' owners */
-	uint64_t *recv = NULL;
-	size_t n_recv = 0;
-	rc = exchange(&k, &recv, &n_recv, st);
-	free(k.w);
-	if (mpi_agree(rc ? EXIT_FAILED : 0, "the template exchange") > 1) {
-		free(recv);
+	/* 2 and 3, round by round: to the hosts' owners, learnt there */
+	struct learnt l = {0};
+	struct rounds R = {0};
+	rc = plan_rounds(&k, &R);
+	if (mpi_agree(rc ? EXIT_FAILED : 0, "planning the template exchange") > 1) {
+		tpl_pagestore_free(&k);
 		return EXIT_FAILED;
 	}
-	for (size_t i = 0; i < n_recv; i += tpl_page_size(recv[i + 3]) / 8)
-		st[S_RECV_PAGES]++;
-
-	/* 3. learnt here */
-	struct learnt l = {0};
+	st[S_SPILLED] = k.spilled_bytes;
 	struct tpl_learner *learner = tpl_learner_new();
+	uint8_t *round = NULL;
+	size_t round_cap = 0;
 	rc = learner ? 0 : -1;
-	if (!rc && mpi_fault_point("template"))
-		rc = -1;
-	struct tpl_learn_counts n = {0, 0};
-	if (!rc)
-		rc = tpl_learn_pages(learner, (const uint8_t *)recv, n_recv * 8, o.sample, &o.tp,
-				     keep_host, &l, &n);
-	st[S_HOSTS] = n.hosts;
-	st[S_LEARNT] = n.pages;
+	int failed = 0; /* on some rank: every rank leaves the rounds together */
+	for (unsigned p0 = 0, p1; p0 < TPL_STORE_PARTS && !failed; p0 = p1) {
+		const uint64_t *pages = (const uint64_t *)k.buf;
+		size_t len = k.len;
+		p1 = TPL_STORE_PARTS;
+		if (R.spilled) {
+			p1 = round_end(&R, p0, o.mem / 2);
+			len = 0;
+			for (unsigned p = p0; p < p1 && !rc; p++)
+				rc = tpl_pagestore_read_part(&k, p, &round, &len, &round_cap);
+			pages = (const uint64_t *)round;
+		}
+		if ((failed = mpi_agree(rc ? EXIT_FAILED : 0, "reading the spilled pages") > 1))
+			break;
+		uint64_t *recv = NULL;
+		size_t n_recv = 0;
+		rc = exchange(pages, len / 8, &recv, &n_recv, st);
+		if ((failed = mpi_agree(rc ? EXIT_FAILED : 0, "the template exchange") > 1)) {
+			free(recv);
+			break;
+		}
+		for (size_t i = 0; i < n_recv; i += tpl_page_size(recv[i + 3]) / 8)
+			st[S_RECV_PAGES]++;
+		if (!rc && p0 == 0 && mpi_fault_point("template"))
+			rc = -1;
+		struct tpl_learn_counts n = {0, 0};
+		if (!rc)
+			rc = tpl_learn_pages(learner, (const uint8_t *)recv, n_recv * 8, o.sample,
+					     &o.tp, keep_host, &l, &n);
+		st[S_HOSTS] += n.hosts;
+		st[S_LEARNT] += n.pages;
+		free(recv);
+		failed = mpi_agree(rc ? EXIT_FAILED : 0, "learning the templates") > 1;
+	}
 	tpl_learner_free(learner);
-	free(recv);
-	if (mpi_agree(rc ? EXIT_FAILED : 0, "learning the templates") > 1) {
+	tpl_pagestore_free(&k);
+	free(round);
+	free(R.bytes);
+	if (failed) {
 		free(l.w);
 		return EXIT_FAILED;
 	}
