@@ -190,9 +190,14 @@ endif
 fuzz-campaign-build:
 	$(MAKE) CC=clang OPENMP= FUZZ=campaign fuzz-build
 
-## bench: build and run the benchmarks (slow; not part of the tests)
+## bench: build and run the benchmarks (slow; not part of the tests; BENCH_REALCRAWL=1 adds bench/realcrawl.sh)
+BENCH_REALCRAWL ?= 0
 bench: $(STAGE_BIN) $(BENCH_BIN)
-	$(Q)BUILD=$(BUILD) sh bench/run.sh
+	$(Q)BUILD=$(BUILD) BENCH_REALCRAWL=$(BENCH_REALCRAWL) sh bench/run.sh
+
+## bench-realcrawl: the real-HTML crawl of distinct pages alone (installs nothing: it prints the packages it needs; the crawl takes minutes once)
+bench-realcrawl: $(STAGE_BIN) $(BENCH_BIN)
+	$(Q)BUILD=$(BUILD) BENCH_ONLY=realcrawl BENCH_REALCRAWL=1 sh bench/run.sh
 
 ## bench-long: the table benchmark with 100M fingerprints too (k = 3 and 6; ~8 GB in BENCH_DIR, minutes of CPU)
 bench-long: $(STAGE_BIN) $(BENCH_BIN)
@@ -235,7 +240,7 @@ help:
 	@sed -n 's/^## //p' Makefile
 
 FORCE:
-.PHONY: all test check check-asan fuzz fuzz-build fuzz-campaign-build bench bench-long conformance entities demo deps install clean help FORCE
+.PHONY: all test check check-asan fuzz fuzz-build fuzz-campaign-build bench bench-long bench-realcrawl conformance entities demo deps install clean help FORCE
 .SECONDARY:
 
 -include $(COMMON_OBJ:.o=.d) $(STAGE_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \

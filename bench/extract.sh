@@ -6,7 +6,9 @@
 #
 # The input: every HTML page under /usr/share/doc (Debian documentation
 # packages: python3-doc, debian-reference-en, ... whatever is installed;
-# `apt-get install python3-doc debian-reference-en` gives ~100 MB),
+# `apt-get install python3-doc debian-reference-en` gives ~100 MB; the
+# packages bench/realcrawl.sh needs add ~72,000 pages to it, so a crawl
+# built after installing them is another input: see docs/BENCHMARKS.md),
 # served over loopback by bench/serve_docs.py (plain, chunked and gzip
 # bodies) and crawled by wget into a real WARC; then that crawl is
 # repeated until the file is BENCH_EXTRACT_MB big.  Built once and cached
