@@ -42,7 +42,8 @@
 struct opts {
 	struct cli_common cc;
 	size_t mem;
-	const char *tmpdir, *previous, *stats, *copy;
+	const char *tmpdir, *previous, *stats, *copy, *copy_mem;
+	uint64_t copy_mem_max;
 	uint32_t sample;
 	struct tpl_params tp;
 	char **inputs;
@@ -75,6 +76,12 @@ static void usage(FILE *fp, int status)
 		"  -T, --tmpdir DIR       where to spill (default $TMPDIR or /tmp)\n"
 		"      --copy FILE        also write the documents read from standard input to\n"
 		"                         FILE, byte for byte (as 'tee FILE |' before it would)\n"
+		"      --copy-memory MFILE  write the copy as MFILE instead (a file on a tmpfs:\n"
+		"                         memory) while it holds at most --copy-memory-max;\n"
+		"                         past that, or when MFILE's file system is full, it\n"
+		"                         moves to FILE and goes on there: one of the two is\n"
+		"                         written\n"
+		"      --copy-memory-max SIZE  MFILE's most bytes (K, M, G; default 0: FILE)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n" CLI_COMMON_HELP,
 		d.min_pages, d.share_pct, d.near_bits, TPL_MAX_AGE);
 	exit(status);
@@ -82,7 +89,8 @@ static void usage(FILE *fp, int status)
 
 static void parse(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_SAMPLE = CLI_OPT_STAGE_BASE, OPT_MIN, OPT_SHARE, OPT_NEAR, OPT_PREV, OPT_STATS, OPT_COPY };
+	enum { OPT_SAMPLE = CLI_OPT_STAGE_BASE, OPT_MIN, OPT_SHARE, OPT_NEAR, OPT_PREV, OPT_STATS, OPT_COPY,
+	       OPT_COPY_MEM, OPT_COPY_MEM_MAX };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"sample", required_argument, NULL, OPT_SAMPLE},
@@ -94,6 +102,8 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"tmpdir", required_argument, NULL, 'T'},
 		{"stats", required_argument, NULL, OPT_STATS},
 		{"copy", required_argument, NULL, OPT_COPY},
+		{"copy-memory", required_argument, NULL, OPT_COPY_MEM},
+		{"copy-memory-max", required_argument, NULL, OPT_COPY_MEM_MAX},
 		{NULL, 0, NULL, 0},
 	};
 	const struct tpl_params dflt = TPL_PARAMS_DEFAULT;
@@ -119,6 +129,10 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->stats = optarg;
 		else if (c == OPT_COPY)
 			o->copy = optarg;
+		else if (c == OPT_COPY_MEM)
+			o->copy_mem = optarg;
+		else if (c == OPT_COPY_MEM_MAX)
+			o->copy_mem_max = cli_parse_size("--copy-memory-max", optarg);
 		else if (c == 'm')
 			o->mem = (size_t)cli_parse_size("--memory", optarg);
 		else if (c == 'T')
@@ -134,6 +148,10 @@ static void parse(struct opts *o, int argc, char **argv)
 	o->n_inputs = argc - optind;
 	if (o->copy && (o->n_inputs > 1 || (o->n_inputs == 1 && strcmp(o->inputs[0], "-")))) {
 		log_error("--copy copies standard input: name no other input");
+		usage(stderr, EXIT_FAILED);
+	}
+	if (o->copy_mem && !o->copy) {
+		log_error("--copy-memory needs --copy FILE, where the copy goes past it");
 		usage(stderr, EXIT_FAILED);
 	}
 	cli_common_finish(&o->cc);
@@ -335,7 +353,7 @@ int main(int argc, char **argv)
 	log_init("ndd-template");
 	parse(&opt, argc, argv);
 	struct teein *copy = NULL;
-	if (opt.copy && !(copy = teein_open(stdin, opt.copy)))
+	if (opt.copy && !(copy = teein_open(stdin, opt.copy, opt.copy_mem, opt.copy_mem_max)))
 		return EXIT_FAILED;
 	const double t0 = log_wall();
 	struct tpl_pagestore s;

@@ -10,7 +10,7 @@
 
 #include "util/infile.h"
 #include "util/log.h"
-#include "util/outfile.h"
+#include "util/spillout.h"
 
 /* Reads from a 1 MB pipe (infile_widen_pipe) take what it holds at once. */
 #define TEEIN_BUF (1u << 20)
@@ -19,7 +19,7 @@ struct teein {
 	int fd;
 	FILE *fp;
 	char *buf; /* where teein_finish() drains to */
-	struct outfile copy;
+	struct spillout copy;
 	int failed; /* a write of the copy failed: reads report an error */
 	int read_error;
 };
@@ -38,7 +38,7 @@ static ssize_t teein_read(void *cookie, char *p, size_t n)
 		return -1;
 	}
 	if (got > 0) {
-		if (outfile_write(&t->copy, p, (size_t)got)) {
+		if (spillout_write(&t->copy, p, (size_t)got)) {
 			t->failed = 1;
 			errno = EIO;
 			return -1;
@@ -47,7 +47,8 @@ static ssize_t teein_read(void *cookie, char *p, size_t n)
 	return got;
 }
 
-struct teein *teein_open(FILE *in, const char *copy_path)
+struct teein *teein_open(FILE *in, const char *copy_path, const char *mem_path,
+			 uint64_t mem_max)
 {
 	struct teein *t = calloc(1, sizeof *t);
 	if (!t || !(t->buf = malloc(TEEIN_BUF))) {
@@ -57,21 +58,20 @@ struct teein *teein_open(FILE *in, const char *copy_path)
 	}
 	t->fd = fileno(in);
 	infile_widen_pipe(in);
-	if (outfile_open(&t->copy, copy_path)) {
+	/* scratch, like tee's file: the disk takes it when the kernel sees
+	 * fit, not while the next stage waits */
+	if (spillout_open(&t->copy, mem_path, mem_max, copy_path, 1)) {
 		free(t->buf);
 		free(t);
 		return NULL;
 	}
-	/* like tee's file: the disk takes it when the kernel sees fit, not
-	 * while the next stage waits */
-	t->copy.scratch = 1;
 	static const cookie_io_functions_t io = {.read = teein_read};
 	t->fp = fopencookie(t, "rb", io);
 	if (!t->fp || setvbuf(t->fp, NULL, _IOFBF, TEEIN_BUF)) {
 		log_error("cannot read through a copy: %s", strerror(errno));
 		if (t->fp)
 			fclose(t->fp);
-		outfile_abort(&t->copy);
+		spillout_abort(&t->copy);
 		free(t->buf);
 		free(t);
 		return NULL;
@@ -96,12 +96,12 @@ int teein_finish(struct teein *t)
 		rc = -1;
 	}
 	if (t->failed)
-		rc = -1; /* outfile_write logged it */
+		rc = -1; /* spillout_write logged it */
 	fclose(t->fp);
 	if (rc)
-		outfile_abort(&t->copy);
+		spillout_abort(&t->copy);
 	else
-		rc = outfile_commit(&t->copy);
+		rc = spillout_commit(&t->copy);
 	free(t->buf);
 	free(t);
 	return rc;

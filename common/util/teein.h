@@ -9,16 +9,20 @@
 #ifndef NDD_TEEIN_H
 #define NDD_TEEIN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct teein;
 
 /**
- * Wrap @in (left open; the caller closes it after teein_close()) in a
- * FILE whose reads also append to @copy_path.  @return the handle, or
+ * Wrap @in (left open; the caller closes it after teein_finish()) in a
+ * FILE whose reads also append to a copy, published as @copy_path; or,
+ * while it holds at most @mem_max bytes, as @mem_path, a file in memory
+ * (a tmpfs: spillout.h; NULL or 0, on disk).  @return the handle, or
  * NULL (logged); the FILE is teein_file().
  */
-struct teein *teein_open(FILE *in, const char *copy_path);
+struct teein *teein_open(FILE *in, const char *copy_path, const char *mem_path,
+			 uint64_t mem_max);
 
 /** The FILE to read from. */
 FILE *teein_file(struct teein *t);
