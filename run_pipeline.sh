@@ -72,6 +72,13 @@ recursively in directories), and write the duplicate-cluster CSV.
       --bin DIR      where the ndd-* stage programs are (default: build/bin
                      beside this script, else \$PATH)
       --keep-work    keep the intermediate files (documents, raw tables)
+      --docs-memory SIZE  keep the documents file (every page's text, from
+                     extract to fingerprint and the report) in memory, on a
+                     tmpfs, while it holds at most SIZE (K, M, G; 0: on
+                     disk); past that it moves to the work directory.
+                     Default: a quarter of the memory available at the
+                     start, on disk if the inputs pass half of that
+      --docs-memory-dir DIR  that tmpfs (default /dev/shm; none: on disk)
       --tables       also build tonight's compressed tables (tables.ndf) and
                      find the pairs through them, not in memory (built anyway
                      when earlier nights are looked up: --index, --previous)
@@ -100,7 +107,7 @@ started=${EPOCHREALTIME/,/.}
 cmdline=("$0" "$@")
 out=./ndd-out k="" threads="" bindir="" keep=0 quiet=0 previous="" templates=1 mpi=0 want_tables=0
 method=minhash index="" night="" replace_night=0 keep_nights="" keep_rule=earliest list_index=""
-resume=0
+resume=0 docs_mem=auto docs_mem_dir=/dev/shm
 inputs=() lists=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -111,6 +118,8 @@ while [ $# -gt 0 ]; do
 	--previous) previous=${2:?}; shift 2 ;;
 	--files-from) lists+=("${2:?}"); shift 2 ;;
 	--keep-work) keep=1; shift ;;
+	--docs-memory) docs_mem=${2:?}; shift 2 ;;
+	--docs-memory-dir) docs_mem_dir=${2:?}; shift 2 ;;
 	--tables) want_tables=1; shift ;;
 	--resume) resume=1; shift ;;
 	--mpi) mpi=${2:?}; shift 2 ;;
@@ -314,6 +323,11 @@ if [ -n "$threads" ]; then
 fi
 
 case $mpi in '' | *[!0-9]*) die "--mpi must be a number of ranks, got '$mpi'" ;; esac
+case $docs_mem in
+auto) ;;
+*[0-9] | *[0-9][KkMmGg]) [[ $docs_mem =~ ^[0-9]+[KkMmGg]?$ ]] || die "--docs-memory must be a size (K, M, G) or auto, got '$docs_mem'" ;;
+*) die "--docs-memory must be a size (K, M, G) or auto, got '$docs_mem'" ;;
+esac
 
 # The stage programs: --bin, else build/bin beside this script, else PATH.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -377,6 +391,79 @@ for in in "${lists[@]}"; do add_inputs_from "$in"; done
 rm -f "$names" "$names.from"
 [ ${#files[@]} -gt 0 ] || die "no WARC files or archives found in: ${inputs[*]} ${lists[*]}"
 
+# ---- The documents file in memory ----
+# Template's copy of the documents (every page's text, which fingerprint
+# and the report read) is written on a tmpfs while it holds at most
+# $docs_budget bytes: there it costs the night less system time than in
+# a disk file's page cache, and none of the disk (docs/SCALE.md, "The
+# documents file in memory").  Past the budget, or when the tmpfs is full,
+# ndd-template moves it into the work directory and goes on there.  The
+# work directory's link docs.mem names its directory on the tmpfs
+# (ndd-docs.XXXXXX), and documents.ndf is a link through it when the copy
+# stayed in memory.  Whatever removes a work directory removes that
+# directory first; a work directory kept for later (--keep-work, a
+# --resume run that failed) gets its documents back on disk, so that no
+# memory stays taken until the next run.
+
+# docs_budget: the bytes the documents may hold in memory (0: on disk).
+docs_budget() {
+	local want avail bsize inputs
+	if [ "$templates" != 1 ] || [ "$mpi" != 0 ] || [ ! -d "$docs_mem_dir" ]; then
+		echo 0
+		return
+	fi
+	read -r avail bsize < <(stat -f -c '%a %S' -- "$docs_mem_dir" 2> /dev/null) || { echo 0; return; }
+	case $docs_mem in
+	auto)
+		want=$(awk '/^MemAvailable:/ { printf "%.0f", $2 * 1024 / 4 }' /proc/meminfo 2> /dev/null)
+		# documents are 1 to 2 times a .warc.gz crawl's bytes: a crawl
+		# this large would move to disk on the way
+		inputs=$(xargs -0 -r stat -L -c %s -- < "$work/inputs.list" | awk '{ s += $1 } END { printf "%.0f", s }')
+		[ "$((inputs * 2))" -le "${want:-0}" ] || want=0
+		;;
+	*[Kk]) want=$((${docs_mem%?} << 10)) ;;
+	*[Mm]) want=$((${docs_mem%?} << 20)) ;;
+	*[Gg]) want=$((${docs_mem%?} << 30)) ;;
+	*) want=$docs_mem ;;
+	esac
+	want=${want:-0}
+	echo $((want < avail * bsize ? want : avail * bsize))
+}
+
+# memory_docs WORK: the directory on the tmpfs that work directory WORK
+# links to, if it is one this script made.
+memory_docs() {
+	local d
+	d=$(readlink -- "$1/docs.mem") || return 0
+	case ${d##*/} in ndd-docs.??????) echo "$d" ;; esac
+}
+
+# drop_memory_docs WORK: remove WORK's documents in memory and its link.
+# shellcheck disable=SC2317 # called from the EXIT trap too
+drop_memory_docs() {
+	local d
+	d=$(memory_docs "$1")
+	[ -z "$d" ] || rm -rf -- "$d"
+	rm -f -- "$1/docs.mem"
+}
+
+# docs_to_disk: the kept work directory's documents, if in memory, onto
+# its disk (a copy renamed over the link: a run stopped meanwhile leaves
+# them in memory, where the next run finds them).
+# shellcheck disable=SC2317 # called from the EXIT trap
+docs_to_disk() {
+	[ -e "$work/docs.mem" ] || [ -L "$work/docs.mem" ] || return 0
+	if [ -L "$work/documents.ndf" ] && [ -f "$work/documents.ndf" ]; then
+		if ! { cp -- "$work/documents.ndf" "$work/documents.ndf.disk" &&
+			mv -f -- "$work/documents.ndf.disk" "$work/documents.ndf"; }; then
+			rm -f -- "$work/documents.ndf.disk"
+			echo "run_pipeline.sh: warning: the documents file stays in memory, in $(memory_docs "$work"), until the next run" >&2
+			return 0
+		fi
+	fi
+	drop_memory_docs "$work"
+}
+
 # ---- Lock, leftovers and publishing (the output directory's layout) ----
 
 # lock_dir DIR FD: hold DIR/.lock (flock(1)) on descriptor FD until this
@@ -405,6 +492,7 @@ clean_leftovers() {
 	for f in "$out"/.work.* "$out"/.run-* "$out"/.link-*; do
 		[ -e "$f" ] || [ -L "$f" ] || continue
 		[ "${f##*/}" = "$cur" ] || [ "$f" = "$spare" ] && continue
+		[ ! -d "$f" ] || drop_memory_docs "$f"
 		rm -rf "$f" && n=$((n + 1))
 	done
 	[ $n -eq 0 ] || say "removed $n leftover(s) of an interrupted run from $out"
@@ -599,7 +687,7 @@ resume_adopt() {
 	keepers=$(sed -n 's/^file [^ ]* //p' "$work"/.done-* 2> /dev/null)
 	for f in "$work"/* "$work"/.[!.]*; do
 		[ -e "$f" ] || [ -L "$f" ] || continue
-		case ${f##*/} in .done-*) continue ;; esac
+		case ${f##*/} in .done-* | docs.mem) continue ;; esac
 		grep -qxF -- "${f##*/}" <<< "$keepers" || rm -rf "$f"
 	done
 	say "resuming the interrupted run in $work"
@@ -784,7 +872,12 @@ cleanup() {
 		wait "${mark_pids[@]}" 2>/dev/null
 	fi
 	wait_background
-	keeps_work || [ ! -e "$work" ] || rm -rf "$work"
+	if keeps_work; then
+		docs_to_disk
+	elif [ -e "$work" ]; then
+		drop_memory_docs "$work"
+		rm -rf "$work"
+	fi
 }
 trap cleanup EXIT
 for sig in INT TERM HUP; do
@@ -927,14 +1020,22 @@ mpi_parts() { local r; for ((r = 0; r < mpi; r++)); do [ -f "$work/$1.$r.$2" ] &
 # seconds: extract's until it ends, template's only what it takes after.
 # shellcheck disable=SC2317 # run through step()
 extract_and_template() {
-	local t0 pe pg rce rcg
+	local t0 pe pg rce rcg d mem=()
+	drop_memory_docs "$work"
+	if [ "$docs_budget" -gt 0 ] && d=$(mktemp -d "$docs_mem_dir/ndd-docs.XXXXXX" 2> /dev/null); then
+		if ln -s "$d" "$work/docs.mem"; then
+			mem=(--copy-memory "$work/docs.mem/documents.ndf" --copy-memory-max "$docs_budget")
+		else
+			rmdir -- "$d"
+		fi
+	fi
 	mkfifo "$work/docs.fifo" || die "cannot create a FIFO in $work"
 	clock t0
 	spawn /dev/null "$work/docs.fifo" extract "${topt[@]}" "${qopt[@]}" \
 		--stats "$work/extract.json" --files0-from "$work/inputs.list"
 	pe=$spawned
 	spawn "$work/docs.fifo" - template "${topt[@]}" "${qopt[@]}" "${popt[@]}" -T "$work" \
-		--stats "$work/template.json" --copy "$work/documents.ndf" -o "$work/templates.ndf" -
+		--stats "$work/template.json" --copy "$work/documents.ndf" "${mem[@]}" -o "$work/templates.ndf" -
 	pg=$spawned
 	reap "$pe"; rce=$?
 	lap "secs[extract]" "$t0"
@@ -949,6 +1050,12 @@ extract_and_template() {
 	[ "$rce" -gt 1 ] && die "stage extract failed (exit $rce); nothing was published in $out"
 	[ "$rcg" -gt 1 ] && die "stage template failed (exit $rcg); nothing was published in $out"
 	[ "$rce" -eq 1 ] || [ "$rcg" -eq 1 ] && status=1
+	# template wrote the copy in memory or, past its budget, on disk
+	if [ -f "$work/docs.mem/documents.ndf" ]; then
+		ln -sfn docs.mem/documents.ndf "$work/documents.ndf" || die "cannot link the documents file in $work"
+	else
+		drop_memory_docs "$work"
+	fi
 	return 0
 }
 
@@ -987,6 +1094,8 @@ say "${#files[@]} input files, k = $k, method $method${index:+, index $index, ni
 docs=("$work/documents.ndf")
 # The names go through a file: 40,000 of them pass the argument limit.
 printf '%s\0' "${files[@]}" > "$work/inputs.list" || die "cannot write the input list"
+docs_budget=$(docs_budget)
+[ "$docs_budget" = 0 ] || say "the documents file in memory ($docs_mem_dir) up to $docs_budget bytes"
 popt=()
 [ -n "$latest_tpl" ] && popt=(--previous "$latest_tpl")
 fpopt=()
@@ -1222,7 +1331,8 @@ fi
 # text, and unlinking it waits on the file system: it goes while the
 # outputs are published (a run stopped from here on and resumed extracts
 # again, as the work it left has no documents file).
-[ "$keep" = 1 ] || [ ! -f "${docs[0]}" ] || in_background rm -f -- "${docs[@]}"
+memdocs=$(memory_docs "$work")
+[ "$keep" = 1 ] || [ ! -f "${docs[0]}" ] || in_background rm -rf -- "${docs[@]}" ${memdocs:+"$memdocs"}
 
 # The index and the outputs: stage the night, publish, commit the night
 # (see "Adding a night and publishing" above).

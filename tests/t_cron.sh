@@ -15,12 +15,14 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-mkdir -p "$tmp/bin" "$tmp/pids"
+mkdir -p "$tmp/bin" "$tmp/pids" "$tmp/shm"
 for s in extract template fingerprint permute-sort compress self-join documents query stats report; do
 	ln -s "$TOP/tests/data/hang-stage.sh" "$tmp/bin/ndd-$s"
 done
 export NDD_TEST_BIN="$BIN" NDD_TEST_PIDS="$tmp/pids"
-rp="./run_pipeline.sh --bin $tmp/bin -q"
+# the documents in memory go to a directory of the test's (what a run
+# leaves there counts as its leftovers)
+rp="./run_pipeline.sh --bin $tmp/bin -q --docs-memory-dir $tmp/shm"
 
 # wait_for FILE: up to 10 s for FILE to appear.
 wait_for() {
@@ -68,6 +70,7 @@ wait "$holder"
 [ $? -eq 2 ] || bad "SIGTERM: exit not 2"
 gone "$(cat "$tmp/pids/extract")" || bad "SIGTERM: the extract stage still runs"
 [ "$(leftovers "$out")" = 1 ] || bad "SIGTERM left work behind: $(ls -a "$out")"
+[ -z "$(ls -A "$tmp/shm")" ] || bad "SIGTERM left documents in memory: $(ls -A "$tmp/shm")"
 [ "$(readlink "$out/current")" = "$cur" ] || bad "SIGTERM changed current"
 cmp -s "$out/clusters.csv" "$tmp/clusters.ref" || bad "SIGTERM changed clusters.csv"
 
@@ -98,6 +101,7 @@ rm -f "$tmp/pids/"*
 $rp -o "$out" corpus-samples/ > /dev/null 2>&1
 [ $? -le 1 ] || bad "run after the kills failed"
 [ "$(leftovers "$out")" = 1 ] || bad "the leftovers of killed runs stay: $(ls -a "$out")"
+[ -z "$(ls -A "$tmp/shm")" ] || bad "the documents in memory of killed runs stay: $(ls -A "$tmp/shm")"
 cmp -s "$out/clusters.csv" "$tmp/clusters.ref" || bad "run after the kills: other clusters"
 [ "$(readlink "$out/current")" != "$cur" ] || bad "run after the kills: current not swapped"
 [ -e "$out/$cur" ] && bad "the replaced run directory stays"

@@ -17,12 +17,13 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-mkdir -p "$tmp/bin" "$tmp/pids"
+mkdir -p "$tmp/bin" "$tmp/pids" "$tmp/shm"
 for s in extract template fingerprint permute-sort compress self-join documents query stats report; do
 	ln -s "$TOP/tests/data/hang-stage.sh" "$tmp/bin/ndd-$s"
 done
 export NDD_TEST_BIN="$BIN" NDD_TEST_PIDS="$tmp/pids"
-rp="./run_pipeline.sh --bin $tmp/bin -q"
+# the documents in memory go to a directory of the test's
+rp="./run_pipeline.sh --bin $tmp/bin -q --docs-memory-dir $tmp/shm"
 in=$tmp/crawl
 cp -r corpus-samples "$in"
 
@@ -302,4 +303,6 @@ rm -f "$tmp/pids/"*
 $rp --resume -o "$tmp/t" "$in" > /dev/null 2>&1
 started fingerprint && bad "resume after SIGTERM: fingerprint ran again"
 same_outputs "$tmp/t" "$tmp/ref.k6" "resume after SIGTERM"
+# every run above ended in a run that finished: none left documents in memory
+[ -z "$(ls -A "$tmp/shm")" ] || bad "documents left in memory: $(ls -A "$tmp/shm")"
 exit $fail
