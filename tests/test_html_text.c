@@ -378,6 +378,32 @@ static void test_control_links(void)
 	CHECK(contains(m, "Part two"));
 	m = sandwich("<a href=\"javascript:void(0)\">Show the table of tides</a>");
 	CHECK(contains(m, "Show the table of tides"));
+	/* in a heading, "#" is the title's link to itself: its name */
+	m = main_of("<body><h1>Function core::arch::<a class=\"fn\" href=\"#\">vzip1_s8</a></h1>"
+		    "<p>Zip vectors, the first halves of each, into one vector of the same type.</p></body>");
+	CHECK(contains(m, "vzip1_s8"));
+}
+
+/* Links inside preformatted text (a signature's linked types) are the
+ * author's text, not pointers to other pages: the block is no pointer
+ * and stays content. */
+static void test_links_in_pre(void)
+{
+	const char *const page =
+		"<body><h1>Function vzip1_s8</h1><pre class=\"rust fn\">pub unsafe fn vzip1_s8(a: "
+		"<a href=\"t.html\">int8x8_t</a>, b: <a href=\"t.html\">int8x8_t</a>) -&gt; "
+		"<a href=\"t.html\">int8x8_t</a></pre><p>Zip vectors.</p></body>";
+	CHECK(html_text_extract(H, page, strlen(page)) == 0);
+	int seen = 0;
+	for (size_t i = 0; i < html_text_n_blocks(H); i++) {
+		const struct html_text_block b = html_text_block_at(H, i);
+		if (b.len > 7 && !memcmp(b.text, "pub uns", 7)) {
+			CHECK(!(b.flags & HTB_POINTER));
+			seen = 1;
+		}
+	}
+	CHECK(seen);
+	CHECK(contains(html_text_main(H, NULL), "pub unsafe fn vzip1_s8"));
 }
 
 /* A row that points to another page (a linked title and its metadata) is
@@ -1556,6 +1582,7 @@ int main(void)
 	test_rows_in_main();
 	test_comments_in_article();
 	test_control_links();
+	test_links_in_pre();
 	test_chrome_words();
 	test_entities();
 	test_malformed();

@@ -48,7 +48,7 @@
  * them h->in holds the open bits (open_bit()) the same way. */
 enum {
 	E_SOFT, E_FORM, E_MAIN, E_HEADING, E_DROP, E_LINK, E_HEAD, E_NEVER, E_FOREIGN, E_BLOCK,
-	E_CODE, E_NFLAGS
+	E_CODE, E_PRE, E_NFLAGS
 };
 #define EF(x) (1u << (x))
 _Static_assert(EF(E_SOFT) == HB_SOFT && EF(E_FORM) == HB_FORM && EF(E_MAIN) == HB_MAIN &&
@@ -1040,6 +1040,24 @@ static int href_is_control(const struct htok_token *tok)
 	return 0;
 }
 
+/*
+ * What an href makes of an element (@ti's is EF(E_LINK) for <a>).  A
+ * link inside preformatted text (a signature whose types are linked, the
+ * identifiers of a listing) annotates the author's text and points to no
+ * other page from it: its words are text.  A link to "#" alone is a
+ * control, except in a heading, where it is the title's link to itself
+ * (rustdoc's item name): text too, since a control never names a page.
+ */
+static inline uint16_t href_flags(const struct html_text *h, const struct htok_token *tok,
+				  const struct tag_info *ti)
+{
+	if (!ti->href || (h->in & EF(E_PRE)))
+		return 0;
+	if (href_is_control(tok))
+		return h->in & EF(E_HEADING) ? 0 : EF(E_DROP);
+	return ti->href;
+}
+
 static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_text *h, const struct htok_token *tok,
 								 const struct tag_info *ti)
 {
@@ -1047,7 +1065,7 @@ static inline __attribute__((always_inline)) uint16_t elem_flags(struct html_tex
 	/* Nearly half the start tags have no attribute read here, and many
 	 * others an href alone (most links). */
 	if (tok->attr_kinds & HATTR_BIT(HATTR_HREF))
-		f |= ti->href && href_is_control(tok) ? EF(E_DROP) : ti->href;
+		f |= href_flags(h, tok, ti);
 	if (tok->attr_kinds & ~HATTR_BIT(HATTR_HREF))
 		f |= elem_attr_flags(h, tok, ti);
 	return f;
@@ -1075,6 +1093,8 @@ static uint16_t tag_flags(enum htag tag)
 		f |= EF(E_HEAD);
 	if (tag == HTAG_PRE || tag == HTAG_CODE)
 		f |= EF(E_CODE);
+	if (tag == HTAG_PRE)
+		f |= EF(E_PRE);
 	return f;
 }
 
