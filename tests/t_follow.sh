@@ -5,7 +5,10 @@
 # crawl whose hosts have fewer and more pages than --sample (learnt at the
 # end, and while the pages come), for -t 1 and -t 2, from a file or from a
 # pipe with the copy tee writes, with pages held in memory or read back,
-# with an earlier night's templates; bad uses are refused.
+# with an earlier night's templates; bad uses are refused.  The crawl's
+# hosts of one theme share core chrome (template/learn.h) that a host
+# learnt after some of their pages were done makes shared: those pages are
+# done again (without that, every comparison below differs).
 set -u
 BUILD=${BUILD:-build}
 BIN=${BIN:-$BUILD/bin}

@@ -54,6 +54,17 @@ static int has(const uint64_t *h, size_t n, uint64_t x)
 	return 0;
 }
 
+/* The keys of @h (@n) that are not core keys (learn.h), in order, into
+ * @out; @return how many. */
+static size_t plain_keys(const uint64_t *h, size_t n, uint64_t *out)
+{
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!has(h, n, tpl_core_hash(h[i])))
+			out[u++] = h[i];
+	return u;
+}
+
 static void test_learn(void)
 {
 	const struct tpl_params p = TPL_PARAMS_DEFAULT;
@@ -76,7 +87,10 @@ static void test_learn(void)
 	size_t n;
 	uint32_t g;
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0);
-	CHECK(g == 5 && n == 2 && h[0] == T1 && h[1] == T2);
+	uint64_t pk[8];
+	/* T1 and T2, on every page, are core as well */
+	CHECK(g == 5 && n == 4 && plain_keys(h, n, pk) == 2 && pk[0] == T1 && pk[1] == T2 &&
+	      has(h, n, tpl_core_key(T1)) && has(h, n, tpl_core_key(T2)));
 	/* Two distinct pages are too few. */
 	CHECK(tpl_learn(l, pages, 2, &p, &h, &n, &g) == 0 && g == 2 && n == 0);
 	CHECK(tpl_learn(l, pages, 0, &p, &h, &n, &g) == 0 && g == 0 && n == 0);
@@ -103,7 +117,7 @@ static void test_learn(void)
 		pages[3 + i] = (struct tpl_page){~sig ^ (0xffffull << (16 * i)), 3, other[i], NULL, NULL};
 	}
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0);
-	CHECK(g == 3 && n == 1 && h[0] == T1);
+	CHECK(g == 3 && n == 2 && plain_keys(h, n, pk) == 1 && pk[0] == T1);
 	CHECK(!has(h, n, 0xA1) && !has(h, n, 0xA2));
 	/* Counted as five pages (near_bits 0), they would have been template:
 	 * the test can fail. */
@@ -122,10 +136,12 @@ static void test_learn(void)
 		many[i][1] = T1;
 		mp[i] = (struct tpl_page){XXH3_64bits(&i, sizeof i), 2, many[i], NULL, NULL};
 	}
-	CHECK(tpl_learn(l, mp, 300, &p, &h, &n, &g) == 0 && g == 300 && n == 2 && has(h, n, T3));
+	CHECK(tpl_learn(l, mp, 300, &p, &h, &n, &g) == 0 && g == 300 && n == 3 && has(h, n, T3) &&
+	      !has(h, n, tpl_core_key(T3)) && has(h, n, tpl_core_key(T1)));
 	struct tpl_params p2 = p;
 	p2.share_pct = 2;
-	CHECK(tpl_learn(l, mp, 300, &p2, &h, &n, &g) == 0 && n == 1 && h[0] == T1);
+	CHECK(tpl_learn(l, mp, 300, &p2, &h, &n, &g) == 0 && n == 2 && plain_keys(h, n, pk) == 1 &&
+	      pk[0] == T1);
 	tpl_learner_free(l);
 	tpl_learner_free(NULL);
 }
@@ -164,7 +180,9 @@ static void test_learn_roles(void)
 	size_t n;
 	uint32_t g;
 	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && g == 5);
-	CHECK(n == 4 && has(h, n, T1) && has(h, n, tpl_quoted_key(T2)) && !has(h, n, T2));
+	/* T1, chrome on every page, is core too; quoted blocks never are */
+	CHECK(n == 5 && has(h, n, T1) && has(h, n, tpl_core_key(T1)) &&
+	      has(h, n, tpl_quoted_key(T2)) && !has(h, n, T2) && !has(h, n, tpl_core_key(T2)));
 	CHECK(has(h, n, tpl_quoted_key(Q1)) && has(h, n, tpl_quoted_key(Q2)));
 	CHECK(!has(h, n, Q1) && !has(h, n, Q2));
 	for (size_t k = 1; k < n; k++)
@@ -191,8 +209,8 @@ static void test_learn_roles(void)
 	/* Without role bits every block counts as not a pointer, as before. */
 	for (int i = 0; i < 5; i++)
 		pages[i].pointer = pages[i].content = NULL;
-	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && n == 4 && has(h, n, Q1) &&
-	      has(h, n, T2));
+	CHECK(tpl_learn(l, pages, 5, &p, &h, &n, &g) == 0 && n == 8 && has(h, n, Q1) &&
+	      has(h, n, T2) && has(h, n, tpl_core_key(Q1)));
 	tpl_learner_free(l);
 }
 
@@ -289,6 +307,22 @@ static void test_blockset(void)
 		bad += blockset_has(&g, h) != want;
 	}
 	CHECK(bad == 0);
+	/* every other distinct hash taken out, 0 among them, in an order of
+	 * their own (the hashes sharing low bits crowd one run of slots) */
+	bad = 0;
+	for (int i = N - 1; i >= 0; i--)
+		if ((!i || sorted[i] != sorted[i - 1]) && i % 2 == 0)
+			blockset_remove(&g, sorted[i]);
+	blockset_remove(&g, 12345); /* not there: nothing */
+	size_t left = 0;
+	for (int i = 0; i < N; i++) {
+		if (i && sorted[i] == sorted[i - 1])
+			continue;
+		const int kept = i % 2 != 0;
+		bad += blockset_has(&g, sorted[i]) != kept;
+		left += (size_t)kept;
+	}
+	CHECK(bad == 0 && g.n == left && !g.has_zero);
 	blockset_free(&g);
 }
 
@@ -659,7 +693,7 @@ static void test_records_and_file(void)
 		return;
 	close(fd);
 	/* order 0, 1: this layout (1: hosts out of order); 2: layout 1, read
-	 * as it is (its hashes all chrome); 3, 4: layouts 0 and 3, refused */
+	 * as it is (its hashes all chrome); 3, 4: layout 0 and the next, refused */
 	static const uint64_t layout[] = {TPLREC_VERSION, TPLREC_VERSION, 1, 0, TPLREC_VERSION + 1};
 	for (int order = 0; order < 5; order++) {
 		FILE *fp = fopen(path, "wb");

@@ -12,11 +12,13 @@
 
 struct ndf_header;
 
-/* Record layout, in the section header's aux field.  2: a hash is a
- * template's key (a quoted block's tagged, template/learn.h); 1 (before
- * templates were learnt by role) is read as 2, its hashes all chrome,
- * which is what they meant; readers refuse others. */
-#define TPLREC_VERSION 2
+/* Record layout, in the section header's aux field.  3: a hash is a
+ * template's key (a quoted block's tagged, a core block's mixed as well:
+ * template/learn.h); 2 is read as 3 without core keys (a page's frame is
+ * then all its template blocks, as it was); 1 (before templates were
+ * learnt by role) is read as 2, its hashes all chrome, which is what they
+ * meant; readers refuse others. */
+#define TPLREC_VERSION 3
 #define TPLREC_OLDEST 1
 
 /* Most blocks one host's record may hold (a reader refuses more). */

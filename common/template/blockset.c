@@ -82,6 +82,36 @@ int blockset_add(struct blockset *s, uint64_t h)
 	return 0;
 }
 
+/* The slot @h is put in when no other hash is in its way. */
+static size_t home(const struct blockset *s, uint64_t h)
+{
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & s->mask;
+}
+
+void blockset_remove(struct blockset *s, uint64_t h)
+{
+	if (!blockset_has(s, h))
+		return;
+	s->n--;
+	if (!h) {
+		s->has_zero = 0;
+		return;
+	}
+	size_t gap = home(s, h);
+	while (s->slot[gap] != h)
+		gap = (gap + 1) & s->mask;
+	for (size_t j = (gap + 1) & s->mask; s->slot[j]; j = (j + 1) & s->mask) {
+		/* a hash may fill the gap when the gap lies on its probe path:
+		 * cyclically between its home and where it is */
+		const size_t k = home(s, s->slot[j]);
+		if (((j - k) & s->mask) >= ((j - gap) & s->mask)) {
+			s->slot[gap] = s->slot[j];
+			gap = j;
+		}
+	}
+	s->slot[gap] = 0;
+}
+
 void blockset_free(struct blockset *s)
 {
 	free(s->slot);

@@ -14,9 +14,11 @@
  *   emit the slot file in order.
  *
  * A page's result depends only on which of its blocks are template
- * (tplfp.h), and a template once learnt is kept, so the check file keeps,
- * per page done early, the low 32 bits of the hashes of its blocks the
- * set it was done against did not hold.
+ * (tplfp.h) and which core keys its frame met, and a template once
+ * learnt is kept, so the check file keeps, per page done early, the low
+ * 32 bits of the hashes of its blocks the set it was done against did
+ * not hold, and of the core keys it held, which a host learnt later may
+ * share (tplnow.h).
  */
 #include "template/follow.h"
 
@@ -34,6 +36,7 @@
 #include "template/host.h"
 #include "template/hostlearn.h"
 #include "template/tplfp.h"
+#include "template/tplnow.h"
 #include "template/tplset.h"
 #include "template/tplwrite.h"
 #include "util/grow.h"
@@ -73,7 +76,8 @@ struct pages {
 	uint32_t *len;
 	struct tplfp_result *res;
 	size_t *hoff;  /* each page's hashes in @hash */
-	uint32_t *nh;  /* and how many */
+	uint32_t *nh;  /* and how many: blocks not template */
+	uint32_t *nc;  /* then core keys its frame met (tplnow.h) */
 	uint64_t *hash;
 	uint8_t *buf;  /* pages read back */
 	size_t n, cap, hash_cap, buf_cap;
@@ -233,10 +237,11 @@ static int pages_reserve(struct pages *p, size_t n)
 	if (n <= p->cap)
 		return 0;
 	/* the arrays grow together: array_grow() gives each the same capacity */
-	void **const arr[] = {(void **)&p->doc, (void **)&p->off, (void **)&p->slot, (void **)&p->len,
-			      (void **)&p->res, (void **)&p->hoff, (void **)&p->nh};
+	void **const arr[] = {(void **)&p->doc, (void **)&p->off,  (void **)&p->slot,
+			      (void **)&p->len, (void **)&p->res,  (void **)&p->hoff,
+			      (void **)&p->nh,  (void **)&p->nc};
 	const size_t size[] = {sizeof *p->doc, sizeof *p->off, sizeof *p->slot, sizeof *p->len,
-			       sizeof *p->res, sizeof *p->hoff, sizeof *p->nh};
+			       sizeof *p->res, sizeof *p->hoff, sizeof *p->nh, sizeof *p->nc};
 	size_t c = p->cap;
 	for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
 		c = p->cap;
@@ -256,6 +261,7 @@ static void pages_free(struct pages *p)
 	free(p->res);
 	free(p->hoff);
 	free(p->nh);
+	free(p->nc);
 	free(p->buf);
 	free(p->hash);
 }
@@ -297,7 +303,9 @@ static int read_back(struct fl *f, const struct ref *r, size_t n)
 /* Do pages [0, n) of @f->pg against @set; with @keep, note the keys
  * that would make a block template that is not (for the check file: a
  * template learnt later may hold them): its hash, and a pointer's quoted
- * key too (learn.h).
+ * key too (learn.h); then the core keys in @set of its template blocks,
+ * which a host learnt later may share (tplnow.h).  A block gives two
+ * keys at most.
  * @return 0 or -1 (out of memory, logged). */
 static int do_pages(struct fl *f, const struct blockset *set, int keep, const uint8_t *skip,
 		    const struct tplfp_result *was)
@@ -337,16 +345,23 @@ static int do_pages(struct fl *f, const struct blockset *set, int keep, const ui
 			continue;
 		if (!set || !set->n) /* decided without hashing the content blocks */
 			docrec_blocks(d, w->text.blk);
-		uint32_t m = 0;
+		uint64_t *const kept = p->hash + p->hoff[i];
+		uint32_t m = 0, c = 0;
 		for (uint32_t k = 0; k < d->n_blocks; k++) {
 			const struct doc_block *const b = &w->text.blk[k];
 			if (tpl_is_template(set, b))
 				continue;
-			p->hash[p->hoff[i] + m++] = b->hash;
+			kept[m++] = b->hash;
 			if (b->flags & DB_POINTER)
-				p->hash[p->hoff[i] + m++] = tpl_quoted_key(b->hash);
+				kept[m++] = tpl_quoted_key(b->hash);
+		}
+		for (uint32_t k = 0; k < d->n_blocks; k++) {
+			const struct doc_block *const b = &w->text.blk[k];
+			if ((b->flags & TPL_MARK) && blockset_has(set, tpl_core_key(b->hash)))
+				kept[m + c++] = tpl_core_key(b->hash);
 		}
 		p->nh[i] = m;
+		p->nc[i] = c;
 	}
 	if (failed)
 		log_error("out of memory fingerprinting a page");
@@ -366,7 +381,7 @@ static int check_write(struct fl *f, size_t i)
 {
 	const struct pages *p = &f->pg;
 	return fcheck_add(&f->check, p->off[i], p->slot[i], p->len[i], p->hash + p->hoff[i],
-			  p->nh[i]);
+			  p->nh[i], p->nc[i]);
 }
 
 /* Do the pages read back into @f->pg against @set (@was: as in
@@ -453,11 +468,10 @@ static int learn_host(struct fl *f, struct hstate *h, size_t n)
 	f->n_lhash += nhash;
 	f->st->sampled += m;
 	f->st->hosts++;
-	for (size_t k = 0; k < nhash; k++)
-		if (blockset_add(&f->now, hashes[k])) {
-			log_error("out of memory");
-			return -1;
-		}
+	if (tplnow_add(&f->now, hashes, nhash)) {
+		log_error("out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -697,11 +711,9 @@ static int write_templates(struct fl *f, struct outfile *held)
 	return rc;
 }
 
-/* The low 32 bits of every template block, as a set. */
-static int low_set(const struct tplset *all, struct blockset *low)
+/* The low 32 bits of the @n keys @h, as a set. */
+static int low_set(const uint64_t *h, size_t n, struct blockset *low)
 {
-	size_t n;
-	const uint64_t *h = tplset_any(all, &n);
 	uint64_t *v = malloc((n ? n : 1) * sizeof *v);
 	if (!v)
 		return -1;
@@ -729,17 +741,22 @@ static int redo_add(void *ctx, uint64_t off, uint64_t slot, uint32_t len)
 }
 
 /* Redo the pages done early that hold a block of a template learnt
- * after them.  @return 0 or -1. */
+ * after them, or whose frame met a core key another host shares.
+ * @return 0 or -1. */
 static int recheck(struct fl *f, const struct tplset *all)
 {
-	struct blockset low = {0};
+	struct blockset low = {0}, low_core = {0};
 	struct redo r = {NULL, 0, 0};
-	int rc = low_set(all, &low);
+	size_t n, n_core;
+	const uint64_t *const keys = tplset_any(all, &n);
+	const uint64_t *const shared = tplset_shared_core(all, &n_core);
+	int rc = low_set(keys, n, &low) || low_set(shared, n_core, &low_core) ? -1 : 0;
 	if (rc)
 		log_error("out of memory");
 	if (!rc)
-		rc = fcheck_scan(&f->check, &low, redo_add, &r);
+		rc = fcheck_scan(&f->check, &low, &low_core, redo_add, &r);
 	blockset_free(&low);
+	blockset_free(&low_core);
 	f->st->redone = r.n;
 	if (!rc)
 		rc = do_refs(f, r.v, r.n, tplset_any_set(all), 0, 1);

@@ -12,7 +12,8 @@
  * (decide.h), of which only those final so far are known when the page
  * is fingerprinted; which of its blocks that set held is kept (a
  * temporary file), and once every template is final the pages whose
- * blocks meet a template learnt later are done again.  Hosts that never
+ * blocks meet a template learnt later are done again, and those whose
+ * frame met a core key that a host learnt later shares (tplnow.h).  Hosts that never
  * reach `sample` pages are learnt, and their pages done, at the end.  So
  * the templates file and the fingerprints are the bytes ndd-template and
  * ndd-fingerprint --templates write, in input order, for any thread
@@ -23,7 +24,7 @@
  * templates (as --templates loads them) and the pages being worked on;
  * disk: the fingerprint records (a temporary file the output is copied
  * from in order) and 4 bytes per block of each page done early that was
- * not template then.
+ * not template then or was a core block of its frame.
  */
 #ifndef NDD_TEMPLATE_FOLLOW_H
 #define NDD_TEMPLATE_FOLLOW_H

@@ -167,15 +167,16 @@ int fcheck_open(struct fcheck *c, const char *dir)
  * 50 blocks a page.
  */
 int fcheck_add(struct fcheck *c, uint64_t off, uint64_t slot, uint32_t len, const uint64_t *hash,
-	       uint32_t n)
+	       uint32_t n, uint32_t n_core)
 {
-	uint32_t rec[6 + 64];
+	uint32_t rec[7 + 64];
 	memcpy(rec, &off, 8);
 	memcpy(rec + 2, &slot, 8);
 	rec[4] = len;
 	rec[5] = n;
-	size_t k = 6;
-	for (uint32_t i = 0; i < n; i++) {
+	rec[6] = n_core;
+	size_t k = 7;
+	for (uint32_t i = 0; i < n + n_core; i++) {
 		rec[k++] = (uint32_t)hash[i];
 		if (k == sizeof rec / sizeof *rec) {
 			if (fwrite(rec, 4, k, c->fp) != k)
@@ -188,21 +189,28 @@ int fcheck_add(struct fcheck *c, uint64_t off, uint64_t slot, uint32_t len, cons
 	return 0;
 }
 
-int fcheck_scan(struct fcheck *c, const struct blockset *low, fcheck_fn fn, void *ctx)
+/* Whether one of the @n at @h is in @low. */
+static int any_in(const uint32_t *h, size_t n, const struct blockset *low)
 {
-	uint32_t *h = NULL, head[6];
+	for (size_t k = 0; k < n; k++)
+		if (blockset_has(low, h[k]))
+			return 1;
+	return 0;
+}
+
+int fcheck_scan(struct fcheck *c, const struct blockset *low, const struct blockset *low_core,
+		fcheck_fn fn, void *ctx)
+{
+	uint32_t *h = NULL, head[7];
 	size_t cap = 0;
 	int bad = fflush(c->fp) || fseeko(c->fp, 0, SEEK_SET), rc = 0;
-	while (!bad && !rc && fread(head, 4, 6, c->fp) == 6) {
-		if (head[5] && (array_grow((void **)&h, &cap, head[5], 4) ||
-				fread(h, 4, head[5], c->fp) != head[5])) {
+	while (!bad && !rc && fread(head, 4, 7, c->fp) == 7) {
+		const size_t n = (size_t)head[5] + head[6];
+		if (n && (array_grow((void **)&h, &cap, n, 4) || fread(h, 4, n, c->fp) != n)) {
 			bad = 1;
 			break;
 		}
-		uint32_t k = 0;
-		while (k < head[5] && !blockset_has(low, h[k]))
-			k++;
-		if (k == head[5])
+		if (!any_in(h, head[5], low) && !any_in(h + head[5], head[6], low_core))
 			continue;
 		uint64_t off, slot;
 		memcpy(&off, head, 8);

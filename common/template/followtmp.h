@@ -8,8 +8,9 @@
  *     end.  A slot is u32 bytes of the record (little-endian), u8 the
  *     choice (enum tpl_choice), the record (docrec.h, fprec_encode()).
  *   check: per page done early, u64 stream offset, u64 slot, u32 record
- *     length, u32 n, then the low 32 bits of the hashes of its n blocks
- *     that were not template then (native byte order: the file lives
+ *     length, u32 n, u32 n_core, then the low 32 bits of the n keys of
+ *     its blocks that were not template then, and of the n_core core
+ *     keys its frame met (tplnow.h) (native byte order: the file lives
  *     and dies with the process).
  */
 #ifndef NDD_TEMPLATE_FOLLOWTMP_H
@@ -68,21 +69,22 @@ struct fcheck {
 /** Create the check file in @dir.  @return 0, or -1 (logged). */
 int fcheck_open(struct fcheck *c, const char *dir) __attribute__((warn_unused_result));
 
-/** The check record of a page: @n block hashes (their low 32 bits kept).
+/** The check record of a page: @n keys of blocks not template, then
+ * @n_core core keys, at @hash (their low 32 bits kept).
  * @return 0 or -1 (logged). */
 int fcheck_add(struct fcheck *c, uint64_t off, uint64_t slot, uint32_t len, const uint64_t *hash,
-	       uint32_t n) __attribute__((warn_unused_result));
+	       uint32_t n, uint32_t n_core) __attribute__((warn_unused_result));
 
 /* Called for a page to do again; non-zero stops. */
 typedef int (*fcheck_fn)(void *ctx, uint64_t off, uint64_t slot, uint32_t len);
 
 /**
  * Call @fn, in the order they were added, for the pages any of whose
- * kept hashes @low (low 32 bits of hashes) holds.  @return 0, -1 (logged)
- * or what @fn returned.
+ * kept keys of blocks @low holds, or of whose core keys @low_core holds
+ * (low 32 bits of keys).  @return 0, -1 (logged) or what @fn returned.
  */
-int fcheck_scan(struct fcheck *c, const struct blockset *low, fcheck_fn fn, void *ctx)
-	__attribute__((warn_unused_result));
+int fcheck_scan(struct fcheck *c, const struct blockset *low, const struct blockset *low_core,
+		fcheck_fn fn, void *ctx) __attribute__((warn_unused_result));
 
 /** Close (a zeroed one is fine). */
 void fcheck_close(struct fcheck *c);

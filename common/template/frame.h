@@ -7,7 +7,11 @@
  * The frame of a page holding at least FRAME_MIN_TEMPLATE blocks of the
  * learnt templates (learn.h; every host's, as decide.h takes them out)
  * is those blocks: what repeats over a host's pages, so what a page of
- * the template shows whatever its article.  The page's other non-content
+ * the template shows whatever its article.  Of them, when it has one,
+ * only the core blocks no other host holds (learn.h): a host's teasers
+ * are template too, but each page shows its own draw of them, and a
+ * theme's chrome is on every site of the theme; a site's own menu,
+ * name and footer are on all its pages and no other's.  The page's other non-content
  * blocks (a caption, a related link) vary with its article, and are left
  * out.  Otherwise (a site of few pages, --no-templates) the frame is
  * what the main-text decision left out (decide.h): the page model's
@@ -28,10 +32,13 @@
 
 #include "format/docrec.h"
 #include "fingerprint/minhash.h"
+#include "template/blockset.h"
 
 /* Fewer template blocks than this are no frame: "Share" or "Menu" may be
  * some host's template and on any page. */
 #define FRAME_MIN_TEMPLATE 3
+/* One core block is a frame: a core key is a site's own. */
+#define FRAME_MIN_CORE 1
 
 /* The sketch's seed: frames of every run must be comparable. */
 #define FRAME_SEED 0x6672616d65ull /* "frame" */
@@ -45,8 +52,10 @@ static inline void frame_init(struct minhash *m)
 /**
  * The sketch of the frame of a page whose @n blocks @blk made the text of
  * tpl_decide()'s @choice (enum tpl_choice): the blocks tpl_decide() left
- * in its buffer, the template's marked.
+ * in its buffer, the template's marked, and @tpl the keys they were
+ * decided against (for the core keys; NULL: none).
  */
-uint64_t frame_sketch(struct minhash *m, const struct doc_block *blk, uint32_t n, int choice);
+uint64_t frame_sketch(struct minhash *m, const struct blockset *tpl, const struct doc_block *blk,
+		      uint32_t n, int choice);
 
 #endif

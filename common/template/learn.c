@@ -230,9 +230,12 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 		uint64_t key;
 		if (!role_key(&l->table[l->on_t[q]], t, &key))
 			continue;
-		rc = array_grow((void **)&l->out, &l->cap_out, out + 1, sizeof *l->out);
-		if (!rc)
-			l->out[out++] = key;
+		rc = array_grow((void **)&l->out, &l->cap_out, out + 2, sizeof *l->out);
+		if (rc)
+			break;
+		l->out[out++] = key;
+		if (key == l->table[l->on_t[q]].hash && 2 * (uint64_t)l->table[l->on_t[q]].total >= g)
+			l->out[out++] = tpl_core_key(key);
 	}
 	/* The slots filled are emptied, not the whole table: a host's pages
 	 * repeat their template blocks, so they fill a few of the slots

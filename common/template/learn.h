@@ -59,6 +59,33 @@ static inline uint64_t tpl_quoted_key(uint64_t hash)
 	return hash ^ TPL_QUOTED_TAG;
 }
 
+/*
+ * A chrome block on at least half of a host's distinct pages is also its
+ * template's core: the frame (frame.h) keeps to those, so that the
+ * teasers and quoted stories each page draws do not enter it.  Its core
+ * key, beside its chrome key (templates layout 3), is its hash mixed one
+ * way (not an involution like the quoted tag), so that tpl_core_hash()
+ * can tell a core key from a hash.
+ *
+ * A core key counts only while one host alone holds its block, as chrome
+ * or quoted (its hash or tpl_quoted_key() of it): chrome that a theme
+ * gives every site of it ("Home", "Log in", the theme's footer) does not
+ * tell one site's pages from another's.  The templates loaded drop the
+ * others (tplset.h), and so do the templates final so far while learning
+ * and fingerprinting in one pass (follow.h).
+ */
+#define TPL_CORE_TAG 0xc0e5a3e1b7d94f21ull
+#define TPL_CORE_MUL 0x9e3779b97f4a7c15ull
+#define TPL_CORE_INV 0xf1de83e19937733dull /* TPL_CORE_MUL^-1 mod 2^64 */
+static inline uint64_t tpl_core_key(uint64_t hash)
+{
+	return (hash ^ TPL_CORE_TAG) * TPL_CORE_MUL;
+}
+static inline uint64_t tpl_core_hash(uint64_t key)
+{
+	return (key * TPL_CORE_INV) ^ TPL_CORE_TAG;
+}
+
 /* One sampled page. */
 struct tpl_page {
 	uint64_t sig;           /* fingerprint of all its text */

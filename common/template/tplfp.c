@@ -22,7 +22,7 @@ int tplfp_page(const struct doc_record *d, const struct blockset *tpl, struct tp
 			frame_init(&w->frame);
 			w->frame_ready = 1;
 		}
-		r->frame = frame_sketch(&w->frame, w->text.blk, d->n_blocks, choice);
+		r->frame = frame_sketch(&w->frame, tpl, w->text.blk, d->n_blocks, choice);
 	}
 	r->choice = (uint8_t)choice;
 	r->text_len = text.n;

@@ -10,6 +10,7 @@
 
 #include "format/ndf.h"
 #include "format/tplrec.h"
+#include "template/learn.h"
 #include "util/grow.h"
 #include "util/log.h"
 
@@ -61,6 +62,70 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Index of @key in the @n ascending @v, or @n. */
+static size_t find_key(const uint64_t *v, size_t n, uint64_t key)
+{
+	const uint64_t *const at = bsearch(&key, v, n, sizeof *v, cmp_u64);
+	return at ? (size_t)(at - v) : n;
+}
+
+/*
+ * Of the @n distinct keys @any (ascending; @times[i] hosts hold key i),
+ * the core keys whose block two hosts or more hold (learn.h,
+ * tpl_core_key()) go to s->shared_core (ascending) and out of @any.
+ * @return the keys left in @any, or (size_t)-1 if memory ran out.
+ */
+static size_t drop_shared_core(struct tplset *s, uint64_t *any, const uint32_t *times, size_t n)
+{
+	size_t cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t h = tpl_core_hash(any[i]);
+		const size_t at = find_key(any, n, h);
+		if (at == n) /* not a core key */
+			continue;
+		const size_t q = find_key(any, n, tpl_quoted_key(h));
+		if (times[at] + (q < n ? times[q] : 0) < 2)
+			continue;
+		if (array_grow((void **)&s->shared_core, &cap, s->n_shared_core + 1,
+			       sizeof *s->shared_core))
+			return (size_t)-1;
+		s->shared_core[s->n_shared_core++] = any[i];
+	}
+	size_t u = 0, d = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (d < s->n_shared_core && any[i] == s->shared_core[d])
+			d++;
+		else
+			any[u++] = any[i];
+	}
+	return u;
+}
+
+/* s->any and s->any_set from s->hash.  @return 0 or -1 (out of memory). */
+static int build_any(struct tplset *s)
+{
+	uint32_t *times = calloc(s->n_hash, sizeof *times);
+	s->any = malloc(s->n_hash * sizeof *s->any);
+	int rc = times && s->any ? 0 : -1;
+	if (!rc) {
+		memcpy(s->any, s->hash, s->n_hash * sizeof *s->any);
+		qsort(s->any, s->n_hash, sizeof *s->any, cmp_u64);
+		for (size_t i = 0; i < s->n_hash; i++) {
+			if (!s->n_any || s->any[i] != s->any[s->n_any - 1])
+				s->any[s->n_any++] = s->any[i];
+			times[s->n_any - 1]++;
+		}
+		const size_t left = drop_shared_core(s, s->any, times, s->n_any);
+		rc = left == (size_t)-1 ? -1 : 0;
+		if (!rc)
+			s->n_any = left;
+	}
+	free(times);
+	if (!rc)
+		rc = blockset_build(&s->any_set, s->any, s->n_any);
+	return rc;
+}
+
 const uint64_t *tplset_any(const struct tplset *s, size_t *n)
 {
 	*n = s->n_any;
@@ -95,22 +160,9 @@ int tplset_load(struct tplset *s, const char *path)
 		rc = -1;
 	ndf_block_free(&b);
 	fclose(fp);
-	if (!rc && s->n_hash) {
-		s->any = malloc(s->n_hash * sizeof *s->any);
-		if (!s->any) {
-			log_error("%s: out of memory", path);
-			rc = -1;
-		} else {
-			memcpy(s->any, s->hash, s->n_hash * sizeof *s->any);
-			qsort(s->any, s->n_hash, sizeof *s->any, cmp_u64);
-			for (size_t i = 0; i < s->n_hash; i++)
-				if (!s->n_any || s->any[i] != s->any[s->n_any - 1])
-					s->any[s->n_any++] = s->any[i];
-			if (blockset_build(&s->any_set, s->any, s->n_any)) {
-				log_error("%s: out of memory", path);
-				rc = -1;
-			}
-		}
+	if (!rc && s->n_hash && build_any(s)) {
+		log_error("%s: out of memory", path);
+		rc = -1;
 	}
 	if (rc)
 		tplset_free(s);
@@ -125,6 +177,7 @@ void tplset_free(struct tplset *s)
 	free(s->pages);
 	free(s->age);
 	free(s->any);
+	free(s->shared_core);
 	blockset_free(&s->any_set);
 	memset(s, 0, sizeof *s);
 }
@@ -132,6 +185,12 @@ void tplset_free(struct tplset *s)
 const struct blockset *tplset_any_set(const struct tplset *s)
 {
 	return &s->any_set;
+}
+
+const uint64_t *tplset_shared_core(const struct tplset *s, size_t *n)
+{
+	*n = s->n_shared_core;
+	return s->shared_core;
 }
 
 const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n)

@@ -18,8 +18,10 @@ struct tplset {
 	uint32_t *pages, *age; /* host i's record's pages and age (tplrec.h) */
 	uint64_t *hash;   /* per host ascending */
 	size_t n_hash;
-	uint64_t *any;    /* every host's hashes, ascending, once each */
+	uint64_t *any;    /* every host's keys, ascending, once each, but shared_core's */
 	size_t n_any;
+	uint64_t *shared_core; /* core keys of a block two hosts hold (learn.h), ascending */
+	size_t n_shared_core;
 	struct blockset any_set; /* the same, for lookups */
 };
 
@@ -36,6 +38,10 @@ void tplset_free(struct tplset *s);
 /** The template of host @host (host_key()): *@n hashes, ascending;
  * NULL (and *@n = 0) if the file has none for it. */
 const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n);
+
+/** The core keys left out of tplset_any() because two hosts or more
+ * hold their block (learn.h): *@n keys, ascending. */
+const uint64_t *tplset_shared_core(const struct tplset *s, size_t *n);
 
 /** The template blocks of every host, ascending: *@n hashes. */
 const uint64_t *tplset_any(const struct tplset *s, size_t *n);
