@@ -109,28 +109,35 @@ out=./ndd-out k="" threads="" bindir="" keep=0 quiet=0 previous="" templates=1 m
 method=minhash index="" night="" replace_night=0 keep_nights="" keep_rule=earliest list_index=""
 resume=0 docs_mem=auto docs_mem_dir=/dev/shm
 inputs=() lists=()
+# need OPTION ARGS...: an option's value, or a usage error (exit 2)
+need() {
+	[ $# -ge 2 ] && [ -n "$2" ] && return 0
+	echo "run_pipeline.sh: option '$1' needs a value" >&2
+	usage >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case $1 in
-	-o | --output) out=${2:?}; shift 2 ;;
-	-k | --distance) k=${2:?}; shift 2 ;;
-	-t | --threads) threads=${2:?}; shift 2 ;;
-	--bin) bindir=${2:?}; shift 2 ;;
-	--previous) previous=${2:?}; shift 2 ;;
-	--files-from) lists+=("${2:?}"); shift 2 ;;
+	-o | --output) need "$@"; out=$2; shift 2 ;;
+	-k | --distance) need "$@"; k=$2; shift 2 ;;
+	-t | --threads) need "$@"; threads=$2; shift 2 ;;
+	--bin) need "$@"; bindir=$2; shift 2 ;;
+	--previous) need "$@"; previous=$2; shift 2 ;;
+	--files-from) need "$@"; lists+=("$2"); shift 2 ;;
 	--keep-work) keep=1; shift ;;
-	--docs-memory) docs_mem=${2:?}; shift 2 ;;
-	--docs-memory-dir) docs_mem_dir=${2:?}; shift 2 ;;
+	--docs-memory) need "$@"; docs_mem=$2; shift 2 ;;
+	--docs-memory-dir) need "$@"; docs_mem_dir=$2; shift 2 ;;
 	--tables) want_tables=1; shift ;;
 	--resume) resume=1; shift ;;
-	--mpi) mpi=${2:?}; shift 2 ;;
+	--mpi) need "$@"; mpi=$2; shift 2 ;;
 	--no-templates) templates=0; shift ;;
-	--method) method=${2:?}; shift 2 ;;
-	--index) index=${2:?}; shift 2 ;;
-	--night) night=${2:?}; shift 2 ;;
+	--method) need "$@"; method=$2; shift 2 ;;
+	--index) need "$@"; index=$2; shift 2 ;;
+	--night) need "$@"; night=$2; shift 2 ;;
 	--replace-night) replace_night=1; shift ;;
-	--keep-nights) keep_nights=${2:?}; shift 2 ;;
-	--list-index) list_index=${2:?}; shift 2 ;;
-	--keep) keep_rule=${2:?}; shift 2 ;;
+	--keep-nights) need "$@"; keep_nights=$2; shift 2 ;;
+	--list-index) need "$@"; list_index=$2; shift 2 ;;
+	--keep) need "$@"; keep_rule=$2; shift 2 ;;
 	-q | --quiet) quiet=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; inputs+=("$@"); break ;;

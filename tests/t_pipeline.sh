@@ -146,4 +146,12 @@ grep -q "ndd-self-join" "$tmp/err" || bad "missing stage not named"
 ./run_pipeline.sh 2>/dev/null; [ $? -eq 2 ] || bad "no input accepted"
 ./run_pipeline.sh -o "$tmp/o" "$tmp/no-such-dir" 2>/dev/null; [ $? -eq 2 ] || bad "missing input accepted"
 ./run_pipeline.sh --help | grep -q "Usage" || bad "--help"
+# an option without its value, last or empty: a usage error naming it
+for opt in -o --docs-memory --files-from; do
+	./run_pipeline.sh "$opt" 2> "$tmp/err"; rc=$?
+	if [ $rc -ne 2 ] || ! grep -q "option '$opt' needs a value" "$tmp/err"; then
+		bad "$opt without a value: exit $rc"
+	fi
+done
+./run_pipeline.sh -k '' corpus-samples/ 2>/dev/null; [ $? -eq 2 ] || bad "-k '' accepted"
 exit $fail
