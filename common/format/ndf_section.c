@@ -81,22 +81,22 @@ static int sec_footer(struct ndf_section *s)
 	return err;
 }
 
-int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_section **out)
+/* A section of @fp (@name) before anything is read, or NULL. */
+static struct ndf_section *sec_new(FILE *fp, const char *name)
 {
 	struct ndf_section *s = calloc(1, sizeof *s);
-	*out = NULL;
 	if (!s || !(s->r.name = strdup(name))) {
 		free(s);
-		return NDF_ERR_NOMEM;
+		return NULL;
 	}
 	s->r.fp = fp;
-	s->start = offset;
-	int err = fseeko(fp, (off_t)offset, SEEK_SET) ? NDF_ERR_IO : ndf_read_header(&s->r);
-	if (err > 0)
-		err = sec_fault(s, NDF_ERR_TRUNCATED, 0, "no section at this offset");
-	if (!err && (s->r.h.flags & NDF_FLAG_STREAMED))
-		err = sec_fault(s, NDF_ERR_PARAMS, 20,
-				"written to a pipe: its size is unknown, it cannot be read by index");
+	return s;
+}
+
+/* The end of an open: the footer read and *@out set, or @err with the
+ * section closed. */
+static int sec_opened(struct ndf_section *s, int err, struct ndf_section **out)
+{
 	if (!err)
 		err = sec_footer(s);
 	if (err) {
@@ -105,6 +105,22 @@ int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_sec
 	}
 	*out = s;
 	return 0;
+}
+
+int ndf_section_open(FILE *fp, const char *name, uint64_t offset, struct ndf_section **out)
+{
+	struct ndf_section *s = sec_new(fp, name);
+	*out = NULL;
+	if (!s)
+		return NDF_ERR_NOMEM;
+	s->start = offset;
+	int err = fseeko(fp, (off_t)offset, SEEK_SET) ? NDF_ERR_IO : ndf_read_header(&s->r);
+	if (err > 0)
+		err = sec_fault(s, NDF_ERR_TRUNCATED, 0, "no section at this offset");
+	if (!err && (s->r.h.flags & NDF_FLAG_STREAMED))
+		err = sec_fault(s, NDF_ERR_PARAMS, 20,
+				"written to a pipe: its size is unknown, it cannot be read by index");
+	return sec_opened(s, err, out);
 }
 
 /* A STREAMED header holds no totals: the tail's stand in for them, and
@@ -124,14 +140,11 @@ static int sec_tail_totals(struct ndf_section *s, const uint8_t *tail, uint64_t 
 
 int ndf_section_open_end(FILE *fp, const char *name, uint64_t end, struct ndf_section **out)
 {
-	struct ndf_section *s = calloc(1, sizeof *s);
+	struct ndf_section *s = sec_new(fp, name);
 	uint8_t tail[TAIL_SIZE];
 	*out = NULL;
-	if (!s || !(s->r.name = strdup(name))) {
-		free(s);
+	if (!s)
 		return NDF_ERR_NOMEM;
-	}
-	s->r.fp = fp;
 	int err = end < NDF_HEADER_SIZE + 4 + TAIL_SIZE
 			  ? sec_fault(s, NDF_ERR_TRUNCATED, end, "too short for a section")
 			  : sec_pread(s, end - TAIL_SIZE, tail, TAIL_SIZE, "file ends inside the tail");
@@ -148,14 +161,7 @@ int ndf_section_open_end(FILE *fp, const char *name, uint64_t end, struct ndf_se
 		err = sec_fault(s, NDF_ERR_TRUNCATED, 0, "no section header where the tail says");
 	if (!err)
 		err = sec_tail_totals(s, tail, size);
-	if (!err)
-		err = sec_footer(s);
-	if (err) {
-		ndf_section_close(s);
-		return err;
-	}
-	*out = s;
-	return 0;
+	return sec_opened(s, err, out);
 }
 
 const struct ndf_header *ndf_section_header(const struct ndf_section *s)

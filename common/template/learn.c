@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/sorted64.h"
 
 /* A block's tally in the learner's table, per role: as a pointer, and
  * in any other role.  16 bytes, as the tally by hash alone was: counts
@@ -99,12 +100,6 @@ static void group_order(uint32_t *parent, size_t n, uint32_t *start, uint32_t *o
 		start[r + 1] += start[r];
 	for (size_t i = 0; i < n; i++)
 		order[start[parent[i]]++] = (uint32_t)i;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
 }
 
 /*
@@ -244,7 +239,7 @@ int tpl_learn(struct tpl_learner *l, const struct tpl_page *pages, size_t n,
 		l->table[l->used[k]] = (struct slot){0};
 	if (rc)
 		return -1;
-	qsort(l->out, out, sizeof *l->out, cmp_u64);
+	qsort(l->out, out, sizeof *l->out, u64_cmp);
 	/* a quoted key equal to another block's hash: kept once */
 	size_t u = 0;
 	for (size_t i = 0; i < out; i++)

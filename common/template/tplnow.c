@@ -13,22 +13,12 @@
 #include <stdlib.h>
 
 #include "template/learn.h"
-
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static int holds(const uint64_t *keys, size_t n, uint64_t key)
-{
-	return bsearch(&key, keys, n, sizeof *keys, cmp_u64) != NULL;
-}
+#include "util/sorted64.h"
 
 /* Whether @key of the host's @keys is one of its core keys. */
 static int is_core(const uint64_t *keys, size_t n, uint64_t key)
 {
-	return holds(keys, n, tpl_core_hash(key));
+	return u64_has(keys, n, tpl_core_hash(key));
 }
 
 /* Whether the core key of @h may go in: no host added before holds the
@@ -36,7 +26,7 @@ static int is_core(const uint64_t *keys, size_t n, uint64_t key)
 static int core_alone(const struct blockset *now, const uint64_t *keys, size_t n, uint64_t h)
 {
 	const uint64_t q = tpl_quoted_key(h);
-	return !blockset_has(now, h) && !blockset_has(now, q) && !holds(keys, n, q);
+	return !blockset_has(now, h) && !blockset_has(now, q) && !u64_has(keys, n, q);
 }
 
 int tplnow_add(struct blockset *now, const uint64_t *keys, size_t n)

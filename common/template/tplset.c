@@ -12,6 +12,7 @@
 #include "format/tplrec.h"
 #include "template/learn.h"
 #include "util/grow.h"
+#include "util/sorted64.h"
 #include "util/log.h"
 
 /* The records of one block.  @return 0, or -1 (logged). */
@@ -56,19 +57,6 @@ static int load_block(struct tplset *s, const struct ndf_block *b, const char *p
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Index of @key in the @n ascending @v, or @n. */
-static size_t find_key(const uint64_t *v, size_t n, uint64_t key)
-{
-	const uint64_t *const at = bsearch(&key, v, n, sizeof *v, cmp_u64);
-	return at ? (size_t)(at - v) : n;
-}
-
 /*
  * Of the @n distinct keys @any (ascending; @times[i] hosts hold key i),
  * the core keys whose block two hosts or more hold (learn.h,
@@ -80,10 +68,10 @@ static size_t drop_shared_core(struct tplset *s, uint64_t *any, const uint32_t *
 	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		const uint64_t h = tpl_core_hash(any[i]);
-		const size_t at = find_key(any, n, h);
+		const size_t at = u64_find(any, n, h);
 		if (at == n) /* not a core key */
 			continue;
-		const size_t q = find_key(any, n, tpl_quoted_key(h));
+		const size_t q = u64_find(any, n, tpl_quoted_key(h));
 		if (times[at] + (q < n ? times[q] : 0) < 2)
 			continue;
 		if (array_grow((void **)&s->shared_core, &cap, s->n_shared_core + 1,
@@ -109,7 +97,7 @@ static int build_any(struct tplset *s)
 	int rc = times && s->any ? 0 : -1;
 	if (!rc) {
 		memcpy(s->any, s->hash, s->n_hash * sizeof *s->any);
-		qsort(s->any, s->n_hash, sizeof *s->any, cmp_u64);
+		qsort(s->any, s->n_hash, sizeof *s->any, u64_cmp);
 		for (size_t i = 0; i < s->n_hash; i++) {
 			if (!s->n_any || s->any[i] != s->any[s->n_any - 1])
 				s->any[s->n_any++] = s->any[i];
