@@ -8,7 +8,9 @@
  * is not right before the content (dropped chrome between passed over,
  * unless the line is a heading) are not.  A heading outside declared
  * main content right before it (a thread's title above posts that are
- * each an <article>) is the headline too.
+ * each an <article>) is the headline too, and so is a title above the
+ * first post's profile and date lines when they are left out of the
+ * content as a record's fields (values, util/valueline.h).
  */
 #include "html/html_blocks.h"
 #include "html/html_headline.h"
@@ -61,6 +63,22 @@ static void test_pages(void)
 	snprintf(page, sizeof(page), posts, "Harbour wall repairs | Coast Forum",
 		 "<div class=author-box><b>Jo Smith</b> writes about the coast</div>");
 	CHECK(!contains(main_of(page), "Harbour wall repairs"));
+	/* The first post's profile and date lines between the title and
+	 * the post, in cells of no class word (phpBB 2, vBulletin): a
+	 * record's fields, passed over; a heading too.  A line of words
+	 * there (a byline) is not. */
+	static const char *const cells =
+		"<html><head><title>Harbour wall repairs - Coast Forum</title></head><body>"
+		"<div id=topic>%s<table><tr><td><b>jsmith_4207</b><br>Joined: March 4, 2019<br>"
+		"Posts: 838</td><td><table><tr><td>May 2, 2024</td></tr><tr><td>The harbour wall was "
+		"repaired over the winter, and the fish market that flooded in November opens again."
+		"</td></tr></table></td></tr></table></div></body></html>";
+	snprintf(page, sizeof(page), cells, "<div>Harbour wall repairs</div>");
+	CHECK(contains(main_of(page), "Harbour wall repairs\n"));
+	snprintf(page, sizeof(page), cells, "<h2>Harbour wall repairs</h2>");
+	CHECK(contains(main_of(page), "Harbour wall repairs\n"));
+	snprintf(page, sizeof(page), cells, "<div>Harbour wall repairs</div><div>Posted by the editor</div>");
+	CHECK(!contains(main_of(page), "Harbour wall repairs"));
 }
 
 static struct hblock blk(uint32_t words, uint8_t cls, size_t off, uint32_t len)
@@ -108,6 +126,19 @@ static void test_blocks(void)
 	b[0].flags = 0;
 	b[2].cls = HB_BAD;
 	hblocks_headline(b, 3, text, title, strlen(title));
+	CHECK(b[0].cls == HB_SHORT);
+	/* a value left out of the content (a post's date) is passed over,
+	 * to a heading too; a line of words is not */
+	static const char dated[] = "Harbour wall repairs2 May 2024The harbour wall was repaired.";
+	b[0] = blk(3, HB_SHORT, 0, 20);
+	b[0].flags = HB_HEADING;
+	b[1] = blk(3, HB_SHORT, 20, 10);
+	b[2] = blk(5, HB_GOOD, 30, 30);
+	hblocks_headline(b, 3, dated, title, strlen(title));
+	CHECK(b[0].cls == HB_GOOD);
+	static const char posted[] = "Harbour wall repairsPosted by joeThe harbour wall was repaired.";
+	b[0].cls = HB_SHORT;
+	hblocks_headline(b, 3, posted, title, strlen(title));
 	CHECK(b[0].cls == HB_SHORT);
 	hblocks_headline(NULL, 0, text, title, strlen(title));
 }

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "util/valueline.h"
+
 /* A separator between a headline and the site's name in a <title>:
  * - | : and the dashes, middle dot and guillemet of UTF-8. */
 static int separator(const unsigned char *p, size_t left)
@@ -37,6 +39,15 @@ static int outside_main(const struct hblock *t, int chrome)
 	return t->cls == HB_HIDDEN && (t->flags & HB_HEADING) && !chrome && !(t->flags & HB_SOFT);
 }
 
+/* A line of a record's fields left out of the content (a post's handle,
+ * "Joined", post count and date in cells of no class word), which a
+ * forum's markup may set between the thread's title and its first post. */
+static int field_line(const struct hblock *t, const char *text)
+{
+	return t->cls < HB_GOOD && !(t->flags & HB_HEADING) && !t->pointer &&
+	       valueline_kind(text + t->off, t->len) == VL_VALUE;
+}
+
 void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *title, size_t title_len)
 {
 	size_t first = 0;
@@ -44,9 +55,14 @@ void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *
 		first++;
 	size_t j = first;
 	int chrome = 0; /* dropped chrome (not only marks) between it and the content */
-	while (j > 0 && first - j < HEADLINE_PAST && ((b[j - 1].flags & HB_MARK) ||
-						     (b[j - 1].cls > HB_GOOD && !outside_main(&b[j - 1], chrome)))) {
-		chrome |= !(b[j - 1].flags & HB_MARK);
+	while (j > 0 && first - j < HEADLINE_PAST) {
+		const struct hblock *const p = &b[j - 1];
+		if (field_line(p, text))
+			;
+		else if ((p->flags & HB_MARK) || (p->cls > HB_GOOD && !outside_main(p, chrome)))
+			chrome |= !(p->flags & HB_MARK);
+		else
+			break;
 		j--;
 	}
 	if (first == n || j == 0)

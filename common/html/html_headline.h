@@ -19,6 +19,12 @@
  * holds the text, right before it (marks aside), is the headline too: a
  * thread's title above posts that are each an <article> (XenForo), which
  * a copy of the thread on a forum without <article> keeps.
+ * Lines left out of the content that are values (util/valueline.h: a
+ * handle with its number, "Joined: <date>", a post count, a date) are
+ * passed over as marks are, to a heading too: they are the first post's
+ * fields, which phpBB 2 and vBulletin serve in cells of no class word
+ * between the thread's title and the post, and which a forum that marks
+ * them as chrome drops; the title stood on one side of such a pair only.
  */
 #ifndef NDD_HTML_HEADLINE_H
 #define NDD_HTML_HEADLINE_H
