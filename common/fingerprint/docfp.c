@@ -415,9 +415,18 @@ static inline __attribute__((always_inline)) void words3_add(struct minhash *m, 
 		return;
 	}
 	++*words;
-	minhash_add(m, shingle3_hash(*w0, *w1, h));
+	minhash_put(m, shingle3_hash(*w0, *w1, h));
 	*w0 = *w1;
 	*w1 = h;
+}
+
+/* The end of a run of words3_add(): the document has @words words now,
+ * and a shingle was put in the bins for each from the third on. */
+static inline void words3_count(struct docfp_ctx *ctx, size_t words)
+{
+	const size_t before = ctx->words;
+	ctx->mh.n += (words > 2 ? words - 2 : 0) - (before > 2 ? before - 2 : 0);
+	ctx->words = words;
 }
 
 /*
@@ -437,9 +446,9 @@ static __attribute__((flatten)) size_t minhash_words3(struct docfp_ctx *ctx, siz
 	for (; k < n_tok && (t[k].kind & TN_KIND_MASK) == TN_WORD; k++)
 		words3_add(&ctx->mh, &w0, &w1, &words,
 			   hash_bytes(tn->text + t[k].off, t[k].len));
+	words3_count(ctx, words);
 	ctx->ring[0] = w0;
 	ctx->ring[1] = w1;
-	ctx->words = words;
 	return k;
 }
 
@@ -467,9 +476,9 @@ static __attribute__((flatten)) size_t minhash_ascii_words(struct docfp_ctx *ctx
 		bytes += wlen;
 		count++;
 	}
+	words3_count(ctx, words);
 	ctx->ring[0] = w0;
 	ctx->ring[1] = w1;
-	ctx->words = words;
 	return count ? bytes + count - 1 : 0;
 }
 

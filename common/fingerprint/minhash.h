@@ -50,12 +50,23 @@ static inline void minhash_reset(struct minhash *m)
 	m->n = 0;
 }
 
-/** Add feature hash @h (inline: a page adds thousands). */
-static inline void minhash_add(struct minhash *m, uint64_t h)
+/**
+ * Put feature hash @h in its bin without counting it: a caller adding a
+ * run of features counts them once, m->n += the run's count, instead of
+ * a store per feature (m->n may alias the bins for the compiler, so it
+ * is not kept in a register across them).
+ */
+static inline void minhash_put(struct minhash *m, uint64_t h)
 {
 	const unsigned bin = (unsigned)(h >> 58);
 	const uint64_t v = h & (MINHASH_EMPTY >> 1); /* never MINHASH_EMPTY */
 	m->bin[bin] = v < m->bin[bin] ? v : m->bin[bin];
+}
+
+/** Add feature hash @h (inline: a page adds thousands). */
+static inline void minhash_add(struct minhash *m, uint64_t h)
+{
+	minhash_put(m, h);
 	m->n++;
 }
 
