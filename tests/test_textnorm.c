@@ -145,6 +145,27 @@ static int nfkc_is_self(uint32_t cp)
 	return same;
 }
 
+/* Is @cp's NFKC_Casefold a separator, then separators or marks (U+2017:
+ * a space and U+0333)? */
+static int nfkc_is_sep(uint32_t cp)
+{
+	uint8_t in[8];
+	const utf8proc_ssize_t n = utf8proc_encode_char((utf8proc_int32_t)cp, in);
+	in[n] = 0;
+	uint8_t *const out = utf8proc_NFKC_Casefold(in);
+	int ok = out && *out, first = 1;
+	for (const uint8_t *p = out, *end = out + (out ? strlen((const char *)out) : 0); ok && p < end;) {
+		uint32_t c;
+		p += textnorm_decode(p, end, &c);
+		const utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)c);
+		ok = textnorm_class(textnorm_fold(c)) == TN_SEP ||
+		     (!first && (cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_ME));
+		first = 0;
+	}
+	free(out);
+	return ok;
+}
+
 /* Composed (NFC) and decomposed (NFD) accents, compatibility forms and
  * full case folding give one text. */
 static void test_nfkc(void)
@@ -327,7 +348,12 @@ static void test_garbage(void)
  */
 static void test_raw_path(void)
 {
-	static const char *const atoms[] = {"ab", "Zq9", " ", ", ", ".", "\t", "\xE4\xB8\xAD",
+	static const char *const atoms[] = {
+		/* arrows, shapes, symbols, dingbats, pictographs: read as they stand */
+		"\xE2\x86\x92", "\xE2\x87\x92", "\xE2\x8C\x98", "\xE2\x96\xA0", "\xE2\x96\xBA",
+		"\xE2\x98\x85", "\xE2\x9C\x93", "\xE2\x9E\xBF", "\xE2\xAC\x86", "\xF0\x9F\x98\x80",
+		"\xF0\x9F\x9A\x80", "\xF0\x9F\x82\xA1", "\xF0\x9F\x8F\xBB", "\xE2\x86\x9A",
+		"ab", "Zq9", " ", ", ", ".", "\t", "\xE4\xB8\xAD",
 		"\xE4\xB8\x80", "\xE9\xBF\xBF", "\xE6\x96\x87", "\xE3\x80\x80", "\xE3\x80\x81",
 		"\xE3\x80\x82", "\xE3\x80\x8C", "\xEF\xBC\x8C", "\xEF\xBC\x81", "\xEF\xBC\x9F",
 		"\xE2\x80\xA6", "\xE2\x80\xA4", "\xE2\x80\x94", "\xE2\x80\x9C", "\xC2\xA0",
@@ -336,7 +362,13 @@ static void test_raw_path(void)
 		"\xC3\x80", "\xC3\xBF", "\xC3\x9E", "\xEF\xBC\xA1", "\xC3\x9F", "\xC3\x97",
 		"\xC3\xB7", "\xC2\xAA", "\xC2\xB2",
 		"\xEF\xBC\x91", "\xCC\x81", "\xC3\xBC", "\xC3\x9C", "\xE3\x81\x8B", "\xE4\xB7\xBF",
-		"\xEF\xA4\x80", "\xFF", "\xE4\xB8", "\xE1\x84\x92", "\xC2\xAD", "\xC2"};
+		"\xEF\xA4\x80", "\xFF", "\xE4\xB8", "\xE1\x84\x92", "\xC2\xAD", "\xC2",
+		/* beside them: what NFKC changes (U+2329, circled 1, enclosed "0.",
+		 * enclosed ideographs, TM), what composes with or follows them (U+0338,
+		 * VS16, ZWJ), and cut or broken sequences of their lead bytes */
+		"\xE2\x8C\xA9", "\xE2\x91\xA0", "\xF0\x9F\x84\x80", "\xF0\x9F\x88\x80",
+		"\xE2\x84\xA2", "\xCC\xB8", "\xEF\xB8\x8F", "\xE2\x80\x8D", "\xF0\x9F\x98",
+		"\xF0\x9F", "\xE2\x86", "\xF0\x9F\x98\x28", "\xF0\x8F\x98\x80", "\xE2\x28\x92"};
 	uint64_t st = test_seed(31);
 	struct textnorm ref = {0};
 	struct nfkc nf = {0};
@@ -345,7 +377,7 @@ static void test_raw_path(void)
 		char in[400];
 		size_t n = 0;
 		/* half the strings only of what is read as it stands */
-		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 36;
+		const size_t na = sizeof atoms / sizeof atoms[0], pick = it % 2 ? na : 50;
 		for (int k = (int)(test_rand(&st) % 40); k > 0; k--) {
 			const char *a = atoms[test_rand(&st) % pick];
 			memcpy(in + n, a, strlen(a));
@@ -425,6 +457,46 @@ static void test_ascii_words(void)
 }
 
 /*
+ * Every code point textnorm_sep_len() takes as it stands, of any block:
+ * its own NFKC_Casefold form by the library (or U+00A0, a space), a
+ * starter (nothing before it composes with it), TN_SEP, and read as one
+ * separator between a letter and a Han character; so tokenising it
+ * before or after NFKC gives the same.  Its cut sequences are not taken.
+ */
+static void test_symbols(void)
+{
+	size_t taken = 0;
+	for (uint32_t cp = 0x80; cp <= 0x10FFFF; cp++) {
+		if (cp >= 0xD800 && cp <= 0xDFFF)
+			continue;
+		uint8_t in[8];
+		const size_t n = (size_t)utf8proc_encode_char((utf8proc_int32_t)cp, in);
+		const size_t len = textnorm_sep_len(in, in + n);
+		if (!len)
+			continue;
+		taken++;
+		CHECK(len == n);
+		if (!nfkc_is_self(cp) && !nfkc_is_sep(cp)) {
+			fprintf(stderr, "U+%04X: NFKC makes it other than separators\n", (unsigned)cp);
+			CHECK(0);
+		}
+		CHECK(utf8proc_get_property((utf8proc_int32_t)cp)->combining_class == 0);
+		CHECK(textnorm_class(textnorm_fold(cp)) == TN_SEP);
+		for (size_t cut = 1; cut < n; cut++)
+			CHECK(textnorm_sep_len(in, in + cut) == 0);
+		char line[16] = "b";
+		memcpy(line + 1, in, n);
+		memcpy(line + 1 + n, "\xE4\xB8\xAD", 4);
+		if (!norm_is(line, "b \xE4\xB8\xAD")) {
+			fprintf(stderr, "U+%04X not a separator\n", (unsigned)cp);
+			CHECK(0);
+		}
+	}
+	/* the arrows, shapes, dingbats and pictographs among them */
+	CHECK(taken > 3000);
+}
+
+/*
  * CJK punctuation takes a short path in textnorm_run(); it must agree with
  * the classes: every separator of these blocks, between a Han character
  * and a letter, leaves "中 a", ignorable ones "中a", the rest no space.
@@ -462,6 +534,7 @@ static void test_punct_path(void)
 		CHECK(norm_is(in, "b a") && g_tn.n_tok == 2);
 	}
 	CHECK(textnorm_sep_len((const uint8_t *)"\xC2\xAD", (const uint8_t *)"\xC2\xAD" + 2) == 0);
+	test_symbols();
 	/* Cut short at the end of the input: invalid bytes, separators. */
 	CHECK(norm_is("a\xEF\xBC", "a"));
 	CHECK(norm_is("a\xE3\x80", "a"));

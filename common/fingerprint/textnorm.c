@@ -455,11 +455,46 @@ static int is_latin1_letter(const uint8_t *p, const uint8_t *end)
 	       p[1] != 0x9F && p[1] != 0xB7;
 }
 
+/*
+ * Arrows (U+2190..U+21FF), technical signs (U+2300..U+23FF but for the
+ * angle brackets U+2329 and U+232A, which NFKC makes U+3008 and U+3009),
+ * block elements, geometric shapes, symbols and dingbats (U+2580..U+27BF),
+ * more arrows and symbols (U+2B00..U+2BFF), and the pictographs of
+ * U+1F000..U+1F0FF and U+1F300..U+1FAFF (emoji): bullets and icons of
+ * menus, lists and buttons.  Each is its own NFKC_Casefold form, a
+ * starter, and TN_SEP, so it tokenises as it stands, as is_cjk_punct()'s
+ * do; a mark, variation selector or joiner after one is no character the
+ * raw pass knows, and sends the line to NFKC.  Left out: the enclosed
+ * letters and digits around them (U+2460..U+24FF, U+1F100..U+1F2FF,
+ * NFKC makes them letters and digits), the letterlike signs
+ * (U+2100..U+214F: "TM", "No").  test_textnorm checks every code point
+ * of these against the library.
+ */
+static size_t symbol_len(const uint8_t *p, const uint8_t *end)
+{
+	if (p[0] == 0xE2) {
+		if (end - p < 3 || !is_cont(p[1]) || !is_cont(p[2]))
+			return 0;
+		const uint32_t cp = 0x2000 | (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+		return (cp >= 0x2190 && cp <= 0x21FF) ||
+		       (cp >= 0x2300 && cp <= 0x23FF && cp != 0x2329 && cp != 0x232A) ||
+		       (cp >= 0x2580 && cp <= 0x27BF) || (cp >= 0x2B00 && cp <= 0x2BFF)
+			       ? 3
+			       : 0;
+	}
+	if (p[0] != 0xF0 || end - p < 4 || p[1] != 0x9F || !is_cont(p[2]) || !is_cont(p[3]))
+		return 0;
+	const uint32_t cp = 0x1F000 | (uint32_t)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
+	return cp <= 0x1F0FF || (cp >= 0x1F300 && cp <= 0x1FAFF) ? 4 : 0;
+}
+
 size_t textnorm_sep_len(const uint8_t *p, const uint8_t *end)
 {
 	if (is_latin1_sign(p, end))
 		return 2;
-	return is_cjk_punct(p, end) ? 3 : 0;
+	if (is_cjk_punct(p, end))
+		return 3;
+	return symbol_len(p, end);
 }
 
 int textnorm_ascii_seps(const char *in, size_t n)

@@ -117,8 +117,9 @@ int textnorm_run(struct textnorm *tn, const char *in, size_t len)
 /**
  * The bytes of the character at @p (p < end) if it is one of the
  * non-ASCII separators textnorm_run() reads as they stand, without NFKC
- * (common punctuation and signs, whose NFKC form is themselves or a
- * separator, and which compose with nothing beside them), else 0.
+ * (common punctuation and signs, arrows, geometric shapes, dingbats and
+ * emoji, whose NFKC form is themselves or a separator, and which compose
+ * with nothing beside them), else 0.
  */
 size_t textnorm_sep_len(const uint8_t *p, const uint8_t *end);
 
