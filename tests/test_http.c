@@ -153,6 +153,75 @@ static void test_chunked(struct http_decoder *d)
 	free(b.p);
 }
 
+static int in_block(const struct http_response *r, const struct buf *b)
+{
+	return r->body >= b->p && r->body + r->body_len <= b->p + b->n;
+}
+
+/* A body of one chunk is used where it lies; a second chunk has the
+ * pieces copied out, in order, whatever the split. */
+static void test_chunk_in_place(struct http_decoder *d)
+{
+	struct http_response r;
+	struct buf b = {0};
+	buf_str(&b, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nb\r\nhello world\r\n0\r\n\r\n");
+	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+	CHECK(body_is(&r, "hello world") && r.flags == 0 && in_block(&r, &b));
+	CHECK(parse(d, &b, 5, &r) == HTTP_OK); /* capped: still in place */
+	CHECK(body_is(&r, "hello") && r.flags == HTTP_BODY_TRUNCATED && in_block(&r, &b));
+	b.n -= 7; /* no last chunk: the one piece, flagged */
+	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+	CHECK(body_is(&r, "hello world") && r.flags == HTTP_BODY_PARTIAL && in_block(&r, &b));
+
+	/* gzip in one chunk: inflated from the record into the decoder */
+	struct buf z = {0};
+	add_deflated(&z, page, 31);
+	b.n = 0;
+	buf_str(&b, "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n");
+	char line[32];
+	snprintf(line, sizeof line, "%zx\r\n", z.n);
+	buf_str(&b, line);
+	buf_add(&b, z.p, z.n);
+	buf_str(&b, "\r\n0\r\n\r\n");
+	CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+	CHECK(body_is(&r, page) && r.flags == 0 && !in_block(&r, &b));
+	free(z.p);
+
+	/* the page cut into 1 to 5 chunks at random places */
+	uint64_t st = test_seed(15);
+	const size_t len = strlen(page);
+	for (int round = 0; round < 500; round++) {
+		const int k = 1 + (int)(test_rand(&st) % 5);
+		size_t cut[6] = {0};
+		for (int i = 1; i < k; i++)
+			cut[i] = test_rand(&st) % (len + 1);
+		cut[k] = len;
+		for (int i = 1; i < k; i++) /* sorted: insertion */
+			for (int j = i; j > 1 && cut[j - 1] > cut[j]; j--) {
+				const size_t t = cut[j];
+				cut[j] = cut[j - 1];
+				cut[j - 1] = t;
+			}
+		b.n = 0;
+		buf_str(&b, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+		int pieces = 0;
+		for (int i = 0; i < k; i++) {
+			if (cut[i + 1] == cut[i])
+				continue; /* a size 0 would end the body */
+			snprintf(line, sizeof line, "%zx\r\n", cut[i + 1] - cut[i]);
+			buf_str(&b, line);
+			buf_add(&b, page + cut[i], cut[i + 1] - cut[i]);
+			buf_str(&b, "\r\n");
+			pieces++;
+		}
+		buf_str(&b, "0\r\n\r\n");
+		CHECK(parse(d, &b, 1 << 20, &r) == HTTP_OK);
+		CHECK(body_is(&r, page) && r.flags == 0);
+		CHECK(in_block(&r, &b) == (pieces == 1));
+	}
+	free(b.p);
+}
+
 static void test_encodings(struct http_decoder *d)
 {
 	struct http_response r;
@@ -326,6 +395,7 @@ int main(void)
 	CHECK(d != NULL);
 	test_lenient_head(d);
 	test_chunked(d);
+	test_chunk_in_place(d);
 	test_brotli(d);
 	test_encodings(d);
 	test_crawler_headers_and_errors(d);

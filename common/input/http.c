@@ -248,17 +248,44 @@ static int hexval(uint8_t c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Append up to @n bytes to @out without passing @cap.  @return 0, -2 OOM. */
-static int append_capped(struct dbuf *out, const uint8_t *p, size_t n, size_t cap, uint32_t *flags)
+/* A de-chunked body: its first piece is used where it lies, in the
+ * record, and only a second piece has both copied into the buffer.  Most
+ * chunked bodies are one chunk. */
+struct body_out {
+	struct dbuf *buf;
+	const uint8_t *view; /* the one piece so far, view_len bytes, or NULL */
+	size_t view_len;
+	int pieces;
+};
+
+static size_t body_len(const struct body_out *o)
 {
-	if (n > cap - out->len) {
-		n = cap - out->len;
+	return o->view ? o->view_len : o->buf->len;
+}
+
+/* Append up to @n bytes to @o without passing @cap.  @return 0, -2 OOM. */
+static int append_capped(struct body_out *o, const uint8_t *p, size_t n, size_t cap,
+			 uint32_t *flags)
+{
+	if (n > cap - body_len(o)) {
+		n = cap - body_len(o);
 		*flags |= HTTP_BODY_TRUNCATED;
 	}
-	if (dbuf_reserve(out, out->len + n))
+	if (o->pieces++ == 0) {
+		o->view = p;
+		o->view_len = n;
+		return 0;
+	}
+	struct dbuf *const b = o->buf;
+	if (dbuf_reserve(b, body_len(o) + n))
 		return -2;
-	memcpy(out->p + out->len, p, n);
-	out->len += n;
+	if (o->view) {
+		memcpy(b->p, o->view, o->view_len);
+		b->len = o->view_len;
+		o->view = NULL;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
 	return 0;
 }
 
@@ -318,7 +345,8 @@ static int starts_markup(const uint8_t *p, const uint8_t *end)
 }
 
 /*
- * De-chunk @n bytes at @p into @out (at most @cap bytes).  A cut chunk
+ * De-chunk @n bytes at @p into @out (at most @cap bytes; a body of one
+ * piece is left in place, see struct body_out).  A cut chunk
  * stream keeps what came before it (HTTP_BODY_PARTIAL).  A malformed size
  * line ("zz", "-10") is flagged (HTTP_BODY_BADCHUNK) and its chunk's data
  * kept up to the next sound chunk; with none, the rest is dropped, so no
@@ -326,10 +354,12 @@ static int starts_markup(const uint8_t *p, const uint8_t *end)
  * @return 0, -1 if the body starts as markup instead of a size line (it
  * is then not really chunked), -2 on OOM.
  */
-static int dechunk(const uint8_t *p, size_t n, struct dbuf *out, size_t cap, uint32_t *flags)
+static int dechunk(const uint8_t *p, size_t n, struct body_out *out, size_t cap, uint32_t *flags)
 {
 	const uint8_t *end = p + n;
-	out->len = 0;
+	out->buf->len = 0;
+	out->view = NULL;
+	out->pieces = 0;
 	for (int first = 1;; first = 0) {
 		const uint8_t *data;
 		const int64_t size = size_line(p, end, &data);
@@ -546,13 +576,14 @@ int http_parse_response(struct http_decoder *d, const uint8_t *block, size_t len
 	size_t n = len - (size_t)off;
 	int which = 0;
 	if (m.chunked) {
-		const int rc = dechunk(body, n, &d->buf[0], max_body, &out->flags);
+		struct body_out o = {.buf = &d->buf[0]};
+		const int rc = dechunk(body, n, &o, max_body, &out->flags);
 		if (rc == -2)
 			return HTTP_ERR_NOMEM;
 		if (rc == 0) {
-			body = d->buf[0].p;
-			n = d->buf[0].len;
-			which = 1;
+			body = o.view ? o.view : d->buf[0].p;
+			n = body_len(&o);
+			which = !o.view; /* the next decoding must not write where it reads */
 		}
 	}
 	for (int i = m.n_codings - 1; i >= 0; i--) {
