@@ -6,7 +6,9 @@
  * of a kind (the steps of a how-to), a short prose section beside the
  * article and a heading or paragraph beside it stay; nothing is ever
  * made content; a page nested too deep is left alone; it decides as the
- * plain version of it did (ref_html_container.h) on random pages.  First
+ * plain version of it did (ref_html_container.h) on random pages; a list
+ * of summaries with "Read more" links is not the article where the page
+ * has lines of its own, and is the content of a page of nothing else.  First
  * on blocks made by hand (gap_depth gives the elements), then through
  * html_text.
  */
@@ -234,6 +236,69 @@ static void test_pages(void)
 	CHECK(!contains(m, "bakery"));
 }
 
+/* A row of a list of methods: a title, a one-line summary and
+ * its link on to the page that documents it. */
+#define METHOD_ROW(name, summary)                                                         \
+	"<div class=row><h4 id=\"" name "\">fn " name "</h4>"                             \
+	"<div class=doc><p>" summary " <a href=\"../mill/trait.Crank.html#" name "\">Read more</a>" \
+	"</p></div></div>"
+#define METHOD_ROWS                                                                      \
+	METHOD_ROW("turn", "Turns the crank once, in the direction the mill was built for.")    \
+	METHOD_ROW("stop", "Stops the crank where it stands, whatever the wind does.")         \
+	METHOD_ROW("oil", "Oils the crank's bearings with the oil kept in the shed.")          \
+	METHOD_ROW("count", "Counts the turns made since the mill was last cleaned out.")      \
+	METHOD_ROW("rest", "Lets the crank rest for an hour after a long day of work.")        \
+	METHOD_ROW("check", "Checks the crank for cracks before the harvest comes in.")
+
+static void test_teaser_lists(void)
+{
+	/* A type's page: its own few lines, then the long list of a trait's
+	 * methods, each a title and a summary with "Read more" (the same on
+	 * every type that has the trait).  The list is the largest text of
+	 * the page; it is not its article. */
+	const char *m = main_of("<html><body><main><h1>Struct mill::Widget</h1>"
+				"<pre>pub struct Widget { /* private fields */ }</pre>"
+				"<div class=docblock><p>A widget that holds the crank of the old mill "
+				"and turns it once a day.</p></div>"
+				"<h2>Trait Implementations</h2><div class=impl>" METHOD_ROWS
+				"</div></main></body></html>");
+	CHECK(contains(m, "holds the crank of the old mill"));
+	CHECK(!contains(m, "Turns the crank once"));
+	CHECK(!contains(m, "Read more"));
+	/* The same list alone, the trait's index of its methods: it is the
+	 * page's content. */
+	m = main_of("<html><body><main><h1>Methods</h1><div class=impl>" METHOD_ROWS
+		    "</div></main></body></html>");
+	CHECK(contains(m, "Turns the crank once"));
+	CHECK(contains(m, "Checks the crank for cracks"));
+	/* Paragraphs that end on a link without a sentence before it are
+	 * the article's ("see the guide."), not summaries. */
+	m = main_of("<html><body><div class=story>"
+		    "<p>The mill was built in 1820 by the miller's grandfather, and for the "
+		    "history of its sails see <a href=\"/guide\">the guide</a>.</p>"
+		    "<p>Its crank was replaced twice in the last century, after storms broke it; "
+		    "for the storms see <a href=\"/storms\">the records</a>.</p>"
+		    "<p>The village still grinds its flour there in the autumn, as the old deeds "
+		    "ask; the deeds are kept in <a href=\"/archive\">the archive</a>.</p>"
+		    "</div><div class=side><p>Our shop sells flour, bread and postcards of the "
+		    "mill every day of the week but Monday.</p></div></body></html>");
+	CHECK(contains(m, "The mill was built in 1820"));
+	CHECK(contains(m, "The village still grinds its flour"));
+	/* Nor are paragraphs that each end on a link on, one after another
+	 * with no title between them: rows have a title each. */
+	m = main_of("<html><body><div class=story><h1>The mill</h1>"
+		    "<p>The mill was built in 1820 by the miller's grandfather. "
+		    "<a href=\"/history\">The history</a></p>"
+		    "<p>Its crank was replaced twice in the last century, after storms. "
+		    "<a href=\"/storms\">The storms</a></p>"
+		    "<p>The village still grinds its flour there in the autumn. "
+		    "<a href=\"/deeds\">The deeds</a></p>"
+		    "</div><div class=side><p>Our shop sells flour, bread and postcards of the "
+		    "mill every day of the week but Monday.</p></div></body></html>");
+	CHECK(contains(m, "The mill was built in 1820"));
+	CHECK(contains(m, "The village still grinds its flour"));
+}
+
 int main(void)
 {
 	H = html_text_new();
@@ -247,6 +312,7 @@ int main(void)
 	test_random();
 	test_as_reference();
 	test_pages();
+	test_teaser_lists();
 	html_text_free(H);
 	return test_finish("test_html_container");
 }

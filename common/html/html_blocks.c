@@ -488,18 +488,18 @@ static int row_line(const struct hblock *b)
 static void mark_rows(struct hblock *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!b[i].pointer && row_line(&b[i]))
+		if (!(b[i].pointer & HB_PTR_ANY) && row_line(&b[i]))
 			b[i].ctx = 1;
 		else
 			b[i].ctx = 0;
 	for (size_t i = 0; i < n;) {
-		if (!b[i].pointer && !b[i].ctx) {
+		if (!(b[i].pointer & HB_PTR_ANY) && !b[i].ctx) {
 			i++;
 			continue;
 		}
 		size_t e = i, titles = 0;
-		for (; e < n && (b[e].pointer || b[e].ctx); e++)
-			titles += (link_dense(&b[e]) || b[e].pointer == HB_PTR_LINE || b[e].ctx) &&
+		for (; e < n && ((b[e].pointer & HB_PTR_ANY) || b[e].ctx); e++)
+			titles += (link_dense(&b[e]) || (b[e].pointer & HB_PTR_ANY) == HB_PTR_LINE || b[e].ctx) &&
 				  b[e].link_words10 >= HB_TITLE_WORDS10;
 		if (titles >= HB_ROWS_MIN)
 			for (size_t k = i; k < e; k++)
@@ -531,7 +531,7 @@ static void row_run(struct hblock *b, const struct hrun *r, void *ctx)
 				continue;
 			m++;
 			p |= (b[i].pointer & (HB_PTR_LINE | HB_PTR_ENTRY)) != 0;
-			t |= (link_dense(&b[i]) || b[i].pointer == HB_PTR_LINE) &&
+			t |= (link_dense(&b[i]) || (b[i].pointer & HB_PTR_ANY) == HB_PTR_LINE) &&
 			     b[i].link_words10 >= HB_TITLE_WORDS10;
 		}
 		pointed += p;
@@ -553,7 +553,7 @@ static void row_run(struct hblock *b, const struct hrun *r, void *ctx)
 void hblocks_mark_pointers(struct hblock *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		b[i].pointer = (uint8_t)(pointer_line(&b[i]) ? HB_PTR_LINE : 0);
+		b[i].pointer = (uint8_t)((b[i].pointer & HB_PTR_MORE) | (pointer_line(&b[i]) ? HB_PTR_LINE : 0));
 	for (size_t i = 0; i < n; i++) {
 		if (!b[i].words10 || !link_dense(&b[i]) || (b[i].pointer & HB_PTR_ENTRY))
 			continue;
@@ -574,7 +574,7 @@ void hblocks_mark_pointers(struct hblock *b, size_t n)
 	mark_rows(b, n);
 	size_t pointers = 0;
 	for (size_t i = 0; i < n && pointers < HB_ROWS_MIN; i++)
-		pointers += b[i].pointer != 0;
+		pointers += (b[i].pointer & HB_PTR_ANY) != 0;
 	if (pointers >= HB_ROWS_MIN)
 		hblocks_runs(b, n, 0, row_run, NULL);
 }
@@ -1002,12 +1002,12 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 	 * HB_OWN_MIN bytes of other text; an index, all pointers, keeps them. */
 	uint64_t own = 0;
 	for (size_t i = 0; i < n; i++)
-		if (fallback_text(&b[i]) && (b[i].flags & need) == need && !b[i].pointer)
+		if (fallback_text(&b[i]) && (b[i].flags & need) == need && !(b[i].pointer & HB_PTR_ANY))
 			own += b[i].len;
 	const int drop = own >= HB_OWN_MIN;
 	if (drop)
 		for (size_t i = 0; i < n; i++)
-			if (b[i].pointer && b[i].cls != HB_CHROME && b[i].cls != HB_HIDDEN)
+			if ((b[i].pointer & HB_PTR_ANY) && b[i].cls != HB_CHROME && b[i].cls != HB_HIDDEN)
 				b[i].cls = HB_BAD;
 	/* CTX_KEEP in ctx: b[i] is in a run kept (the largest one is marked
 	 * last); ctx's other bits are the verdicts a later tier reads. */
@@ -1036,7 +1036,7 @@ static size_t classify_fallback(struct hblock *b, size_t n, int tier)
 	const int all = kept < FALLBACK_WORDS10;
 	for (size_t i = 0; i < n; i++) {
 		const int in = fallback_text(&b[i]) && (b[i].flags & need) == need &&
-			       (all || (b[i].ctx & CTX_KEEP)) && !(drop && b[i].pointer);
+			       (all || (b[i].ctx & CTX_KEEP)) && !(drop && (b[i].pointer & HB_PTR_ANY));
 		b[i].cls = in ? HB_GOOD : HB_BAD;
 		b[i].ctx &= (uint8_t)~CTX_KEEP;
 	}

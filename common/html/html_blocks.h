@@ -107,7 +107,7 @@ size_t hblocks_classify(struct hblock *b, size_t n, int *fallback);
  * leaves both kinds out when the page has HB_OWN_MIN bytes of other
  * text.  hblocks_classify() calls it first; exposed for tests.
  */
-enum { HB_PTR_LINE = 1, HB_PTR_ENTRY = 2, HB_PTR_ROW = 4 };
+/* HB_PTR_* in html_hblock.h */
 #define HB_OWN_MIN 50
 /* A run of pointers with this many linked titles is a list of rows:
  * each of its blocks also gets HB_PTR_ROW (at most SHORT, as entries);

@@ -481,9 +481,138 @@ static void drop_comments(struct hblock *b, size_t n)
 			b[k].cls = HB_BAD;
 }
 
+/* A teaser's summary: at most TEASER_WORDS10 words before its link on. */
+#define TEASER_WORDS10 500
+
+static int teaser(const struct hblock *b)
+{
+	return b->cls == HB_GOOD && (b->pointer & HB_PTR_MORE) && b->words10 <= TEASER_WORDS10;
+}
+
+/* A paragraph of the page's own, which ends a teaser list: content, no
+ * heading, no teaser, few links, prose by the classifier's own measure
+ * (40 words, or 15 and a sentence). */
+static int own_paragraph(const struct hblock *b)
+{
+	return b->cls == HB_GOOD && !(b->flags & HB_HEADING) && !teaser(b) &&
+	       (uint64_t)b->link_words10 * 5 <= b->words10 &&
+	       (b->words10 >= 400 || (b->words10 >= 150 && (b->flags & HB_SENTENCE)));
+}
+
+/* A row's title between two summaries: a heading (shown or not) or a
+ * line of links. */
+static int row_title(const struct hblock *b)
+{
+	return !(b->flags & HB_MARK) && ((b->flags & HB_HEADING) || (uint64_t)b->link_words10 * 3 > b->words10);
+}
+
+/* The own text's measure: content, no heading, not link-dense. */
+static uint64_t own_bytes(const struct hblock *b)
+{
+	return b->cls == HB_GOOD && !(b->flags & HB_HEADING) &&
+	       (uint64_t)b->link_words10 * 3 <= b->words10 ? b->len : 0;
+}
+
+/* Blocks before a list's first summary looked at for its row's title. */
+#define TEASER_HEAD_MAX 12
+
+/*
+ * The run of @count teasers b[s..last] ends, @second the second one: a
+ * list (HB_ROWS_MIN or more) gets HB_PTR_MORE on all its blocks, from
+ * the start of its first row (the blocks before b[s] inside the same
+ * child of the element that holds the first two rows: its title and
+ * dates); else its teasers lose the mark and are the page's own.
+ * @return the change to the page's own bytes.
+ */
+static int64_t end_run(struct hblock *b, size_t n, size_t s, size_t second, size_t last,
+		       size_t count, size_t *marked)
+{
+	int64_t own = 0;
+	if (count < HB_ROWS_MIN) {
+		for (size_t k = s; k <= last; k++) {
+			b[k].pointer &= (uint8_t)~HB_PTR_MORE;
+			own += (int64_t)own_bytes(&b[k]);
+		}
+		return own;
+	}
+	uint32_t rows = THROUGH;
+	for (size_t k = s + 1; k <= second; k++)
+		rows = gap_at(b, n, k) < rows ? gap_at(b, n, k) : rows;
+	for (size_t k = s; k > 0 && s - k < TEASER_HEAD_MAX && gap_at(b, n, k) > rows; k--) {
+		b[k - 1].pointer |= HB_PTR_MORE;
+		own -= (int64_t)own_bytes(&b[k - 1]);
+	}
+	for (size_t k = s; k <= last; k++)
+		b[k].pointer |= HB_PTR_MORE;
+	++*marked;
+	return own;
+}
+
+/*
+ * Teaser lists: HB_ROWS_MIN summaries or more that each end in a link on
+ * (HB_PTR_MORE, a summary and its "Read more"), each after a title (a
+ * heading or a line of links: rows, not an article's paragraphs that end
+ * on a link), with no paragraph of the page's own between them, are a
+ * list of rows that summarise other pages, with their titles and dates.
+ * When the page has HB_OWN_MIN bytes of content of its own outside such
+ * lists (not a heading, not link-dense), the lists are not content and
+ * are rows pointing elsewhere (HB_PTR_ROW: the fallback and the template
+ * decision leave them out too): the same long list of one-line summaries
+ * on every page that has it must neither outweigh the page's own few
+ * lines nor be its text.  A page that is nothing but such lists (an
+ * index) is left as it was.  No HB_PTR_MORE is left.
+ */
+static void mark_teasers(struct hblock *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!teaser(&b[i]))
+			b[i].pointer &= (uint8_t)~HB_PTR_MORE;
+	size_t s = 0, second = 0, last = 0, count = 0, marked = 0;
+	int64_t own = 0, after = 0; /* after: own bytes after the run's last teaser */
+	int titled = 0; /* a title since the run's last teaser */
+	for (size_t i = 0; i < n; i++) {
+		if ((b[i].pointer & HB_PTR_MORE) && teaser(&b[i])) {
+			if (count && !titled) {
+				own += end_run(b, n, s, second, last, count, &marked) + after;
+				count = 0;
+			}
+			titled = 0;
+			if (!count)
+				s = i;
+			if (count == 1)
+				second = i;
+			last = i, count++, after = 0;
+			continue;
+		}
+		if (count && own_paragraph(&b[i])) {
+			own += end_run(b, n, s, second, last, count, &marked) + after;
+			count = 0;
+		}
+		titled |= row_title(&b[i]);
+		if (!count)
+			own += (int64_t)own_bytes(&b[i]);
+		else
+			after += (int64_t)own_bytes(&b[i]);
+	}
+	if (count)
+		own += end_run(b, n, s, second, last, count, &marked) + after;
+	const int lists = marked && own >= HB_OWN_MIN;
+	for (size_t i = 0; marked && i < n; i++) {
+		if (!(b[i].pointer & HB_PTR_MORE))
+			continue;
+		b[i].pointer &= (uint8_t)~HB_PTR_MORE;
+		if (lists && !(b[i].flags & HB_MARK)) {
+			b[i].pointer |= HB_PTR_ROW;
+			if (b[i].cls == HB_GOOD)
+				b[i].cls = HB_BAD;
+		}
+	}
+}
+
 size_t hblocks_container(struct hblock *b, size_t n)
 {
 	drop_comments(b, n);
+	mark_teasers(b, n);
 	struct range top;
 	struct above above;
 	if (n == 0 || find_top(b, n, &top, &above))

@@ -16,6 +16,18 @@
  *            and perhaps one after it ("Reply"), opened by a heading and
  *            after 100 words of prose that is no such post; a thread,
  *            all posts, keeps them;
+ *   teasers  then lists of summaries: HB_ROWS_MIN blocks or more that
+ *            each end in a short link to another page after a sentence
+ *            (HB_PTR_MORE: a summary and its "Read more"), each after a
+ *            title (a heading or a line of links), with no paragraph of
+ *            the page's own between them, are rows that summarise other
+ *            pages.  When the page has HB_OWN_MIN bytes of content
+ *            outside such lists, they are not content and are marked
+ *            rows (HB_PTR_ROW), from their first row's title on: the
+ *            same list of a trait's methods on every type that has it
+ *            is neither the largest text that wins the container nor
+ *            the text the template decision falls back to.  A page of
+ *            nothing but such lists (an index) keeps them;
  *   weight   each content block (GOOD) weighs its words outside links;
  *   score    an element's score is the weight of the content blocks in it,
  *            a block counting whole for the element that holds it and its

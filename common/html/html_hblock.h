@@ -23,6 +23,16 @@ enum {
 				* cookie banner, a newsletter box): not let back in at any tier */
 };
 
+enum { HB_PTR_LINE = 1, HB_PTR_ENTRY = 2, HB_PTR_ROW = 4, HB_PTR_MORE = 8 };
+/*
+ * HB_PTR_MORE, set by html_text and kept by hblocks_mark_pointers(): the
+ * block ends in a short link to another page after a sentence of its own
+ * (a summary and its "Read more").  Alone it makes no pointer: a block
+ * points elsewhere if pointer & HB_PTR_ANY; html_container reads it
+ * (teaser lists, html_container.h).
+ */
+#define HB_PTR_ANY (HB_PTR_LINE | HB_PTR_ENTRY | HB_PTR_ROW)
+
 /* Classes, in order of merit. */
 enum hb_cls { HB_BAD, HB_SHORT, HB_NEARGOOD, HB_GOOD, HB_HIDDEN };
 
@@ -34,7 +44,7 @@ struct hblock {
 	uint32_t words10;   /* words x 10 */
 	uint8_t flags, cls;
 	uint8_t ctx;        /* scratch of the classifier */
-	uint8_t pointer;    /* hblocks_classify(): part of an entry that points to another page */
+	uint8_t pointer;    /* HB_PTR_*: hblocks_classify(): part of an entry that points to another page */
 	/*
 	 * How many elements stayed open from the end of the block before
 	 * this one to the end of this one (0 for the first block): the

@@ -44,7 +44,7 @@ static int outside_main(const struct hblock *t, int chrome)
  * forum's markup may set between the thread's title and its first post. */
 static int field_line(const struct hblock *t, const char *text)
 {
-	return t->cls < HB_GOOD && !(t->flags & HB_HEADING) && !t->pointer &&
+	return t->cls < HB_GOOD && !(t->flags & HB_HEADING) && !(t->pointer & HB_PTR_ANY) &&
 	       valueline_kind(text + t->off, t->len) == VL_VALUE;
 }
 
@@ -68,7 +68,7 @@ void hblocks_headline(struct hblock *b, size_t n, const char *text, const char *
 	if (first == n || j == 0)
 		return;
 	struct hblock *const t = &b[j - 1];
-	if ((t->cls > HB_GOOD && !outside_main(t, chrome)) || t->pointer || t->words10 > HEADLINE_MAX_WORDS10 ||
+	if ((t->cls > HB_GOOD && !outside_main(t, chrome)) || (t->pointer & HB_PTR_ANY) || t->words10 > HEADLINE_MAX_WORDS10 ||
 	    (chrome && (t->flags & HB_HEADING)) ||
 	    (uint64_t)t->link_words10 * 3 > t->words10 || (t->flags & (HB_SOFT | HB_FORM | HB_COPYRIGHT)))
 		return;

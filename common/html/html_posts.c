@@ -41,7 +41,7 @@ static void gather(const struct hblock *b, const struct hrun *r, struct pos *p)
 static int can_be_content(const struct hblock *b)
 {
 	return b->cls <= HB_GOOD && !link_heavy(b) && b->words10 &&
-	       !(b->flags & (HB_SOFT | HB_FORM | HB_COPYRIGHT | HB_MARK)) && !b->pointer;
+	       !(b->flags & (HB_SOFT | HB_FORM | HB_COPYRIGHT | HB_MARK)) && !(b->pointer & HB_PTR_ANY);
 }
 
 /* The thread's title: the line right before its posts. */

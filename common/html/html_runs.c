@@ -48,7 +48,7 @@ static uint64_t shape(const struct hblock *b, size_t s, size_t e, uint32_t depth
 	for (size_t i = s; i <= e; i++) {
 		if (b[i].flags & HB_MARK)
 			continue;
-		if (++k > HRUN_MAX_BLOCKS || (pointers_break && b[i].pointer))
+		if (++k > HRUN_MAX_BLOCKS || (pointers_break && (b[i].pointer & HB_PTR_ANY)))
 			return 0;
 		const uint32_t rel = i == s ? 0 : b[i].gap_depth - depth;
 		const uint32_t f = b[i].flags & (HB_HEADING | HB_SOFT | HB_MAIN);

@@ -171,6 +171,10 @@ struct html_text {
 	uint64_t in; /* EF() flags and open bits of the open elements, or-ed */
 	size_t block_start;       /* offset of the current block in text */
 	uint32_t block_link;      /* its words x 10 inside links so far */
+	/* the last link to another page opened: where its text begins in
+	 * text, and block_link then (ends_in_onward_link()) */
+	size_t link_at;
+	uint32_t link_before;
 	uint8_t block_flags;
 	int pending_space, have_title, oom;
 	int main_built; /* h->main holds the last page's main text */
@@ -383,6 +387,44 @@ static struct hblock *new_block(struct html_text *h, uint8_t flags)
 	return b;
 }
 
+/* Does the text [@start, @end) (not empty) end where a sentence ends:
+ * . ! ? an ellipsis, or 。！？ */
+static int sentence_end(const char *start, const char *end)
+{
+	const unsigned char c = (unsigned char)end[-1];
+	if (c == '.' || c == '!' || c == '?')
+		return 1;
+	if (end - start < 3)
+		return 0;
+	const unsigned char b = (unsigned char)end[-2], a = (unsigned char)end[-3];
+	return (a == 0xE2 && b == 0x80 && c == 0xA6) || (a == 0xE3 && b == 0x80 && c == 0x82) ||
+	       (a == 0xEF && b == 0xBC && (c == 0x81 || c == 0x9F));
+}
+
+/*
+ * Does the current block end in a short link to another page after a
+ * sentence of its own ("... the next value. Read more", a summary and
+ * its "more")?  That link points onward from what the block summarises
+ * (HB_PTR_MORE).  Its text must be all that follows the link's start,
+ * link words only, and MORE_LINK_WORDS10 at most; a sentence that
+ * merely ends on a link ("see the documentation.") has no sentence
+ * before it.  Only blocks where such a link opened after their start
+ * get here.
+ */
+#define MORE_LINK_WORDS10 20
+static int ends_in_onward_link(const struct html_text *h)
+{
+	const char *const t = h->text.p;
+	size_t i = h->link_at;
+	while (i > h->block_start && t[i - 1] == ' ')
+		i--;
+	if (i == h->block_start || !sentence_end(t + h->block_start, t + i))
+		return 0;
+	const uint32_t tail = h->block_link - h->link_before;
+	return tail && tail <= MORE_LINK_WORDS10 &&
+	       hblock_words10(t + h->link_at, h->text.len - h->link_at) == tail;
+}
+
 /* flush_block() of a block that holds text: out of line, as only one
  * flush in three has any. */
 static __attribute__((noinline)) void flush_text_block(struct html_text *h)
@@ -399,6 +441,8 @@ static __attribute__((noinline)) void flush_text_block(struct html_text *h)
 		/* Measured whole, once: text comes in pieces of ~10 bytes, and a
 		 * tally per piece cost more than the measuring itself. */
 		hblock_measure(b, h->text.p + b->off);
+		if (h->link_at > h->block_start && ends_in_onward_link(h))
+			b->pointer = HB_PTR_MORE;
 	}
 	h->block_start = h->text.len;
 	h->block_link = 0;
@@ -1015,15 +1059,18 @@ static inline __attribute__((always_inline)) uint16_t elem_attr_flags(struct htm
 }
 
 /*
- * Is the href of a start tag "#" alone, a link that goes nowhere?  Such a
+ * Where the href of a start tag goes.  "#" alone goes nowhere: such a
  * link is a control a script answers (Reply, Quote, Like, Show more), a
  * button by another name: its label is no more the page's text than a
  * <button>'s (dropped by tag), and between two posts it passed as a short
- * line of text.  "#name" goes somewhere (a table of contents' entry) and
- * stays a link.  A javascript: URL is not taken for a control: such a
- * link may wrap the content itself, and readability keeps its text.
+ * line of text.  "#name" goes to a place on the page (a table of
+ * contents' entry, a footnote) and stays a link.  Anything else goes to
+ * another page (a summary's "Read more": ends_in_onward_link()).  A
+ * javascript: URL is not taken for a control: such a link may wrap the
+ * content itself, and readability keeps its text.
  */
-static int href_is_control(const struct htok_token *tok)
+enum { HREF_NOWHERE, HREF_HERE, HREF_ELSEWHERE };
+static int href_kind(const struct htok_token *tok)
 {
 	for (int i = 0; i < tok->n_attrs; i++) {
 		const struct htok_attr *const a = &tok->attrs[i];
@@ -1035,9 +1082,11 @@ static int href_is_control(const struct htok_token *tok)
 			v++;
 		while (e > v && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
 			e--;
-		return e - v == 1 && *v == '#';
+		if (e > v && *v == '#')
+			return e - v == 1 ? HREF_NOWHERE : HREF_HERE;
+		return HREF_ELSEWHERE;
 	}
-	return 0;
+	return HREF_HERE;
 }
 
 /*
@@ -1048,13 +1097,16 @@ static int href_is_control(const struct htok_token *tok)
  * control, except in a heading, where it is the title's link to itself
  * (rustdoc's item name): text too, since a control never names a page.
  */
-static inline uint16_t href_flags(const struct html_text *h, const struct htok_token *tok,
+static inline uint16_t href_flags(struct html_text *h, const struct htok_token *tok,
 				  const struct tag_info *ti)
 {
 	if (!ti->href || (h->in & EF(E_PRE)))
 		return 0;
-	if (href_is_control(tok))
+	const int kind = href_kind(tok);
+	if (kind == HREF_NOWHERE)
 		return h->in & EF(E_HEADING) ? 0 : EF(E_DROP);
+	if (kind == HREF_ELSEWHERE)
+		h->link_at = h->text.len, h->link_before = h->block_link;
 	return ti->href;
 }
 
@@ -1280,6 +1332,7 @@ static int reset(struct html_text *h)
 	h->in = 0;
 	h->block_start = 0;
 	h->block_link = 0;
+	h->link_at = 0;
 	h->block_flags = 0;
 	h->pending_space = h->have_title = h->oom = h->fallback = 0;
 	/* Results are NUL-terminated strings even when empty. */
@@ -1365,7 +1418,7 @@ struct html_text_block html_text_block_at(const struct html_text *h, size_t i)
 	const struct hblock *const b = &h->blocks[i];
 	const unsigned f = b->flags;
 	/* A row that points to another page (hblocks_mark_pointers()) */
-	const int links = b->pointer != 0;
+	const int links = (b->pointer & HB_PTR_ANY) != 0;
 	return (struct html_text_block){
 		h->text.p + b->off, b->len,
 		(b->cls == HB_GOOD ? HTB_CONTENT : 0u) | (f & HB_SOFT ? HTB_SOFT : 0u) |
