@@ -83,7 +83,9 @@ static inline int asciiwords_next(struct asciiwords_iter *it, size_t *pos, size_
 		x = it->bits[it->w];
 	}
 	const unsigned s = (unsigned)__builtin_ctzll(x);
-	const uint64_t filled = x | ((1ull << s) - 1); /* ones up to the word's end */
+	/* ones up to the word's end; from x alone, not through s, so the next
+	 * word's x does not wait for the count of zeros */
+	const uint64_t filled = x | (x - 1);
 	*pos = it->w * 64 + s;
 	if (~filled) { /* it ends in this bitmap word, as most do */
 		*len = (size_t)__builtin_ctzll(~filled) - s;
