@@ -9,6 +9,8 @@
  * The default's ASCII lines skip the tokens altogether
  * (minhash_ascii_line(), asciiwords.h), and so do those whose other
  * characters are separators read as they stand.
+ * The default's shingle hash (shingle3_fold(), the twin's
+ * shingle3_xxh3()) must be XXH3 of the three words' bytes.
  * Both must give the same 64 bits, flags, feature count and normalised
  * length on random texts: ASCII words (mixed case, digits, past 64
  * bytes), Latin with accents, Greek, Han, kana, Hangul, CJK and ASCII
@@ -114,9 +116,27 @@ static void compare(const struct docfp_config *c, int texts, uint64_t *st)
 	twin_docfp_ctx_free(twin);
 }
 
+/* The default's shingle hash without the bytes in memory is XXH3 of them:
+ * random words, and words of few set bits or all set (carries in the sums). */
+static void shingle_hashes(uint64_t *st)
+{
+	static const uint64_t edge[] = {0, 1, ~0ull, 1ull << 63, 0x8000000000000001ull,
+					XXH_PRIME64_1, DOCFP_SEED, ~DOCFP_SEED};
+	const size_t ne = sizeof edge / sizeof edge[0];
+	int bad = 0;
+	for (int it = 0; it < 200000; it++) {
+		uint64_t w[3];
+		for (int k = 0; k < 3; k++)
+			w[k] = it % 4 ? test_rand(st) : edge[test_rand(st) % ne];
+		bad += shingle3_fold(w[0], w[1], w[2]) != shingle3_xxh3(w[0], w[1], w[2]);
+	}
+	CHECK(bad == 0);
+}
+
 int main(void)
 {
 	uint64_t st = test_seed(18);
+	shingle_hashes(&st);
 	struct docfp_config c = DOCFP_CONFIG_DEFAULT;
 	compare(&c, 4000, &st);
 	c.min_text = 0;

@@ -330,15 +330,49 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return XXH3_64bits_withSeed(p, n, DOCFP_SEED);
 }
 
-/* The hash of the shingle of word hashes @a, @b, @c, oldest first: the
- * default's, shared by word_feature() and minhash_words3(). */
-static inline uint64_t shingle3_hash(uint64_t a, uint64_t b, uint64_t c)
+/* XXH3 of the 24 bytes of word hashes @a, @b, @c, little-endian, oldest
+ * first: the default's shingle. */
+static inline uint64_t shingle3_xxh3(uint64_t a, uint64_t b, uint64_t c)
 {
 	uint8_t buf[24];
 	put_le64(buf, a);
 	put_le64(buf + 8, b);
 	put_le64(buf + 16, c);
 	return XXH3_64bits_withSeed(buf, 24, DOCFP_SEED);
+}
+
+/* 64 bits of the 128-bit product of @a and @b, high xor low. */
+static inline uint64_t mul_fold(uint64_t a, uint64_t b)
+{
+	const unsigned __int128 p = (unsigned __int128)a * b;
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+/*
+ * The same value as shingle3_xxh3(), from the three words as they are:
+ * XXH3 of 17..32 bytes is the avalanche of len * PRIME64_1 plus the
+ * folded products of its first 16 bytes and of its last 16, each keyed
+ * by 16 bytes of the secret and the seed; here the last 16 are b and c,
+ * no bytes go through memory, and the products stay in registers (GCC
+ * spilled XXH3's 128-bit pair to the stack and read it back, on the
+ * path from a word's hash to its bin).  test_docfp_paths holds the two
+ * equal on random words.
+ */
+static inline uint64_t shingle3_fold(uint64_t a, uint64_t b, uint64_t c)
+{
+	const uint64_t acc = 24 * XXH_PRIME64_1 +
+			     mul_fold(a ^ (XXH_readLE64(XXH3_kSecret) + DOCFP_SEED),
+				      b ^ (XXH_readLE64(XXH3_kSecret + 8) - DOCFP_SEED)) +
+			     mul_fold(b ^ (XXH_readLE64(XXH3_kSecret + 16) + DOCFP_SEED),
+				      c ^ (XXH_readLE64(XXH3_kSecret + 24) - DOCFP_SEED));
+	return XXH3_avalanche(acc);
+}
+
+/* The hash of the shingle of word hashes @a, @b, @c, oldest first: the
+ * default's, shared by word_feature() and minhash_words3(). */
+static inline uint64_t shingle3_hash(uint64_t a, uint64_t b, uint64_t c)
+{
+	return WORDS3_PATH ? shingle3_fold(a, b, c) : shingle3_xxh3(a, b, c);
 }
 
 /* Hash of @n word hashes, oldest first, starting at ring[start]. */
