@@ -12,7 +12,8 @@
  * tokens (all TN_WORD), byte for byte, and the normalised length theirs;
  * textnorm_ascii_seps() must refuse a line with any other character; the
  * bitmap of bytes of 0x80 and above must be theirs, and asciiwords_first()
- * find the first of them from every place.
+ * find the first of them from every place; asciiwords_count() must count
+ * the word bytes of stretches of every length and place.
  * Lines sit at the end of an allocation of their own size, so the
  * sanitizers see a read past them.
  */
@@ -112,6 +113,14 @@ static int agrees(scan_fn *scan, struct textnorm *tn, const char *in, size_t n)
 	const int ascii = !scan(in, n, out, bits, other);
 	/* the bytes of 0x80 and above, and any of them in a stretch */
 	int high = ok_other(in, n, other, ascii);
+	/* the word bytes of stretches of every length and place */
+	for (size_t from = 0; from <= n; from += 1 + from / 3)
+		for (size_t to = from; to <= n; to += 1 + (to - from) / 2) {
+			size_t want = 0;
+			for (size_t i = from; i < to; i++)
+				want += bits[i / 64] >> (i % 64) & 1;
+			high &= asciiwords_count(bits, from, to) == want;
+		}
 	int ok = textnorm_run(tn, in, n) == 0;
 	const int taken = ok && (ascii || textnorm_ascii_seps(in, n));
 	size_t at, len, k = 0, bytes = 0;

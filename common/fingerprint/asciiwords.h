@@ -52,6 +52,23 @@ static inline size_t asciiwords_first(const uint64_t *bits, size_t from, size_t 
 	return w * 64 + (size_t)__builtin_ctzll(x);
 }
 
+/** @return the bits set in [@from, @to) of the bitmap @bits: the word
+ * bytes there. */
+static inline size_t asciiwords_count(const uint64_t *bits, size_t from, size_t to)
+{
+	if (from >= to)
+		return 0;
+	const size_t a = from / 64, b = (to - 1) / 64;
+	const uint64_t first = ~0ull << (from % 64), last = ~0ull >> (63 - (to - 1) % 64);
+	if (a == b)
+		return (size_t)__builtin_popcountll(bits[a] & first & last);
+	size_t n = (size_t)__builtin_popcountll(bits[a] & first) +
+		   (size_t)__builtin_popcountll(bits[b] & last);
+	for (size_t w = a + 1; w < b; w++)
+		n += (size_t)__builtin_popcountll(bits[w]);
+	return n;
+}
+
 /* A walk over the words of a bitmap of asciiwords_scan(). */
 struct asciiwords_iter {
 	const uint64_t *bits;

@@ -504,16 +504,15 @@ static __attribute__((flatten)) size_t minhash_ascii_words(struct docfp_ctx *ctx
 	const char *const fold = ctx->fold;
 	struct asciiwords_iter it = asciiwords_iter(ctx->bits, n, from);
 	uint64_t w0 = ctx->ring[0], w1 = ctx->ring[1];
-	size_t words = ctx->words, at, wlen, bytes = 0, count = 0;
-	while (asciiwords_next(&it, &at, &wlen) && at < to) {
+	size_t words = ctx->words, at, wlen;
+	while (asciiwords_next(&it, &at, &wlen) && at < to)
 		words3_add(&ctx->mh, &w0, &w1, &words, hash_bytes(fold + at, wlen));
-		bytes += wlen;
-		count++;
-	}
+	const size_t count = words - ctx->words;
 	words3_count(ctx, words);
 	ctx->ring[0] = w0;
 	ctx->ring[1] = w1;
-	return count ? bytes + count - 1 : 0;
+	/* the words' bytes: no word crosses @from or @to (line ends) */
+	return count ? asciiwords_count(ctx->bits, from, to) + count - 1 : 0;
 }
 
 /* A text with fewer words than a shingle: one shingle of all of them. */
