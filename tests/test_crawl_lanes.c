@@ -315,12 +315,23 @@ static void on_compute(void *ctx, int thread, struct crawl_item *base, int in_tu
 	it->out_held = out;
 }
 
-/* Hold the writer until the readers have stopped (no fill for 100 ms, at
- * most 5 s): the lanes ahead then sit at their caps. */
+/* Hold the writer until a lane ahead has reached both caps and the
+ * readers have stopped (no fill for 100 ms), at most 30 s: the lanes
+ * ahead then sit at their caps.  Quiet alone is not enough: on a loaded
+ * machine a reader may not run for 100 ms long before its lane is full. */
+static int caps_reached(struct stage *s)
+{
+	return atomic_load(&s->max_pending_ahead) >= CRAWL_LANES_SLOTS - 1 &&
+	       atomic_load(&s->max_held_ahead) + atomic_load(&s->max_item) >=
+		       CRAWL_LANES_AHEAD_BYTES;
+}
+
 static void hold_writer(struct stage *s)
 {
 	long before = -1;
-	for (int waited = 0; waited < 5000 && before != atomic_load(&s->fills_total); waited += 100) {
+	for (int waited = 0;
+	     waited < 30000 && (before != atomic_load(&s->fills_total) || !caps_reached(s));
+	     waited += 100) {
 		before = atomic_load(&s->fills_total);
 		nanosleep(&(struct timespec){0, 100 * 1000000L}, NULL);
 	}
