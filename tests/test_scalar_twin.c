@@ -10,7 +10,7 @@
  * each in an allocation of its own size so that the sanitizers see a
  * read past it) and real pages: the .html files of tests/data/maintext/ and any
  * HTML files given as arguments; the same bytes as charset input, and
- * CSV fields.  Built without SSE (ARCH= elsewhere), both sides are the
+ * CSV fields and lines of values (util/valueline.h).  Built without SSE (ARCH= elsewhere), both sides are the
  * twin and the test compares it with itself.  A public function added
  * to one of these modules needs a twin_ name here too (or the link
  * fails on a duplicate definition).
@@ -23,6 +23,7 @@
 #include "html/html_tokenizer.h"
 #include "input/charset.h"
 #include "output/csv.h"
+#include "util/valueline.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -61,6 +62,10 @@ int twin_csv_reserve_slow(struct csv_writer *w, size_t n);
 int twin_csv_needs_quotes(const char *s, size_t len);
 char *twin_csv_put_quoted(char *p, const char *s, size_t len);
 void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
+enum valueline_kind twin_valueline_kind(const char *s, size_t n);
+size_t twin_valueline_runs(size_t n, valueline_kind_fn kind, valueline_judge_fn judge,
+			  valueline_drop_fn drop, void *ctx);
+size_t twin_valueline_fields(size_t n, valueline_kind_fn kind, valueline_drop_fn drop, void *ctx);
 
 #define html_text_new twin_text_new
 #define html_text_free twin_text_free
@@ -93,16 +98,24 @@ void twin_csv_quoted(struct csv_writer *w, const char *s, size_t len);
 #define csv_quoted twin_csv_quoted
 #define csv_digit_pairs twin_csv_digit_pairs
 #define csv_pow10 twin_csv_pow10
+/* function-like: enum valueline_kind keeps its name */
+#define valueline_kind(s, n) twin_valueline_kind(s, n)
+#define valueline_runs(n, k, j, d, c) twin_valueline_runs(n, k, j, d, c)
+#define valueline_fields(n, k, d, c) twin_valueline_fields(n, k, d, c)
 #include "../common/html/html_blocks.c"
 #include "../common/html/html_entities.c"
 #include "../common/html/html_text.c"
 #include "../common/html/html_tokenizer.c"
 #include "../common/input/charset.c"
+#include "../common/util/valueline.c"
 #define special16 csv_special16 /* static names html_entities.c and html_text.c have too */
 #define load64 csv_load64
 #include "../common/output/csv.c"
 #undef special16
 #undef load64
+#undef valueline_kind
+#undef valueline_runs
+#undef valueline_fields
 #undef html_text_new
 #undef html_text_free
 #undef html_text_extract
@@ -259,6 +272,15 @@ static int same_charset(const char *s, size_t n)
 	return ok;
 }
 
+/* Do both read every prefix of [s, s+n) as the same kind of line? */
+static int same_valueline(const char *s, size_t n)
+{
+	for (size_t l = 0; l <= n && l <= 100; l++)
+		if ((valueline_kind)(s, l) != twin_valueline_kind(s, l))
+			return 0;
+	return 1;
+}
+
 /* Do both CSV writers quote [s, s+n) alike (every prefix, and as the
  * byte-by-byte rule says)? */
 static int same_csv(const char *s, size_t n)
@@ -288,7 +310,7 @@ static void test_random(struct html_text *a, struct html_text *b)
 		"<blockquote>", "</blockquote>", "<textarea>", "</textarea>", "<code>", "ghost "};
 	const size_t np = sizeof(pieces) / sizeof(pieces[0]);
 	uint64_t st = test_seed(41);
-	int bad_tok = 0, bad_text = 0, bad_coll = 0, bad_cs = 0, bad_csv = 0;
+	int bad_tok = 0, bad_text = 0, bad_coll = 0, bad_cs = 0, bad_csv = 0, bad_vl = 0;
 	char buf[2048];
 	for (int it = 0; it < 6000; it++) {
 		const size_t target = test_rand(&st) % (it < 1000 ? 100 : sizeof(buf));
@@ -315,6 +337,8 @@ static void test_random(struct html_text *a, struct html_text *b)
 			printf("  collapse differs: %.*s\n", (int)n, page);
 		if (!same_charset(page, n) && bad_cs++ < 3)
 			printf("  charset differs: %.*s\n", (int)n, page);
+		if (!same_valueline(page, n) && bad_vl++ < 3)
+			printf("  line kind differs: %.*s\n", (int)n, page);
 		if (!same_csv(page, n) && bad_csv++ < 3)
 			printf("  csv differs: %.*s\n", (int)n, page);
 		free(page);
@@ -324,6 +348,7 @@ static void test_random(struct html_text *a, struct html_text *b)
 	CHECK(bad_coll == 0);
 	CHECK(bad_cs == 0);
 	CHECK(bad_csv == 0);
+	CHECK(bad_vl == 0);
 }
 
 /* The file at @path compared both ways; -1 if it cannot be read. */

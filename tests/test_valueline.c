@@ -9,15 +9,90 @@
  * "S.L.") or a long line.  A short run of values beside prose is a
  * record's fields; a long run, or the values of a table's row (after a
  * label that follows values), are not, nor values with no prose beside.
+ * The kinds of random lines are the rule's, written plainly here.
  */
 #include "util/valueline.h"
 #include "testutil.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static enum valueline_kind kind_of(const char *s)
 {
 	return valueline_kind(s, strlen(s));
+}
+
+/* The rule of valueline.h written plainly, byte by byte, to hold the
+ * library's 16-byte reading (and its early answer for prose) to. */
+static int plain_space(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static enum valueline_kind plain_kind(const char *text, size_t n)
+{
+	const unsigned char *const s = (const unsigned char *)text;
+	size_t bytes = 0, chars = 0, digits = 0;
+	int sentence = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (plain_space(s[i]))
+			continue;
+		size_t len = 0;
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?')
+			len = 1;
+		else if (i + 2 < n && !memcmp(s + i, "\xE2\x80\xA6", 3))
+			len = 3;
+		else if (i + 2 < n && (!memcmp(s + i, "\xE3\x80\x82", 3) ||
+				       !memcmp(s + i, "\xEF\xBC\x81", 3) ||
+				       !memcmp(s + i, "\xEF\xBC\x9F", 3)))
+			sentence = 1;
+		if (len && (i + len == n || plain_space(s[i + len])))
+			sentence = 1;
+		bytes++;
+		chars += (s[i] & 0xC0) != 0x80;
+		digits += s[i] >= '0' && s[i] <= '9';
+	}
+	if (bytes >= VALUELINE_PROSE_BYTES || (sentence && bytes >= VALUELINE_SENTENCE_BYTES))
+		return VL_PROSE;
+	return !sentence && bytes <= VALUELINE_MAX_BYTES && digits * 5 > chars ? VL_VALUE : VL_OTHER;
+}
+
+/* Random lines from pieces near every boundary of the rule (marks at a
+ * 16-byte edge, the last byte, spaces of each kind, digits, multi-byte
+ * characters cut off), each in an allocation of its own size. */
+static void test_kind_random(void)
+{
+	static const char *const pieces[] = {"1", "42", "2021", "a", "Ab", "x", ".", "!", "?", " ",
+		"\t", "\n", "\r", "\f", "\v", "  ", ":", "#", "\xE2\x80\xA6", "\xE2\x80",
+		"\xE3\x80\x82", "\xEF\xBC\x81", "\xEF\xBC\x9F", "\xEF\xBC", "\xE5\xB9\xB4",
+		"\xC3\xA9", "\xFF", "\x80", "\xE2", "word ", "Joined: ", "12.3.2019"};
+	const size_t np = sizeof pieces / sizeof *pieces;
+	uint64_t st = test_seed(57);
+	int bad = 0;
+	char buf[200];
+	for (int it = 0; it < 200000; it++) {
+		const size_t target = test_rand(&st) % (it < 100000 ? 48 : sizeof buf);
+		size_t n = 0;
+		while (n < target) {
+			const char *const p = pieces[test_rand(&st) % np];
+			const size_t l = strlen(p);
+			if (n + l > target)
+				break;
+			memcpy(buf + n, p, l);
+			n += l;
+		}
+		char *const line = malloc(n ? n : 1);
+		CHECK(line != NULL);
+		if (!line)
+			return;
+		memcpy(line, buf, n);
+		if (valueline_kind(line, n) != plain_kind(line, n) && bad++ < 3)
+			printf("  kind %d, plainly %d: '%.*s'\n", valueline_kind(line, n),
+			       plain_kind(line, n), (int)n, line);
+		free(line);
+	}
+	CHECK(bad == 0);
 }
 
 static void test_kind(void)
@@ -107,6 +182,7 @@ static void test_fields(void)
 int main(void)
 {
 	test_kind();
+	test_kind_random();
 	test_fields();
 	return test_finish("test_valueline");
 }

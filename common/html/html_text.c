@@ -1077,6 +1077,9 @@ static int href_kind(const struct htok_token *tok)
 		if (a->kind != HATTR_HREF)
 			continue;
 		const char *v = a->value, *e = v + a->value_len;
+		/* nearly every href starts with neither '#' nor white space */
+		if (v < e && *v != '#' && *v != ' ' && *v != '\t' && *v != '\n' && *v != '\r')
+			return HREF_ELSEWHERE;
 		/* a URL's leading and trailing white space is not part of it */
 		while (v < e && (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r'))
 			v++;
