@@ -3,9 +3,10 @@
  * the text blocks that repeat over the host's distinct pages
  * (template/learn.h; why: docs/TEMPLATES.md).
  *
- *   read DOCS in order --> host of each page; the first --sample pages
- *        of each host are kept: signature (template/pagesig.h, of all
- *        the page's blocks, in parallel) and its block hashes
+ *   read DOCS in order --> host of each page; the pages that may be
+ *        among its --sample of smallest URL hash (template/hostlearn.h)
+ *        are kept: signature (template/pagesig.h, of all the page's
+ *        blocks, in parallel) and its block hashes
  *   --> in memory, or past half of -m spilled to 256 temporary files by
  *        the host's top 8 bits (-T DIR)
  *   --> per host in ascending host order (a partition at a time): learn,
@@ -13,10 +14,10 @@
  *
  * Memory: the page store (half of -m), the map of pages counted per host
  * (a quarter of -m: 16 bytes a host; when it is full it starts again, and
- * the store's per-host cap still holds) and one partition when spilled
+ * keeps more pages of the hosts counted again) and one partition when spilled
  * (its 1/256 of the spill: a spill of 256 x -m/2 fits).  A page keeps at
- * most TPL_MAX_PAGE_BLOCKS block hashes.  Everything but the signatures is
- * serial and in document order, so the output is the same for any -t.
+ * most TPL_MAX_PAGE_BLOCKS block hashes.  What is learnt depends on the
+ * set of pages, not on their order, nor on -t.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -65,7 +66,8 @@ static void usage(FILE *fp, int status)
 		"pages of the host, T = max(--min-pages, --share %% of its distinct pages);\n"
 		"pages whose whole text is nearly the same count once.  Writes the\n"
 		"templates file that ndd-fingerprint --templates reads.\n\n"
-		"      --sample N         pages of a host learnt from: its first N (default 200)\n"
+		"      --sample N         pages of a host learnt from: the N of smallest URL\n"
+		"                         hash, a uniform sample (default 200)\n"
 		"      --min-pages N      T's floor and the fewest distinct pages a host needs\n"
 		"                         (default %u)\n"
 		"      --share PCT        T's share of the host's distinct pages (default %u)\n"
@@ -198,7 +200,7 @@ struct reader {
 	struct hostcount hosts;
 	struct tpl_pagestore *s;
 	struct doc_record *doc;
-	uint64_t *host, *sig;
+	uint64_t *host, *sig, *key;
 	uint8_t *take;
 	size_t cap;
 	size_t *hoff;      /* where each taken record's hashes start in @hash */
@@ -218,6 +220,7 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		R->doc = xrealloc(R->doc, R->cap * sizeof *R->doc);
 		R->host = xrealloc(R->host, R->cap * sizeof *R->host);
 		R->sig = xrealloc(R->sig, R->cap * sizeof *R->sig);
+		R->key = xrealloc(R->key, R->cap * sizeof *R->key);
 		R->take = xrealloc(R->take, R->cap);
 		R->hoff = xrealloc(R->hoff, R->cap * sizeof *R->hoff);
 	}
@@ -238,10 +241,9 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		uint32_t *const c = hostcount_get(&R->hosts, R->host[i]);
 		if (!c)
 			exit(EXIT_FAILED);
-		if (*c < R->o->sample) {
-			++*c;
-			R->take[i] = 1;
-		}
+		*c += *c < UINT32_MAX;
+		R->key[i] = tpl_sample_key(&R->doc[i]);
+		R->take[i] = (uint8_t)tpl_sample_take(R->key[i], *c, R->o->sample);
 	}
 	if (p != end) {
 		log_error("%s: block at offset %llu: bytes after the last record", name,
@@ -290,7 +292,8 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 			continue;
 		const struct doc_record *d = &R->doc[i];
 		const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
-		const struct tpl_page_head h = {R->host[i], R->st->sampled++, R->sig[i], nb};
+		const struct tpl_page_head h = {R->host[i], R->key[i], R->sig[i], nb};
+		R->st->sampled++;
 		if (tpl_pagestore_add(R->s, &h, R->hash + R->hoff[i]))
 			return -1;
 	}
@@ -407,6 +410,7 @@ int main(int argc, char **argv)
 	free(R.doc);
 	free(R.host);
 	free(R.sig);
+	free(R.key);
 	free(R.take);
 	free(R.hoff);
 	free(R.hash);

@@ -6,9 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "template/pagesig.h"
 #include "util/grow.h"
 #include "util/log.h"
+
+uint64_t tpl_sample_key(const struct doc_record *d)
+{
+	return XXH3_64bits(d->url.p, d->url.n);
+}
 
 long tpl_page_blocks(const struct doc_record *d, struct doc_block **blk, size_t *cap,
 		     uint64_t *sig, uint64_t *body)
@@ -36,13 +43,21 @@ static struct tpl_page tpl_page_of(const struct tpl_page_head *h)
 	return (struct tpl_page){h->sig, (uint32_t)h->n, body, ptr, ptr + tpl_page_bitmap(h->n)};
 }
 
-static int by_host_seq(const void *a, const void *b)
+/* Host, key, then signature and blocks: two records of one URL (a page
+ * fetched twice) still come in one order, whatever the input's. */
+static int by_host_key(const void *a, const void *b)
 {
 	const struct tpl_page_head *x = *(const struct tpl_page_head *const *)a;
 	const struct tpl_page_head *y = *(const struct tpl_page_head *const *)b;
 	if (x->host != y->host)
 		return x->host < y->host ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->sig != y->sig)
+		return x->sig < y->sig ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return memcmp(x + 1, y + 1, tpl_page_words(x->n) * 8);
 }
 
 int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint32_t sample,
@@ -71,7 +86,7 @@ int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint3
 		free(pages);
 		return -1;
 	}
-	qsort(v, n, sizeof *v, by_host_seq);
+	qsort(v, n, sizeof *v, by_host_key);
 	for (size_t i = 0; i < n && !rc;) {
 		size_t j = i;
 		while (j < n && v[j]->host == v[i]->host)

@@ -9,11 +9,17 @@
  * word k / 64: block k had DB_POINTER) and the bitmap of which are the
  * page model's content (DB_CONTENT), all u64 in native order; records
  * lie one after another in a buffer.  The learner counts a block's
- * repeats by its role (learn.h), so the record carries it.  seq orders
- * the pages of a host as the documents come: a
- * host is learnt from its first `sample` pages by seq, so where the
- * records were gathered, and how many more of a host's pages they hold,
- * does not change what is learnt.
+ * repeats by its role (learn.h), so the record carries it.
+ *
+ * The sample.  A host is learnt from its `sample` pages of smallest key
+ * (seq: tpl_sample_key(), a hash of the URL; ties by signature, then by
+ * the blocks): a uniform sample of the host, whatever the documents'
+ * order.  Its first pages in crawl order would be one section of the
+ * site when the crawl follows its structure, and the other sections'
+ * chrome would never be learnt (docs/TEMPLATES.md).  A reader keeps a
+ * page while tpl_sample_take() says it may be among them, so where the
+ * records were gathered, in what order, and how many more of a host's
+ * pages they hold, does not change what is learnt.
  */
 #ifndef NDD_TEMPLATE_HOSTLEARN_H
 #define NDD_TEMPLATE_HOSTLEARN_H
@@ -31,6 +37,25 @@ struct tpl_page_head {
 	uint64_t host, seq, sig;
 	uint64_t n;
 };
+
+/** The key a page is sampled by: XXH3-64 of @d's URL. */
+uint64_t tpl_sample_key(const struct doc_record *d);
+
+/**
+ * Whether a page of key @key, the @seen-th of its host so far (from 1),
+ * may be among its host's @sample of smallest key: its key lies below
+ * K / seen of the key space, K = 2 x sample + 64.  The first K pages of
+ * a host are all kept, then about K / seen of them, so a host of N pages
+ * keeps about K x (1 + ln(N / K)), and never more than a host of K.  A
+ * page of the N's smallest sample keys is refused only if fewer than
+ * sample of the N keys lie below K / N, a chance below 1e-13 for any
+ * sample and 1e-32 for 200 (Chernoff); a @seen counted low (a count
+ * started again, a rank's own pages) keeps more, never fewer.
+ */
+static inline int tpl_sample_take(uint64_t key, uint64_t seen, uint32_t sample)
+{
+	return (uint64_t)(((unsigned __int128)key * seen) >> 64) < 2 * (uint64_t)sample + 64;
+}
 
 /** u64 words of a bitmap of @n blocks. */
 static inline size_t tpl_page_bitmap(uint64_t n)
@@ -68,7 +93,7 @@ typedef int (*tpl_host_fn)(void *ctx, uint64_t host, uint32_t groups, const uint
 
 /**
  * Learn every host of the page records in @buf (@len bytes; whole
- * records, any order) from its first @sample pages by seq, with @p, and
+ * records, any order) from its @sample pages of smallest key, with @p, and
  * call @fn for each in ascending host order.  @n, if not NULL, gets
  * the hosts seen and the pages learnt from added.
  * @return 0, -1 if memory ran out (logged), or what @fn returned.

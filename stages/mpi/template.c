@@ -2,15 +2,15 @@
  * template.c - each host's template learnt on P ranks, by host.
  *
  *   1. rank r reads its own documents (WORK/docs.r.ndf, extract's part)
- *      and keeps, of each host, its first --sample pages there: the
- *      host's first pages overall that lie on rank r are among them;
- *   2. each kept page (template/hostlearn.h: host, order, signature,
+ *      and keeps the pages that may be among their host's --sample of
+ *      smallest URL hash (tpl_sample_take(), counting the host's pages on
+ *      this rank: fewer than in all, so it keeps more, never fewer);
+ *   2. each kept page (template/hostlearn.h: host, URL hash, signature,
  *      block hashes) goes to the rank owning its host, the host key's
  *      range [2^64 q / P, 2^64 (q+1) / P) for rank q, with one
- *      MPI_Alltoallv; its order is (rank, place on the rank), which is
- *      the documents' order since the parts are contiguous runs of it;
- *   3. each rank learns its hosts (tpl_learn_pages(): a host's first
- *      --sample pages by that order, as ndd-template takes them) in
+ *      MPI_Alltoallv;
+ *   3. each rank learns its hosts (tpl_learn_pages(): a host's --sample
+ *      pages of smallest URL hash, as ndd-template takes them) in
  *      ascending host order;
  *   4. rank 0 writes the templates file (template/tplwrite.h, merged
  *      with --previous): its own hosts, then rank 1's, ... (received
@@ -158,7 +158,6 @@ static int read_docs(const char *path, const struct opts *o, struct tpl_pagestor
 	struct doc_block *blk = NULL;
 	size_t blk_cap = 0;
 	uint64_t *hashes = xmalloc(tpl_page_words(TPL_MAX_PAGE_BLOCKS) * sizeof *hashes);
-	uint64_t seq = 0;
 	int rc = 0, err = 0, got;
 	while (!rc && (r = ndf_reader_open(fp, path, &err))) {
 		const struct ndf_header *h = ndf_reader_header(r);
@@ -192,9 +191,10 @@ static int read_docs(const char *path, const struct opts *o, struct tpl_pagestor
 					rc = -1;
 					break;
 				}
-				if (*c >= o->sample)
+				*c += *c < UINT32_MAX;
+				const uint64_t key = tpl_sample_key(&d);
+				if (!tpl_sample_take(key, *c, o->sample))
 					continue;
-				++*c;
 				uint64_t sig;
 				const long nb = tpl_page_blocks(&d, &blk, &blk_cap, &sig, hashes);
 				if (nb < 0) {
@@ -204,8 +204,7 @@ static int read_docs(const char *path, const struct opts *o, struct tpl_pagestor
 				}
 				st[S_CAPPED] += d.n_blocks > TPL_MAX_PAGE_BLOCKS;
 				st[S_TAKEN]++;
-				const struct tpl_page_head ph = {host, (uint64_t)mpi_rank << 40 | seq++,
-								 sig, (uint64_t)nb};
+				const struct tpl_page_head ph = {host, key, sig, (uint64_t)nb};
 				if (tpl_pagestore_add(k, &ph, hashes))
 					rc = -1;
 			}
