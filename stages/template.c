@@ -52,7 +52,7 @@ struct opts {
 };
 
 struct stats {
-	uint64_t docs, no_host, sampled, capped_blocks, hosts, learnt, learnt_blocks;
+	uint64_t docs, no_host, kept, sampled, capped_blocks, hosts, learnt, learnt_blocks;
 	uint64_t previous_hosts, spilled_bytes, sections;
 };
 
@@ -177,9 +177,11 @@ static int learnt(void *ctx, uint64_t host, uint32_t groups, const uint64_t *h, 
 /* Learn every host of the @len bytes of pages at @buf, in host order. */
 static int learn_all(struct learn *L, const uint8_t *buf, size_t len)
 {
-	struct tpl_learn_counts n = {0, 0};
+	struct tpl_learn_counts n = {0, 0, 0};
 	const int rc = tpl_learn_pages(L->l, buf, len, L->o->sample, &L->o->tp, learnt, L, &n);
 	L->st->hosts += n.hosts;
+	L->st->sampled += n.pages;
+	L->st->capped_blocks += n.capped;
 	return rc;
 }
 
@@ -255,10 +257,8 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		if (!R->take[i])
 			continue;
 		uint32_t nb = docrec_n_blocks(&R->doc[i]);
-		if (nb > TPL_MAX_PAGE_BLOCKS) {
+		if (nb > TPL_MAX_PAGE_BLOCKS)
 			nb = TPL_MAX_PAGE_BLOCKS;
-			R->st->capped_blocks++;
-		}
 		R->hoff[i] = nh;
 		nh += tpl_page_words(nb);
 	}
@@ -293,7 +293,7 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		const struct doc_record *d = &R->doc[i];
 		const uint32_t nb = d->n_blocks < TPL_MAX_PAGE_BLOCKS ? d->n_blocks : TPL_MAX_PAGE_BLOCKS;
 		const struct tpl_page_head h = {R->host[i], R->key[i], R->sig[i], nb};
-		R->st->sampled++;
+		R->st->kept++;
 		if (tpl_pagestore_add(R->s, &h, R->hash + R->hoff[i]))
 			return -1;
 	}
@@ -373,9 +373,6 @@ int main(int argc, char **argv)
 	/* the copy is the whole input, also when the documents were bad */
 	if (copy && teein_finish(copy))
 		rc = -1;
-	if (st.capped_blocks)
-		log_warn("%llu pages had more than %d blocks: only their first %d were learnt from",
-			 (unsigned long long)st.capped_blocks, TPL_MAX_PAGE_BLOCKS, TPL_MAX_PAGE_BLOCKS);
 
 	struct tplset prev = {0};
 	if (!rc && opt.previous)
@@ -420,9 +417,14 @@ int main(int argc, char **argv)
 	tplset_free(&prev);
 	if (rc)
 		return EXIT_FAILED;
-	cli_summary("%llu documents, %llu sampled, %llu hosts, %llu with a template "
-		    "(%llu blocks), %llu from --previous; %.2f s",
-		    (unsigned long long)st.docs, (unsigned long long)st.sampled,
+	if (st.capped_blocks)
+		log_warn("%llu pages learnt from had %d blocks or more: only their first %d were "
+			 "learnt from", (unsigned long long)st.capped_blocks, TPL_MAX_PAGE_BLOCKS,
+			 TPL_MAX_PAGE_BLOCKS);
+	cli_summary("%llu documents, %llu kept, %llu learnt from, %llu hosts, %llu with a "
+		    "template (%llu blocks), %llu from --previous; %.2f s",
+		    (unsigned long long)st.docs, (unsigned long long)st.kept,
+		    (unsigned long long)st.sampled,
 		    (unsigned long long)st.hosts, (unsigned long long)st.learnt,
 		    (unsigned long long)st.learnt_blocks, (unsigned long long)st.previous_hosts,
 		    log_wall() - t0);

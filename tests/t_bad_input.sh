@@ -75,6 +75,6 @@ for f in big blocks; do
 	bounded "$T/$f.fp.err" "fingerprint of $f"
 	grep -q '1 documents' "$T/$f.fp.err" || bad "fingerprint of $f: $(tail -1 "$T/$f.fp.err")"
 done
-grep -q 'warning: 1 pages had more than 4096 blocks' "$T/blocks.tpl.err" &&
+grep -q 'warning: 1 pages learnt from had 4096 blocks or more' "$T/blocks.tpl.err" &&
 	ok "template warns of the page of 100,000 blocks" || bad "no warning from template: $(head -2 "$T/blocks.tpl.err")"
 exit $failed

@@ -1,7 +1,8 @@
 #!/bin/sh
 # CLI tests of ndd-template and ndd-fingerprint --templates on the sample
 # corpus: the templates file is the same for any -t and when the pages
-# spill to disk (-m 8K); --previous carries an earlier night's hosts a
+# spill to disk (-m 8K), and on a generated crawl for either order of the
+# documents; --previous carries an earlier night's hosts a
 # night older, also from a file of record layout 1 (written before hosts
 # were learnt by role: tests/data/templates-layout1.ndf, ndd-template of
 # 8d734be on corpus-samples), whose hashes all mean chrome; fingerprint reads it and says what the templates did; a
@@ -26,6 +27,37 @@ grep -q '"spilled_bytes": [1-9]' "$T/sts.json" && ok "-m 8K spilled" || bad "-m 
 learnt=$(sed -n 's/.*"hosts_with_template": \([0-9]*\).*/\1/p' "$T/st1.json")
 [ "${learnt:-0}" -gt 0 ] && ok "$learnt hosts with a template" || bad "no template learnt"
 [ -z "$(ls "$T" | grep ndd-template)" ] && ok "spill files gone" || bad "spill files left"
+
+# The sample is a host's pages of smallest URL hash, whatever the order:
+# a generated crawl of hosts of 10 to 160 pages in 6 files, extracted in
+# file order and in the reverse, learns the same templates with --sample
+# 5 and 30 (below some hosts' pages), in memory and spilled; with 5 the
+# reader keeps only some pages of the larger hosts (tpl_sample_take()).
+python3 bench/gen_crawl.py -s 3 -o "$T/crawl" --hosts 8 --pages 10 160 --parts 6 >/dev/null 2>&1 ||
+	bad "gen_crawl.py"
+"$BIN/ndd-extract" -q -o "$T/fwd.ndf" "$T"/crawl/crawl/*.warc.gz || bad "extract the crawl"
+"$BIN/ndd-extract" -q -o "$T/rev.ndf" $(ls "$T"/crawl/crawl/*.warc.gz | sort -r) ||
+	bad "extract the crawl in reverse"
+cmp -s "$T/fwd.ndf" "$T/rev.ndf" && bad "the reversed crawl's documents are the same"
+for s in 5 30; do
+	"$BIN/ndd-template" -q --sample $s --stats "$T/sf.json" -o "$T/sf.ndf" "$T/fwd.ndf" &&
+		"$BIN/ndd-template" -q -t1 --sample $s -m 8K -T "$T" -o "$T/sr.ndf" "$T/rev.ndf" ||
+		bad "template --sample $s"
+	cmp -s "$T/sf.ndf" "$T/sr.ndf" && ok "--sample $s: the same templates in either order" ||
+		bad "--sample $s: the templates depend on the documents' order"
+	kept=$(sed -n 's/.*"sampled": \([0-9]*\).*/\1/p' "$T/sf.json")
+	docs=$(sed -n 's/.*"documents": \([0-9]*\).*/\1/p' "$T/sf.json")
+	[ "${kept:-0}" -gt 0 ] && [ "$kept" -le "$docs" ] || bad "--sample $s learnt from $kept of $docs pages"
+done
+"$BIN/ndd-template" --sample 5 -o "$T/sf.ndf" "$T/rev.ndf" 2>&1 | grep -q "kept, 310 learnt from" ||
+	bad "--sample 5: not 310 pages learnt from"
+kept=$("$BIN/ndd-template" --sample 5 -o "$T/sf.ndf" "$T/rev.ndf" 2>&1 | sed -n 's/.* documents, \([0-9]*\) kept.*/\1/p')
+[ "${kept:-0}" -gt 310 ] && [ "$kept" -lt "$docs" ] && ok "--sample 5 kept $kept of $docs pages" ||
+	bad "--sample 5 kept '$kept' of $docs pages"
+
+"$BIN/ndd-template" -q --sample 200 -o "$T/s200.ndf" "$T/fwd.ndf" || bad "template --sample 200"
+cmp -s "$T/sf.ndf" "$T/s200.ndf" && bad "--sample 30 learns what all pages teach: the check above proves nothing" ||
+	ok "--sample 30 learns otherwise than every page"
 
 # --previous with no pages tonight: every host carried, a night older
 "$BIN/ndd-template" -q --previous "$T/t1.ndf" --stats "$T/stp.json" -o "$T/p.ndf" </dev/null ||

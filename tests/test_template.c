@@ -5,6 +5,7 @@
  * (template out, fallback to all non-template text, nothing left),
  * template records and the templates file.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "template/blockset.h"
 #include "template/decide.h"
 #include "template/host.h"
+#include "template/hostlearn.h"
 #include "template/learn.h"
 #include "template/pagesig.h"
 #include "template/tplset.h"
@@ -732,6 +734,52 @@ static void test_records_and_file(void)
 	unlink(path);
 }
 
+/* Stream @n keys in the order @k gives through tpl_sample_take(): how
+ * many are kept, and whether the @s smallest all are. */
+static size_t sample_stream(const uint64_t *k, size_t n, uint32_t s, uint64_t below, int *all_small)
+{
+	size_t kept = 0, small = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!tpl_sample_take(k[i], i + 1, s))
+			continue;
+		kept++;
+		small += k[i] <= below;
+	}
+	*all_small = small == s;
+	return kept;
+}
+
+/* A host's sample is its pages of smallest key in any order: the reader
+ * keeps every one of them, and about K (1 + ln(N / K)) pages in all when
+ * the order is unrelated to the key (K = 2 s + 64). */
+static void test_sample(void)
+{
+	enum { N = 50000 };
+	uint64_t *k = malloc(N * sizeof *k), *sorted = malloc(N * sizeof *k);
+	for (uint32_t s = 1; s <= 1000; s *= 10) {
+		for (size_t i = 0; i < N; i++)
+			k[i] = XXH3_64bits_withSeed(&i, sizeof i, s);
+		memcpy(sorted, k, N * sizeof *k);
+		qsort(sorted, N, sizeof *sorted, cmp_u64);
+		const uint64_t below = sorted[s - 1];
+		const double K = 2.0 * s + 64, expect = K * (1 + log(N / K));
+		int all;
+		const size_t kept = sample_stream(k, N, s, below, &all);
+		CHECK(all);
+		CHECK(kept > expect * 0.8 && kept < expect * 1.2);
+		CHECK(sample_stream(sorted, N, s, below, &all) >= (size_t)K && all);
+		for (size_t i = 0; i < N / 2; i++) { /* descending */
+			const uint64_t t = sorted[i];
+			sorted[i] = sorted[N - 1 - i];
+			sorted[N - 1 - i] = t;
+		}
+		CHECK(sample_stream(sorted, N, s, below, &all) >= (size_t)K && all);
+		CHECK(sample_stream(k, (size_t)K, s, UINT64_MAX, &all) == (size_t)K);
+	}
+	free(k);
+	free(sorted);
+}
+
 int main(void)
 {
 	test_host();
@@ -746,5 +794,6 @@ int main(void)
 	test_decide_headline_only();
 	test_signature();
 	test_records_and_file();
+	test_sample();
 	return test_finish("test_template");
 }

@@ -92,8 +92,11 @@ int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint3
 		while (j < n && v[j]->host == v[i]->host)
 			j++;
 		const size_t m = j - i < sample ? j - i : sample;
-		for (size_t k = 0; k < m; k++)
+		for (size_t k = 0; k < m; k++) {
 			pages[k] = tpl_page_of(v[i + k]);
+			if (count)
+				count->capped += v[i + k]->n == TPL_MAX_PAGE_BLOCKS;
+		}
 		const uint64_t *h;
 		size_t nh;
 		uint32_t groups;

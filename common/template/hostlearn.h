@@ -95,11 +95,12 @@ typedef int (*tpl_host_fn)(void *ctx, uint64_t host, uint32_t groups, const uint
  * Learn every host of the page records in @buf (@len bytes; whole
  * records, any order) from its @sample pages of smallest key, with @p, and
  * call @fn for each in ascending host order.  @n, if not NULL, gets
- * the hosts seen and the pages learnt from added.
+ * the hosts seen, the pages learnt from and those of them at the block
+ * cap added.
  * @return 0, -1 if memory ran out (logged), or what @fn returned.
  */
 struct tpl_learn_counts {
-	uint64_t hosts, pages;
+	uint64_t hosts, pages, capped; /* capped: pages learnt from of TPL_MAX_PAGE_BLOCKS */
 };
 int tpl_learn_pages(struct tpl_learner *l, const uint8_t *buf, size_t len, uint32_t sample,
 		    const struct tpl_params *p, tpl_host_fn fn, void *ctx,

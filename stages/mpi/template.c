@@ -72,7 +72,8 @@ static void usage(FILE *fp, int status)
 			"Learn each host's template from the documents WORK/docs.R.ndf of the\n"
 			"ranks, each host on one rank; rank 0 writes OUT.ndf, the same bytes as\n"
 			"ndd-template over all the parts in order.\n\n"
-			"      --sample N       pages of a host learnt from: its first N (200)\n"
+			"      --sample N       pages of a host learnt from: the N of smallest URL hash\n"
+			"                       (200)\n"
 			"      --min-pages N    as ndd-template (%u)\n"
 			"      --share PCT      as ndd-template (%u)\n"
 			"      --near-bits B    as ndd-template (%d)\n"
@@ -202,7 +203,6 @@ static int read_docs(const char *path, const struct opts *o, struct tpl_pagestor
 					rc = -1;
 					break;
 				}
-				st[S_CAPPED] += d.n_blocks > TPL_MAX_PAGE_BLOCKS;
 				st[S_TAKEN]++;
 				const struct tpl_page_head ph = {host, key, sig, (uint64_t)nb};
 				if (tpl_pagestore_add(k, &ph, hashes))
@@ -396,8 +396,8 @@ static int write_stats(const struct opts *o, const uint64_t *all, const struct t
 	if (outfile_open(&f, o->stats))
 		return -1;
 #define U(x) (unsigned long long)(x)
-	/* ndd-template's fields first, then the job's (pages_kept: each
-	 * host's first --sample pages on each rank, the pages moved) */
+	/* ndd-template's fields first, then the job's (pages_kept: the pages
+	 * each rank kept as candidates for its hosts' samples, the pages moved) */
 	fprintf(f.fp,
 		"{\"documents\": %llu, \"without_host\": %llu, \"sampled\": %llu, "
 		"\"pages_blocks_capped\": %llu, \"hosts\": %llu, \"hosts_with_template\": %llu, "
@@ -546,12 +546,13 @@ int step_template(int argc, char **argv)
 			st[S_RECV_PAGES]++;
 		if (!rc && p0 == 0 && mpi_fault_point("template"))
 			rc = -1;
-		struct tpl_learn_counts n = {0, 0};
+		struct tpl_learn_counts n = {0, 0, 0};
 		if (!rc)
 			rc = tpl_learn_pages(learner, (const uint8_t *)recv, n_recv * 8, o.sample,
 					     &o.tp, keep_host, &l, &n);
 		st[S_HOSTS] += n.hosts;
 		st[S_LEARNT] += n.pages;
+		st[S_CAPPED] += n.capped;
 		free(recv);
 		failed = mpi_agree(rc ? EXIT_FAILED : 0, "learning the templates") > 1;
 	}
