@@ -99,14 +99,12 @@ static void usage(FILE *fp, int status)
 		"                         text is decided without its host's template blocks\n"
 		"      --learn-templates FILE  learn the templates here while fingerprinting,\n"
 		"                         as ndd-template and --templates would one after\n"
-		"                         the other, each page as soon as its host's\n"
-		"                         template is final (the same bytes); pages are read\n"
-		"                         back from DOCS, a file, or from --docs\n"
+		"                         the other (the same bytes); the pages are done at\n"
+		"                         the end, read back from DOCS, a file, or --docs\n"
 		"      --docs FILE        the copy of DOCS being written (tee) to read back\n"
 		"      --sample N         with --learn-templates: as ndd-template's (200)\n"
 		"      --previous-templates FILE  as ndd-template's --previous\n"
 		"      --template-stats FILE  ndd-template's --stats\n"
-		"      --tmpdir DIR       temporary files (default $TMPDIR or /tmp)\n"
 		"      --stats FILE       write run statistics as JSON to FILE\n"
 		"      --dry-run          read, check and decode the documents, compute and\n"
 		"                         write nothing: the I/O floor for benchmarks\n"
@@ -121,7 +119,7 @@ static void parse(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_SHINGLE = CLI_OPT_STAGE_BASE, OPT_CJK, OPT_MIN_TEXT, OPT_IMPORT, OPT_DRY,
 	       OPT_LINE, OPT_TF, OPT_UW, OPT_CJKU, OPT_BW, OPT_METHOD, OPT_TEMPLATES, OPT_STATS,
-	       OPT_LEARN, OPT_DOCS, OPT_SAMPLE, OPT_PREV, OPT_TSTATS, OPT_TMP };
+	       OPT_LEARN, OPT_DOCS, OPT_SAMPLE, OPT_PREV, OPT_TSTATS };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"shingle", required_argument, NULL, OPT_SHINGLE},
@@ -142,7 +140,6 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"sample", required_argument, NULL, OPT_SAMPLE},
 		{"previous-templates", required_argument, NULL, OPT_PREV},
 		{"template-stats", required_argument, NULL, OPT_TSTATS},
-		{"tmpdir", required_argument, NULL, OPT_TMP},
 		{NULL, 0, NULL, 0},
 	};
 	const struct docfp_config dflt = DOCFP_CONFIG_DEFAULT;
@@ -151,7 +148,6 @@ static void parse(struct opts *o, int argc, char **argv)
 	o->cfg = dflt;
 	o->fo.tp = tdflt;
 	o->fo.sample = 200;
-	o->fo.tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		if (cli_common_option(&o->cc, c, optarg, usage))
 			continue;
@@ -184,8 +180,6 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->fo.previous = optarg;
 		else if (c == OPT_TSTATS && ++follow_given)
 			o->template_stats = optarg;
-		else if (c == OPT_TMP)
-			o->fo.tmpdir = optarg;
 		else if (c == OPT_LINE)
 			o->cfg.line_full = (int)cli_parse_int("--line-full", optarg, 0, 100000);
 		else if (c == OPT_TF)
@@ -356,7 +350,7 @@ static int decode_batch(struct batch *b, const char *name)
  */
 static int compute_doc(struct batch *b, size_t i, struct tplfp_worker *w, const struct tplset *ts)
 {
-	return tplfp_page(&b->doc[i], ts ? tplset_any_set(ts) : NULL, w, NULL, &b->res[i]);
+	return tplfp_page(&b->doc[i], ts ? tplset_any_set(ts) : NULL, w, &b->res[i]);
 }
 
 /*
@@ -574,12 +568,10 @@ static int run_follow(const struct opts *opt, FILE *in, const char *name, struct
 	st->bytes_in = fs.bytes_in;
 	if (!rc && opt->template_stats)
 		rc = write_template_stats(opt->template_stats, &fs);
-	log_info("templates learnt while fingerprinting: %llu hosts, %llu with a template; pages "
-		 "done as they came %llu, when their host's template was final %llu, at the end "
-		 "%llu; done again %llu",
+	log_info("templates learnt while fingerprinting: %llu hosts, %llu with a template, from "
+		 "%llu pages read back; %llu pages done",
 		 (unsigned long long)fs.hosts, (unsigned long long)fs.learnt,
-		 (unsigned long long)fs.early, (unsigned long long)fs.at_host,
-		 (unsigned long long)fs.at_end, (unsigned long long)fs.redone);
+		 (unsigned long long)fs.candidates, (unsigned long long)fs.docs);
 	return rc;
 }
 

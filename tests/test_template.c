@@ -295,37 +295,6 @@ static void test_blockset(void)
 	CHECK(blockset_build(&s, v + 1, 1) == 0 && !s.has_zero && blockset_has(&s, v[1]) &&
 	      !blockset_has(&s, 0));
 	blockset_free(&s);
-
-	/* grown one hash at a time from empty (follow.h): the same set */
-	struct blockset g = {0};
-	for (int i = 0; i < N; i++)
-		CHECK(blockset_add(&g, v[i]) == 0);
-	CHECK(g.n == distinct && g.has_zero && 2 * g.n <= g.mask + 1);
-	bad = 0;
-	for (int i = 0; i < 4 * N; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		const uint64_t h = i < N ? v[i] : i < 2 * N ? (uint64_t)i << 32 : x;
-		const int want = bsearch(&h, sorted, N, sizeof *sorted, cmp_u64) != NULL;
-		bad += blockset_has(&g, h) != want;
-	}
-	CHECK(bad == 0);
-	/* every other distinct hash taken out, 0 among them, in an order of
-	 * their own (the hashes sharing low bits crowd one run of slots) */
-	bad = 0;
-	for (int i = N - 1; i >= 0; i--)
-		if ((!i || sorted[i] != sorted[i - 1]) && i % 2 == 0)
-			blockset_remove(&g, sorted[i]);
-	blockset_remove(&g, 12345); /* not there: nothing */
-	size_t left = 0;
-	for (int i = 0; i < N; i++) {
-		if (i && sorted[i] == sorted[i - 1])
-			continue;
-		const int kept = i % 2 != 0;
-		bad += blockset_has(&g, sorted[i]) != kept;
-		left += (size_t)kept;
-	}
-	CHECK(bad == 0 && g.n == left && !g.has_zero);
-	blockset_free(&g);
 }
 
 static void test_decide(void)

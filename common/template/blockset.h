@@ -29,21 +29,6 @@ struct blockset {
 int blockset_build(struct blockset *s, const uint64_t *v, size_t n)
 	__attribute__((warn_unused_result));
 
-/**
- * Add @h to @s (built, or zeroed: empty), growing it to stay at most half
- * full: the set of templates final so far, which grows host by host
- * (follow.h).  @return 0, or -1 (out of memory; @s unchanged).
- */
-int blockset_add(struct blockset *s, uint64_t h) __attribute__((warn_unused_result));
-
-/**
- * Take @h out of @s, if there: a host's core key once a second host holds
- * its block (follow.h keeps the templates final so far as tplset_load()
- * would load them).  Later keys move back into the gap (backward shift),
- * so lookups still stop at the first empty slot.
- */
-void blockset_remove(struct blockset *s, uint64_t h);
-
 /** Whether @h is in @s (NULL or empty: never). */
 static inline int blockset_has(const struct blockset *s, uint64_t h)
 {

@@ -1,30 +1,25 @@
 /*
- * follow.h - learn each host's template and fingerprint the pages in one
- * pass over the documents, each page as soon as its host's template is
- * final (ndd-fingerprint --learn-templates; docs/TEMPLATES.md, "Learning
- * while fingerprinting").
+ * follow.h - learn each host's template and fingerprint the pages with
+ * one read of the documents as they come (ndd-fingerprint
+ * --learn-templates; docs/TEMPLATES.md, "Learning while fingerprinting").
  *
- * A host is learnt from its first `sample` pages (as ndd-template does),
- * so its template is final when its sample-th page has come: its pages
- * that came before are read back then (by reference into a copy of the
- * documents, never held in memory) and fingerprinted, and its later pages
- * as they come.  A page's text is decided against every host's template
- * (decide.h), of which only those final so far are known when the page
- * is fingerprinted; which of its blocks that set held is kept (a
- * temporary file), and once every template is final the pages whose
- * blocks meet a template learnt later are done again, and those whose
- * frame met a core key that a host learnt later shares (tplnow.h).  Hosts that never
- * reach `sample` pages are learnt, and their pages done, at the end.  So
- * the templates file and the fingerprints are the bytes ndd-template and
- * ndd-fingerprint --templates write, in input order, for any thread
- * count.
+ * A host is learnt from its `sample` pages of smallest URL hash
+ * (hostlearn.h), known only once the input has ended, and a page's text
+ * is decided against every host's template, so no page is done before
+ * the end.  While the documents come each page leaves a reference (where
+ * it is in the stream, its sample key, its host's chain); at the end each
+ * host's candidates (the pages ndd-template would keep, of key up to the
+ * sample-th smallest of them) are read back, by reference into a copy of
+ * the documents, and learnt with tpl_learn_pages() as ndd-template
+ * learns them; the templates are written, loaded as ndd-fingerprint
+ * --templates loads them, and every page is read back in input order
+ * and done.  So the templates file and the fingerprints are the bytes
+ * ndd-template and ndd-fingerprint --templates write, for any thread
+ * count and whatever the order of the documents within a host.
  *
- * Memory: 24 bytes per page of a host not yet final, 24 per host (in a
- * table at most half full), the
- * templates (as --templates loads them) and the pages being worked on;
- * disk: the fingerprint records (a temporary file the output is copied
- * from in order) and 4 bytes per block of each page done early that was
- * not template then or was a core block of its frame.
+ * Memory: 24 bytes per page, 16 per host (in a table at most half full),
+ * the templates (as --templates loads them) and the pages being worked
+ * on (CHUNK_PAGES, or one host's candidates).  No temporary files.
  */
 #ifndef NDD_TEMPLATE_FOLLOW_H
 #define NDD_TEMPLATE_FOLLOW_H
@@ -45,18 +40,14 @@ struct follow_opts {
 	const char *templates;  /* tonight's templates, written here (a file) */
 	const char *docs;       /* the copy of the input being written (tee) to read
 				   pages back from; NULL: the input, a regular file */
-	const char *tmpdir;     /* for the temporary files */
 };
 
 struct follow_stats {
 	/* as ndd-template counts them */
 	uint64_t docs, no_host, sampled, capped_blocks, hosts;
 	uint64_t learnt, learnt_blocks, previous_hosts;
-	/* how the pages were done */
-	uint64_t early;   /* as they came, their host final */
-	uint64_t at_host; /* read back when their host became final */
-	uint64_t at_end;  /* read back at the end: hosts of fewer than sample pages */
-	uint64_t redone;  /* done again: a template learnt later held a block */
+	/* pages read back to learn from: at most sample per host, more on ties */
+	uint64_t candidates;
 	uint64_t bytes_in, sections;
 };
 

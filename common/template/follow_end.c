@@ -1,49 +1,162 @@
 /*
  * follow_end.c - learning while fingerprinting (follow.h), after the last
- * page came: the hosts left learnt, the templates written and loaded, the
- * pages whose blocks a template learnt later holds done again, the hosts
- * left done, the records emitted in order.
+ * page came: each host's candidates read back and learnt as ndd-template
+ * learns them, the templates written and loaded, every page read back in
+ * input order, done and emitted.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "template/follow.h"
 #include "template/follow_state.h"
+#include "template/hostlearn.h"
 #include "template/tplset.h"
 #include "template/tplwrite.h"
 #include "util/grow.h"
 #include "util/log.h"
 
-/* Learn the hosts that never reached `sample` pages. */
-static int learn_rest(struct fl *f, struct ref **v, size_t *cap)
+/* ---- each host's candidates ---- */
+
+/* Put @k among the @cap smallest keys held in the max-heap @h (*@n). */
+static void heap_offer(uint64_t *h, size_t *n, size_t cap, uint64_t k)
 {
-	for (size_t k = 0; k <= f->hs_mask; k++) {
-		struct hstate *h = &f->hs[k];
-		if (!h->host || h->final)
+	size_t i;
+	if (*n < cap) {
+		for (i = (*n)++; i && h[(i - 1) / 2] < k; i = (i - 1) / 2)
+			h[i] = h[(i - 1) / 2];
+		h[i] = k;
+		return;
+	}
+	if (k >= h[0])
+		return;
+	for (i = 0;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] > h[c])
+			c++;
+		if (h[c] <= k)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = k;
+}
+
+/* The pages read back to learn from, whole hosts, and their records. */
+struct cands {
+	struct ref *r;
+	uint64_t *host;
+	size_t n, cap_r, cap_host;
+	uint32_t *taken; /* scratch: one host's pages ndd-template's reader keeps */
+	size_t cap_taken;
+	uint64_t *heap;  /* scratch: sample keys */
+	uint8_t *rec;
+	size_t len, cap_rec;
+};
+
+/*
+ * Add @h's candidates to @c: the pages ndd-template's reader keeps (seen
+ * counted as it counts: tpl_sample_take()) of key up to the sample-th
+ * smallest key among them, ties included, so that tpl_learn_pages(),
+ * which orders by key, signature and blocks and takes the first sample,
+ * takes what it takes from ndd-template's records.  The chain is walked
+ * once; only the kept pages, about (2 x sample + 64)(1 + ln(N / that))
+ * of a host of N, are held.  @return 0 or -1.
+ */
+static int host_candidates(struct fl *f, const struct hstate *h, struct cands *c)
+{
+	const uint32_t sample = f->o->sample;
+	size_t nt = 0, nh = 0;
+	uint32_t seen = 0;
+	for (uint32_t i = h->head; i != NONE; i = f->ref[i].next) {
+		seen += seen < UINT32_MAX;
+		if (!tpl_sample_take(f->ref[i].key, seen, sample))
 			continue;
-		const long n = fl_chain_list(f, h, v, cap);
-		if (n < 0 || fl_read_back(f, *v, (size_t)n) || fl_learn_host(f, h, (size_t)n))
+		if (array_grow((void **)&c->taken, &c->cap_taken, nt + 1, sizeof *c->taken))
 			return -1;
+		c->taken[nt++] = i;
+		heap_offer(c->heap, &nh, sample, f->ref[i].key);
+	}
+	const uint64_t top = nh == sample ? c->heap[0] : UINT64_MAX;
+	for (size_t k = 0; k < nt; k++) {
+		const struct ref *r = &f->ref[c->taken[k]];
+		if (r->key > top)
+			continue;
+		if (array_grow((void **)&c->r, &c->cap_r, c->n + 1, sizeof *c->r) ||
+		    array_grow((void **)&c->host, &c->cap_host, c->n + 1, sizeof *c->host))
+			return -1;
+		c->r[c->n] = *r;
+		c->host[c->n++] = h->host;
 	}
 	return 0;
 }
 
-/* Do the pages of the hosts learnt last, against every template. */
-static int do_rest(struct fl *f, const struct blockset *all, struct ref **v, size_t *cap)
+/* A host learnt (tpl_host_fn): its template kept for write_templates(). */
+static int learnt(void *ctx, uint64_t host, uint32_t groups, const uint64_t *hashes, size_t n)
 {
-	for (size_t k = 0; k <= f->hs_mask; k++) {
-		struct hstate *h = &f->hs[k];
-		if (!h->host || h->final)
-			continue;
-		const long n = fl_chain_list(f, h, v, cap);
-		if (n < 0 || fl_do_refs(f, *v, (size_t)n, all, 0, 0))
-			return -1;
-		f->st->at_end += (uint64_t)n;
-		h->final = 1;
-		fl_chain_free(f, h);
+	struct fl *f = ctx;
+	if (array_grow((void **)&f->lt, &f->cap_lt, f->n_lt + 1, sizeof *f->lt) ||
+	    array_grow((void **)&f->lhash, &f->cap_lhash, f->n_lhash + n, 8)) {
+		log_error("out of memory learning a template");
+		return -1;
 	}
+	f->lt[f->n_lt++] = (struct learnt){host, f->n_lhash, groups, (uint32_t)n};
+	if (n)
+		memcpy(f->lhash + f->n_lhash, hashes, n * 8);
+	f->n_lhash += n;
 	return 0;
 }
+
+/* Read @c's pages back, make their records, learn their hosts, empty
+ * @c.  @return 0 or -1. */
+static int learn_batch(struct fl *f, struct cands *c)
+{
+	int rc = 0;
+	for (size_t at = 0; at < c->n && !rc; at += CHUNK_PAGES) {
+		const size_t m = c->n - at < CHUNK_PAGES ? c->n - at : CHUNK_PAGES;
+		rc = fl_read_back(f, c->r + at, m) ||
+		     fl_page_records(f, c->host + at, &c->rec, &c->len, &c->cap_rec) ? -1 : 0;
+	}
+	struct tpl_learn_counts cnt = {0, 0, 0};
+	if (!rc)
+		rc = tpl_learn_pages(f->learner, c->rec, c->len, f->o->sample, &f->o->tp, learnt, f,
+				     &cnt);
+	f->st->hosts += cnt.hosts;
+	f->st->sampled += cnt.pages;
+	f->st->capped_blocks += cnt.capped;
+	f->st->candidates += c->n;
+	c->n = 0;
+	c->len = 0;
+	return rc;
+}
+
+/* Learn every host, a batch of hosts at a time.  @return 0 or -1. */
+static int learn_all(struct fl *f)
+{
+	struct cands c = {0};
+	c.heap = malloc((size_t)f->o->sample * sizeof *c.heap);
+	int rc = c.heap ? 0 : -1;
+	for (size_t k = 0; k <= f->hs_mask && !rc; k++) {
+		if (!f->hs[k].host)
+			continue;
+		rc = host_candidates(f, &f->hs[k], &c);
+		if (rc)
+			log_error("out of memory");
+		else if (c.n >= CHUNK_PAGES)
+			rc = learn_batch(f, &c);
+	}
+	if (!rc && c.n)
+		rc = learn_batch(f, &c);
+	free(c.r);
+	free(c.host);
+	free(c.taken);
+	free(c.heap);
+	free(c.rec);
+	return rc;
+}
+
+/* ---- the templates ---- */
 
 static int by_host(const void *a, const void *b)
 {
@@ -79,87 +192,42 @@ static int write_templates(struct fl *f, struct outfile *held)
 	return rc;
 }
 
-/* The low 32 bits of the @n keys @h, as a set. */
-static int low_set(const uint64_t *h, size_t n, struct blockset *low)
-{
-	uint64_t *v = malloc((n ? n : 1) * sizeof *v);
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		v[i] = (uint32_t)h[i];
-	const int rc = blockset_build(low, v, n);
-	free(v);
-	return rc;
-}
+/* ---- the pages ---- */
 
-struct redo {
-	struct ref *v;
-	size_t n, cap;
-};
-
-static int redo_add(void *ctx, uint64_t off, uint64_t slot, uint32_t len)
+/* Every page, in input order (f->ref's), against @all, to @emit. */
+static int do_all(struct fl *f, const struct blockset *all, follow_emit_fn emit, void *ctx)
 {
-	struct redo *r = ctx;
-	if (array_grow((void **)&r->v, &r->cap, r->n + 1, sizeof *r->v)) {
-		log_error("out of memory");
-		return -1;
+	int rc = 0;
+	for (size_t at = 0; at < f->n_ref && !rc; at += CHUNK_PAGES) {
+		const size_t m = f->n_ref - at < CHUNK_PAGES ? f->n_ref - at : CHUNK_PAGES;
+		rc = fl_read_back(f, f->ref + at, m) || fl_do_pages(f, all) ? -1 : 0;
+		for (size_t i = 0; i < m && !rc; i++) {
+			const struct tplfp_result *res = &f->pg.res[i];
+			const struct fp_record r = tplfp_record(&f->pg.doc[i], res);
+			rc = emit(ctx, &r, res->choice);
+		}
 	}
-	r->v[r->n++] = (struct ref){off, slot, len, NONE};
-	return 0;
-}
-
-/* Redo the pages done early that hold a block of a template learnt
- * after them, or whose frame met a core key another host shares.
- * @return 0 or -1. */
-static int recheck(struct fl *f, const struct tplset *all)
-{
-	struct blockset low = {0}, low_core = {0};
-	struct redo r = {NULL, 0, 0};
-	size_t n, n_core;
-	const uint64_t *const keys = tplset_any(all, &n);
-	const uint64_t *const shared = tplset_shared_core(all, &n_core);
-	int rc = low_set(keys, n, &low) || low_set(shared, n_core, &low_core) ? -1 : 0;
-	if (rc)
-		log_error("out of memory");
-	if (!rc)
-		rc = fcheck_scan(&f->check, &low, &low_core, redo_add, &r);
-	blockset_free(&low);
-	blockset_free(&low_core);
-	f->st->redone = r.n;
-	if (!rc)
-		rc = fl_do_refs(f, r.v, r.n, tplset_any_set(all), 0, 1);
-	free(r.v);
 	return rc;
 }
 
-/* Everything after the last page came.  @return 0 or -1. */
 int fl_finish(struct fl *f, follow_emit_fn emit, void *ctx)
 {
-	struct ref *v = NULL;
-	size_t cap = 0;
 	struct tplset all = {0};
 	struct outfile held = {0};
 	const double c0 = log_cpu();
-	int rc = learn_rest(f, &v, &cap) || write_templates(f, &held) ? -1 : 0;
+	int rc = learn_all(f) || write_templates(f, &held) ? -1 : 0;
 	/* the templates as ndd-fingerprint --templates loads them */
 	if (!rc)
 		rc = tplset_load(&all, held.tmp_path ? held.tmp_path : held.display);
 	const double c1 = log_cpu();
 	if (!rc)
-		rc = recheck(f, &all);
-	const double c2 = log_cpu();
-	if (!rc)
-		rc = do_rest(f, tplset_any_set(&all), &v, &cap);
-	const double c3 = log_cpu();
-	if (!rc)
-		rc = fslots_emit(&f->slots, emit, ctx);
-	log_debug("CPU s: stream %.3f, learn the rest and write %.3f, recheck and redo %.3f, "
-		  "the rest %.3f, emit %.3f", c0, c1 - c0, c2 - c1, c3 - c2, log_cpu() - c3);
+		rc = do_all(f, tplset_any_set(&all), emit, ctx);
+	log_debug("CPU s: stream %.3f, learn and write %.3f (%llu pages read back), pages %.3f",
+		  c0, c1 - c0, (unsigned long long)f->st->candidates, log_cpu() - c1);
 	if (!rc)
 		rc = outfile_commit(&held);
 	else if (held.fp)
 		outfile_abort(&held);
 	tplset_free(&all);
-	free(v);
 	return rc;
 }

@@ -71,8 +71,7 @@ static inline uint64_t tpl_quoted_key(uint64_t hash)
  * or quoted (its hash or tpl_quoted_key() of it): chrome that a theme
  * gives every site of it ("Home", "Log in", the theme's footer) does not
  * tell one site's pages from another's.  The templates loaded drop the
- * others (tplset.h), and so do the templates final so far while learning
- * and fingerprinting in one pass (follow.h).
+ * others (tplset.h).
  */
 #define TPL_CORE_TAG 0xc0e5a3e1b7d94f21ull
 #define TPL_CORE_MUL 0x9e3779b97f4a7c15ull

@@ -8,7 +8,7 @@
 #include "template/frame.h"
 
 int tplfp_page(const struct doc_record *d, const struct blockset *tpl, struct tplfp_worker *w,
-	       const struct tplfp_result *was, struct tplfp_result *r)
+	       struct tplfp_result *r)
 {
 	struct str text;
 	r->flags = d->flags;
@@ -36,12 +36,6 @@ int tplfp_page(const struct doc_record *d, const struct blockset *tpl, struct tp
 	}
 	if (!w->ctx)
 		return 0;
-	if (was && was->choice == choice && was->text_len == r->text_len &&
-	    was->text_hash == r->text_hash) {
-		r->fp = was->fp;
-		r->flags = (r->flags & ~(uint32_t)FP_SHORT_TEXT) | (was->flags & FP_SHORT_TEXT);
-		return 0;
-	}
 	return docfp_text(w->ctx, text.p, text.n, &r->fp, &r->flags) != 0 ? -1 : 0;
 }
 

@@ -5,10 +5,6 @@
  * ndd-fingerprint computes per page, with --templates or learning them
  * (follow.h).
  *
- * The result depends on the page and on which of its blocks are in the
- * set, nothing else: follow.h relies on it to tell whether a page
- * decided against part of the templates would come out the same
- * against all of them.
  */
 #ifndef NDD_TEMPLATE_TPLFP_H
 #define NDD_TEMPLATE_TPLFP_H
@@ -42,13 +38,10 @@ struct tplfp_result {
  * payload's hash, flagged short, and no text: the join then pairs it
  * only with a byte-identical page (provenance.h).  Afterwards
  * @w->text.blk holds @d's blocks, the template's marked TPL_MARK.
- * @was, if not NULL, is the page's result against another set: when the
- * text comes out the same (choice, length and XXH3-64 hash), its
- * fingerprint is taken, not computed again (it depends on the text
- * alone).  @return 0, or -1 if memory ran out.
+ * @return 0, or -1 if memory ran out.
  */
 int tplfp_page(const struct doc_record *d, const struct blockset *tpl, struct tplfp_worker *w,
-	       const struct tplfp_result *was, struct tplfp_result *r)
+	       struct tplfp_result *r)
 	__attribute__((warn_unused_result));
 
 /** Free what @w holds but its ctx. */

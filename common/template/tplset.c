@@ -175,12 +175,6 @@ const struct blockset *tplset_any_set(const struct tplset *s)
 	return &s->any_set;
 }
 
-const uint64_t *tplset_shared_core(const struct tplset *s, size_t *n)
-{
-	*n = s->n_shared_core;
-	return s->shared_core;
-}
-
 const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n)
 {
 	size_t lo = 0, hi = s->n_hosts;

@@ -39,10 +39,6 @@ void tplset_free(struct tplset *s);
  * NULL (and *@n = 0) if the file has none for it. */
 const uint64_t *tplset_find(const struct tplset *s, uint64_t host, size_t *n);
 
-/** The core keys left out of tplset_any() because two hosts or more
- * hold their block (learn.h): *@n keys, ascending. */
-const uint64_t *tplset_shared_core(const struct tplset *s, size_t *n);
-
 /** The template blocks of every host, ascending: *@n hashes. */
 const uint64_t *tplset_any(const struct tplset *s, size_t *n);
 
