@@ -45,7 +45,7 @@ struct opts {
 	size_t mem;
 	const char *tmpdir, *previous, *stats, *copy, *copy_mem;
 	uint64_t copy_mem_max;
-	uint32_t sample;
+	uint32_t sample, host_warn;
 	struct tpl_params tp;
 	char **inputs;
 	int n_inputs;
@@ -68,6 +68,8 @@ static void usage(FILE *fp, int status)
 		"templates file that ndd-fingerprint --templates reads.\n\n"
 		"      --sample N         pages of a host learnt from: the N of smallest URL\n"
 		"                         hash, a uniform sample (default 200)\n"
+		"      --host-warn N      warn of a host with N pages or more, once (a crawler\n"
+		"                         trap?); 0: never (default 1000000)\n"
 		"      --min-pages N      T's floor and the fewest distinct pages a host needs\n"
 		"                         (default %u)\n"
 		"      --share PCT        T's share of the host's distinct pages (default %u)\n"
@@ -92,7 +94,7 @@ static void usage(FILE *fp, int status)
 static void parse(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_SAMPLE = CLI_OPT_STAGE_BASE, OPT_MIN, OPT_SHARE, OPT_NEAR, OPT_PREV, OPT_STATS, OPT_COPY,
-	       OPT_COPY_MEM, OPT_COPY_MEM_MAX };
+	       OPT_COPY_MEM, OPT_COPY_MEM_MAX, OPT_HOST_WARN };
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
 		{"sample", required_argument, NULL, OPT_SAMPLE},
@@ -106,12 +108,14 @@ static void parse(struct opts *o, int argc, char **argv)
 		{"copy", required_argument, NULL, OPT_COPY},
 		{"copy-memory", required_argument, NULL, OPT_COPY_MEM},
 		{"copy-memory-max", required_argument, NULL, OPT_COPY_MEM_MAX},
+		{"host-warn", required_argument, NULL, OPT_HOST_WARN},
 		{NULL, 0, NULL, 0},
 	};
 	const struct tpl_params dflt = TPL_PARAMS_DEFAULT;
 	int c;
 	o->tp = dflt;
 	o->sample = 200;
+	o->host_warn = 1000000;
 	o->mem = 1u << 30;
 	o->tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "m:T:", longopts, NULL)) != -1) {
@@ -119,6 +123,8 @@ static void parse(struct opts *o, int argc, char **argv)
 			continue;
 		if (c == OPT_SAMPLE)
 			o->sample = (uint32_t)cli_parse_int("--sample", optarg, 1, 1000);
+		else if (c == OPT_HOST_WARN)
+			o->host_warn = (uint32_t)cli_parse_int("--host-warn", optarg, 0, UINT32_MAX);
 		else if (c == OPT_MIN)
 			o->tp.min_pages = (uint32_t)cli_parse_int("--min-pages", optarg, 2, 1000);
 		else if (c == OPT_SHARE)
@@ -213,6 +219,19 @@ struct reader {
 	int have_config;
 };
 
+/* A host has as many pages as --host-warn: more than any site's template
+ * needs and often a crawler trap (a calendar, session ids in the URLs),
+ * which the operator wants to hear of.  Its template is still learnt. */
+static void warn_host(struct reader *R, const char *name, const struct doc_record *d,
+		      uint64_t offset)
+{
+	char host[256];
+	host_name(d->url.p, d->url.n, host, sizeof host);
+	log_warn("%s: block at offset %llu: host %s has %u pages: a crawler trap? Its template "
+		 "is learnt from %u of them", name, (unsigned long long)offset, host,
+		 R->o->host_warn, R->o->sample);
+}
+
 /* The records of one block: pick, sign (parallel), store. */
 static int take_block(struct reader *R, const struct ndf_block *b, const char *name)
 {
@@ -244,6 +263,8 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		if (!c)
 			exit(EXIT_FAILED);
 		*c += *c < UINT32_MAX;
+		if (*c == R->o->host_warn)
+			warn_host(R, name, &R->doc[i], b->offset);
 		R->key[i] = tpl_sample_key(&R->doc[i]);
 		R->take[i] = (uint8_t)tpl_sample_take(R->key[i], *c, R->o->sample);
 	}

@@ -4,7 +4,8 @@
 # fingerprint --templates in bounded time and memory, each kept with a
 # warning where it was cut: extract cuts the 50 MB page's text at
 # --max-text (4 MiB by default), ndd-template learns from the first 4,096
-# blocks of a page.  Needs python3 (to write the WARCs).
+# blocks of a page; a host of 200,000 pages costs ndd-template a few
+# thousand of them and a warning.  Needs python3 (to write the WARCs).
 BIN=${BIN:-build/bin}
 BUILD=${BUILD:-build}
 KEEP=${KEEP:-}
@@ -77,4 +78,20 @@ for f in big blocks; do
 done
 grep -q 'warning: 1 pages learnt from had 4096 blocks or more' "$T/blocks.tpl.err" &&
 	ok "template warns of the page of 100,000 blocks" || bad "no warning from template: $(head -2 "$T/blocks.tpl.err")"
+
+# One host of 200,000 pages (bench/gen_host_docs; docs/TEMPLATES.md has
+# 10M): learnt from 200 of the few thousand it keeps, warned of once at
+# --host-warn pages.
+if [ -x "$BUILD/bench/gen_host_docs" ]; then
+	"$BUILD/bench/gen_host_docs" 200000 >"$T/host.ndf" || bad "gen_host_docs"
+	"$BIN/ndd-template" -t1 --host-warn 100000 -o "$T/host.tpl" "$T/host.ndf" 2>"$T/host.err" ||
+		bad "template of a host of 200,000 pages"
+	bounded "$T/host.err" "template of a host of 200,000 pages"
+	[ "$(grep -c 'warning: .*host big.example has 100000 pages: a crawler trap' "$T/host.err")" = 1 ] &&
+		ok "the host of 200,000 pages is warned of once" || bad "host warning: $(head -2 "$T/host.err")"
+	kept=$(sed -n 's/.* documents, \([0-9]*\) kept, 200 learnt from, 1 hosts.*/\1/p' "$T/host.err")
+	[ "${kept:-999999}" -lt 10000 ] && ok "it keeps $kept of its pages" || bad "kept: $(tail -1 "$T/host.err")"
+else
+	bad "no $BUILD/bench/gen_host_docs (make builds it with the tests)"
+fi
 exit $failed
