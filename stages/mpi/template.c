@@ -323,7 +323,8 @@ static int keep_host(void *ctx, uint64_t host, uint32_t groups, const uint64_t *
 	}
 	l->w[l->n++] = host;
 	l->w[l->n++] = (uint64_t)groups << 32 | (uint32_t)n;
-	memcpy(l->w + l->n, h, n * 8);
+	if (n) /* a host that learnt nothing may come with no array */
+		memcpy(l->w + l->n, h, n * 8);
 	l->n += n;
 	return 0;
 }
