@@ -60,12 +60,14 @@ static int load_block(struct tplset *s, const struct ndf_block *b, const char *p
 /*
  * Of the @n distinct keys @any (ascending; @times[i] hosts hold key i),
  * the core keys whose block two hosts or more hold (learn.h,
- * tpl_core_key()) go to s->shared_core (ascending) and out of @any.
- * @return the keys left in @any, or (size_t)-1 if memory ran out.
+ * tpl_core_key()) go out of @any: a frame keeps to the chrome one host
+ * alone holds.  @return the keys left in @any, or (size_t)-1 if memory
+ * ran out.
  */
-static size_t drop_shared_core(struct tplset *s, uint64_t *any, const uint32_t *times, size_t n)
+static size_t drop_shared_core(uint64_t *any, const uint32_t *times, size_t n)
 {
-	size_t cap = 0;
+	uint64_t *shared = NULL;
+	size_t n_shared = 0, cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		const uint64_t h = tpl_core_hash(any[i]);
 		const size_t at = u64_find(any, n, h);
@@ -74,18 +76,20 @@ static size_t drop_shared_core(struct tplset *s, uint64_t *any, const uint32_t *
 		const size_t q = u64_find(any, n, tpl_quoted_key(h));
 		if (times[at] + (q < n ? times[q] : 0) < 2)
 			continue;
-		if (array_grow((void **)&s->shared_core, &cap, s->n_shared_core + 1,
-			       sizeof *s->shared_core))
+		if (array_grow((void **)&shared, &cap, n_shared + 1, sizeof *shared)) {
+			free(shared);
 			return (size_t)-1;
-		s->shared_core[s->n_shared_core++] = any[i];
+		}
+		shared[n_shared++] = any[i];
 	}
 	size_t u = 0, d = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (d < s->n_shared_core && any[i] == s->shared_core[d])
+		if (d < n_shared && any[i] == shared[d])
 			d++;
 		else
 			any[u++] = any[i];
 	}
+	free(shared);
 	return u;
 }
 
@@ -103,7 +107,7 @@ static int build_any(struct tplset *s)
 				s->any[s->n_any++] = s->any[i];
 			times[s->n_any - 1]++;
 		}
-		const size_t left = drop_shared_core(s, s->any, times, s->n_any);
+		const size_t left = drop_shared_core(s->any, times, s->n_any);
 		rc = left == (size_t)-1 ? -1 : 0;
 		if (!rc)
 			s->n_any = left;
@@ -165,7 +169,6 @@ void tplset_free(struct tplset *s)
 	free(s->pages);
 	free(s->age);
 	free(s->any);
-	free(s->shared_core);
 	blockset_free(&s->any_set);
 	memset(s, 0, sizeof *s);
 }

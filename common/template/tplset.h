@@ -18,10 +18,8 @@ struct tplset {
 	uint32_t *pages, *age; /* host i's record's pages and age (tplrec.h) */
 	uint64_t *hash;   /* per host ascending */
 	size_t n_hash;
-	uint64_t *any;    /* every host's keys, ascending, once each, but shared_core's */
+	uint64_t *any;    /* every host's keys, ascending, once each, but core keys two hosts share */
 	size_t n_any;
-	uint64_t *shared_core; /* core keys of a block two hosts hold (learn.h), ascending */
-	size_t n_shared_core;
 	struct blockset any_set; /* the same, for lookups */
 };
 
