@@ -244,6 +244,8 @@ static int out_start(struct out *o, uint64_t feature_config)
 	h.feature_config = feature_config;
 	o->w = ndf_writer_open(o->of.fp, o->of.display, &h);
 	ndf_batch_init(&o->batch, o->w, OUT_BLOCK);
+	if (o->w && ndf_batch_deflate(&o->batch, FPREC_DEFLATE_LEVEL))
+		return -1;
 	return o->w ? 0 : -1;
 }
 

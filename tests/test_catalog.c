@@ -5,6 +5,7 @@
  * across blocks, sections and files; a damaged block stops the scan with
  * an error instead of losing records silently.
  */
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "format/catalog.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "format/ndf_deflate.h"
 #include "testutil.h"
 
 #define FILES 2
@@ -27,9 +29,34 @@ static uint64_t fp_of(uint64_t idx)
 	return idx * 0x9e3779b97f4a7c15ull ^ 0x5555;
 }
 
+/* How write_file() writes its blocks. */
+enum { RAW, DEFLATE, DEFLATE_LONG };
+
+/* A block's payload as @mode writes it: codec 4, and with DEFLATE_LONG
+ * the raw length in front one byte too long. */
+static void write_payload(struct ndf_writer *w, uint64_t key, const uint8_t *buf, size_t used,
+			  int mode)
+{
+	if (mode == RAW) {
+		CHECK(ndf_write_block(w, PER_BLOCK, NDF_CODEC_RAW, key, buf, used) == 0);
+		return;
+	}
+	struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
+	uint8_t *out = NULL;
+	size_t cap = 0, len = 0;
+	CHECK(z && ndf_deflate_payload(z, buf, used, &out, &cap, &len) == 0);
+	CHECK(len < used); /* the URLs repeat: it compresses */
+	if (mode == DEFLATE_LONG)
+		out[0]++;
+	CHECK(ndf_write_block(w, PER_BLOCK, NDF_CODEC_DEFLATE, key, out, len) == 0);
+	libdeflate_free_compressor(z);
+	free(out);
+}
+
 /* File @f: SECTIONS sections of BLOCKS blocks; records numbered from
- * @base; every record's URL says its number. */
-static void write_file(FILE *fp, uint64_t base)
+ * @base; every record's URL says its number.  @mode: the blocks' codec
+ * (DEFLATE_LONG: the last block of the last section only). */
+static void write_file(FILE *fp, uint64_t base, int mode)
 {
 	for (int s = 0; s < SECTIONS; s++) {
 		struct ndf_header h = {0};
@@ -53,7 +80,9 @@ static void write_file(FILE *fp, uint64_t base)
 				used += fprec_encode(&r, buf + used);
 				base++;
 			}
-			CHECK(ndf_write_block(w, PER_BLOCK, NDF_CODEC_RAW, base, buf, used) == 0);
+			const int last = s == SECTIONS - 1 && b == BLOCKS - 1;
+			write_payload(w, base, buf, used,
+				      mode == DEFLATE_LONG && !last ? DEFLATE : mode);
 		}
 		CHECK(ndf_writer_finish(w) == 0);
 	}
@@ -126,7 +155,7 @@ int main(void)
 		paths[f] = path[f];
 		FILE *fp = fopen(path[f], "wb");
 		CHECK(fp != NULL);
-		write_file(fp, (uint64_t)f * SECTIONS * BLOCKS * PER_BLOCK);
+		write_file(fp, (uint64_t)f * SECTIONS * BLOCKS * PER_BLOCK, RAW);
 		fclose(fp);
 	}
 	struct seen s = {malloc(TOTAL * sizeof *s.fp), malloc(TOTAL), 0, 0, 1, 1, 0};
@@ -149,6 +178,46 @@ int main(void)
 			CHECK(info.dataset_id == first_info.dataset_id);
 		}
 
+	/* the same records compressed: the same visits, in every batch size
+	 * and thread count (another dataset: the payloads' CRCs differ) */
+	for (int f = 0; f < FILES; f++) {
+		FILE *fp = fopen(path[f], "wb");
+		CHECK(fp != NULL);
+		write_file(fp, (uint64_t)f * SECTIONS * BLOCKS * PER_BLOCK, DEFLATE);
+		fclose(fp);
+	}
+	for (size_t b = 0; b < sizeof sizes / sizeof *sizes; b++)
+		for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+			test_set_threads(threads[t]);
+			CHECK(scan(paths, sizes[b], &s, &info) == 0);
+			CHECK(info.n_records == TOTAL && s.order_ok && s.url_ok && s.next == TOTAL);
+			int all_once = 1;
+			for (uint64_t i = 0; i < TOTAL; i++)
+				all_once &= s.hits[i] == 1 && s.fp[i] == fp_of(i);
+			CHECK(all_once);
+			CHECK(info.dataset_id != first_info.dataset_id);
+		}
+	/* a compressed block whose stream does not give the length it says
+	 * (its checksum right): refused, what came before it visited */
+	FILE *fp = fopen(path[1], "wb");
+	CHECK(fp != NULL);
+	write_file(fp, (uint64_t)SECTIONS * BLOCKS * PER_BLOCK, DEFLATE_LONG);
+	fclose(fp);
+	log_set_level(LOG_SILENT);
+	test_set_threads(2);
+	CHECK(scan(paths, 1, &s, &info) == NDF_ERR_FORMAT);
+	int before_whole = 1;
+	for (uint64_t i = 0; i < TOTAL - PER_BLOCK; i++)
+		before_whole &= s.hits[i] == 1;
+	CHECK(before_whole);
+	log_set_level(LOG_INFO);
+	for (int f = 0; f < FILES; f++) {
+		fp = fopen(path[f], "wb");
+		CHECK(fp != NULL);
+		write_file(fp, (uint64_t)f * SECTIONS * BLOCKS * PER_BLOCK, RAW);
+		fclose(fp);
+	}
+
 	/* records not wanted are passed over, the others visited as ever */
 	s.skip_mod = 3;
 	test_set_threads(2);
@@ -162,7 +231,7 @@ int main(void)
 
 	/* a byte of the second file's payload flipped: the scan fails, naming
 	 * the damage (logged), and does not report success */
-	FILE *fp = fopen(path[1], "r+b");
+	fp = fopen(path[1], "r+b");
 	CHECK(fp != NULL);
 	CHECK(fseek(fp, 600, SEEK_SET) == 0);
 	int c = fgetc(fp);
@@ -182,7 +251,7 @@ int main(void)
 	 * so it must be refused as damage, not used to size the arrays. */
 	fp = fopen(path[1], "wb");
 	CHECK(fp != NULL);
-	write_file(fp, (uint64_t)SECTIONS * BLOCKS * PER_BLOCK);
+	write_file(fp, (uint64_t)SECTIONS * BLOCKS * PER_BLOCK, RAW);
 	CHECK(fseek(fp, NDF_HEADER_SIZE + 3, SEEK_SET) == 0); /* top byte of n_records */
 	fputc(0x40, fp);
 	fclose(fp);

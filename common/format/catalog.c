@@ -11,6 +11,7 @@
 #include "util/infile.h"
 #include "util/log.h"
 #include "format/ndf.h"
+#include "format/ndf_deflate.h"
 
 /* Payload bytes per batch by default: a few blocks (a block of
  * fingerprint records is ~1 MB), small enough for both batches to stay in
@@ -67,22 +68,10 @@ static void set_stop(struct scan *s, int rc)
 	__atomic_compare_exchange_n(&s->stop, &none, rc, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
-/* Decode one block; @first is the document index of its first record. */
-static void visit_block(struct scan *s, const char *name, const struct ndf_block *b,
-			uint64_t first)
+/* The records of block @b, codec 0, at [@p, @end). */
+static void visit_records(struct scan *s, const char *name, const struct ndf_block *b,
+			  uint64_t first, const uint8_t *p, const uint8_t *end)
 {
-	const uint8_t *p = b->data, *end = p + b->len;
-	int bad = ndf_block_check(b, name);
-	if (bad) {
-		set_stop(s, bad);
-		return;
-	}
-	if (b->codec != NDF_CODEC_RAW) {
-		log_error("'%s': offset %llu: unknown codec %u for fingerprints", name,
-			  (unsigned long long)b->offset, b->codec);
-		set_stop(s, NDF_ERR_FORMAT);
-		return;
-	}
 	for (uint32_t i = 0; i < b->n_records; i++) {
 		struct fp_record rec;
 		const int skip = s->v->want && !s->v->want(s->v->ctx, first + i);
@@ -108,6 +97,23 @@ static void visit_block(struct scan *s, const char *name, const struct ndf_block
 	}
 }
 
+/* Decode one block; @first is the document index of its first record. */
+static void visit_block(struct scan *s, const char *name, const struct ndf_block *b,
+			uint64_t first)
+{
+	struct ndf_unpacked u = {NULL, 0};
+	const uint8_t *p;
+	size_t n;
+	int bad = ndf_block_check(b, name);
+	if (!bad)
+		bad = ndf_block_payload(b, name, &u, &p, &n);
+	if (bad)
+		set_stop(s, bad);
+	else
+		visit_records(s, name, b, first, p, p + n);
+	ndf_unpacked_free(&u);
+}
+
 /* Read the next blocks of @r into @bt, up to the batch size; @return 1 if
  * the section goes on, 0 at its end (verified), or a negative ndf_err. */
 static int read_batch(struct scan *s, struct ndf_reader *r, struct batch *bt)
@@ -125,12 +131,13 @@ static int read_batch(struct scan *s, struct ndf_reader *r, struct batch *bt)
 		/* The record count is used (to size arrays) before the block's
 		 * checksum is tested: a count its bytes cannot hold is refused
 		 * here, as damage if the checksum says so. */
-		if (b->n_records > b->len / fprec_min_size(s->layout)) {
+		const size_t raw = ndf_block_raw_len(b);
+		if (b->n_records > raw / fprec_min_size(s->layout)) {
 			int bad = ndf_block_check(b, ndf_reader_name(r));
 			if (!bad)
 				log_error("'%s': offset %llu: block of %zu bytes claims %u records",
 					  ndf_reader_name(r), (unsigned long long)b->offset,
-					  b->len, b->n_records);
+					  raw, b->n_records);
 			return bad ? bad : NDF_ERR_FORMAT;
 		}
 		bytes += b->len;

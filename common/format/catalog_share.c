@@ -10,6 +10,7 @@
 
 #include "format/docrec.h"
 #include "format/ndf.h"
+#include "format/ndf_deflate.h"
 #include "util/log.h"
 
 struct sec {
@@ -103,18 +104,11 @@ static int open_sections(FILE *fp, const char *name, struct secs *a, struct cata
 	return 0;
 }
 
-/* Records of block @b (document indices from @first) within the share
- * into @out.  @return 0 or a negative ndf_err (logged). */
-static int take_block(const struct ndf_block *b, const struct sec *s, uint64_t first,
-		      struct catalog_share *out)
+/* The records of block @b, codec 0, at [@p, @end): as take_block() below. */
+static int take_records(const struct ndf_block *b, const struct sec *s, uint64_t first,
+			struct catalog_share *out, const uint8_t *p, const uint8_t *end)
 {
 	const char *name = s->name;
-	if (b->codec != NDF_CODEC_RAW) {
-		log_error("'%s': offset %llu: unknown codec %u for fingerprints", name,
-			  (unsigned long long)b->offset, b->codec);
-		return NDF_ERR_FORMAT;
-	}
-	const uint8_t *p = b->data, *end = p + b->len;
 	for (uint32_t i = 0; i < b->n_records; i++) {
 		const uint64_t idx = first + i;
 		const int mine = idx >= out->lo && idx < out->hi;
@@ -134,6 +128,22 @@ static int take_block(const struct ndf_block *b, const struct sec *s, uint64_t f
 		return NDF_ERR_FORMAT;
 	}
 	return 0;
+}
+
+/* Records of block @b (document indices from @first) within the share
+ * into @out.  @return 0 or a negative ndf_err (logged). */
+static int take_block(const struct ndf_block *b, const struct sec *s, uint64_t first,
+		      struct catalog_share *out)
+{
+	const char *name = s->name;
+	struct ndf_unpacked u = {NULL, 0};
+	const uint8_t *p;
+	size_t n;
+	int rc = ndf_block_payload(b, name, &u, &p, &n);
+	if (!rc)
+		rc = take_records(b, s, first, out, p, p + n);
+	ndf_unpacked_free(&u);
+	return rc;
 }
 
 /* The blocks of section @s that hold records of the share. */

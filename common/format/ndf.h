@@ -57,6 +57,7 @@ enum {
 	/* 1 is reserved: no writer uses it, readers refuse it as unknown */
 	NDF_CODEC_PREFIX = 2,  /* CTABLE: prefix/Huffman codec (codec.h) */
 	NDF_CODEC_CODE = 3,    /* CTABLE: the section's Huffman code (first block) */
+	NDF_CODEC_DEFLATE = 4, /* FPS: the codec-0 payload, DEFLATE-compressed (ndf_deflate.h) */
 };
 
 enum ndf_err {

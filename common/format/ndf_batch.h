@@ -7,7 +7,8 @@
  * first record's key going into the footer index.  That bookkeeping lives
  * here once.
  *
- * Use: ndf_batch_reserve() room for a record, encode it there,
+ * Use: ndf_batch_deflate() to write the blocks compressed (codec 4),
+ * ndf_batch_reserve() room for a record, encode it there,
  * ndf_batch_commit() the bytes written; ndf_batch_flush() before
  * ndf_writer_finish(); ndf_batch_free() the buffer.
  */
@@ -19,6 +20,8 @@
 
 #include "format/ndf.h"
 
+struct libdeflate_compressor;
+
 struct ndf_batch {
 	struct ndf_writer *w; /* the caller's; not owned */
 	size_t target;        /* payload bytes per block to aim for */
@@ -26,6 +29,9 @@ struct ndf_batch {
 	size_t len, cap;
 	uint32_t n;
 	uint64_t first_key;
+	struct libdeflate_compressor *z; /* codec 4 when set (ndf_batch_deflate()) */
+	uint8_t *zbuf;
+	size_t zcap;
 };
 
 /** Start an empty batch writing to @w in blocks of about @target bytes. */
@@ -47,7 +53,13 @@ void ndf_batch_commit(struct ndf_batch *b, size_t len);
 /** Write the pending records as a block, if any.  @return 0, or a negative ndf_err. */
 int ndf_batch_flush(struct ndf_batch *b) __attribute__((warn_unused_result));
 
-/** Free the buffer (not the writer).  NULL is a no-op. */
+/**
+ * Write the blocks with codec 4 (ndf_deflate.h) at libdeflate's @level
+ * (1-12) from now on.  @return 0, or -1 if memory ran out (logged).
+ */
+int ndf_batch_deflate(struct ndf_batch *b, int level) __attribute__((warn_unused_result));
+
+/** Free the buffers (not the writer).  NULL is a no-op. */
 void ndf_batch_free(struct ndf_batch *b);
 
 #endif

@@ -16,6 +16,7 @@
 #include "format/docrec.h"
 #include "format/ndf.h"
 #include "format/ndf_batch.h"
+#include "format/ndf_deflate.h"
 #include "util/cli.h"
 #include "util/log.h"
 #include "util/names0.h"
@@ -160,6 +161,7 @@ static int join_part(const char *path, struct ndf_batch *b, uint64_t *feature_co
 {
 	FILE *fp = fopen(path, "rb");
 	struct ndf_block blk = {0};
+	struct ndf_unpacked u = {NULL, 0};
 	int err = 0, got = 0;
 	if (!fp) {
 		log_error("cannot open '%s': %s", path, strerror(errno));
@@ -175,8 +177,12 @@ static int join_part(const char *path, struct ndf_batch *b, uint64_t *feature_co
 		}
 		*feature_config = h->feature_config;
 		*have_config = 1;
-		while (!err && (got = ndf_read_raw_block(r, &blk)) > 0) {
-			const uint8_t *in = blk.data, *end = blk.data + blk.len;
+		while (!err && (got = ndf_read_block(r, &blk)) > 0) {
+			const uint8_t *in;
+			size_t len;
+			if ((err = ndf_block_payload(&blk, path, &u, &in, &len)))
+				break;
+			const uint8_t *const end = in + len;
 			for (uint32_t i = 0; i < blk.n_records && !err; i++) {
 				const uint8_t *at = in;
 				struct fp_record rec;
@@ -199,6 +205,7 @@ static int join_part(const char *path, struct ndf_batch *b, uint64_t *feature_co
 		ndf_reader_close(r);
 	}
 	ndf_block_free(&blk);
+	ndf_unpacked_free(&u);
 	fclose(fp);
 	return err ? -1 : 0;
 }
@@ -247,6 +254,8 @@ static int join_parts(const char *work, const char *out_path)
 		return -1;
 	}
 	ndf_batch_init(&b, w, FPS_BLOCK_TARGET);
+	if (ndf_batch_deflate(&b, FPREC_DEFLATE_LEVEL))
+		rc = -1;
 	for (int r = 0; r < mpi_size && !rc; r++) {
 		char *p = part_path(work, "fps", r, "ndf");
 		if (access(p, F_OK) == 0)
