@@ -4,7 +4,8 @@
  *   0  the input is a file of NDF sections, read as the stages read them
  *      (documents, fingerprints, templates, raw and compressed tables);
  *   1  the input is a block payload of a kind, wrapped in a valid section
- *      (so its CRCs pass) and decoded: the record decoders behind the CRC;
+ *      (so its CRCs pass) and decoded: the record decoders behind the CRC
+ *      (fingerprints also as a codec-4 payload: the inflate behind it);
  *   2  the input is a compressed-table code and block, decoded directly.
  */
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include "format/docrec.h"
 #include "format/ndf.h"
+#include "format/ndf_deflate.h"
 #include "format/tplrec.h"
 #include "tables/codec.h"
 #include "tables/tableread.h"
@@ -26,6 +28,13 @@ static uint64_t decode_block(uint32_t kind, const struct ndf_block *b)
 {
 	const uint8_t *p = b->data, *end = b->data + b->len;
 	uint64_t sum = 0;
+	if (kind == NDF_KIND_FPS) { /* codec 0 or 4, as the catalog reads them */
+		static struct ndf_unpacked u;
+		size_t n;
+		if (ndf_block_payload(b, "fuzz", &u, &p, &n))
+			return 0;
+		end = p + n;
+	}
 	for (uint32_t i = 0; i < b->n_records && p < end; i++) {
 		int rc = -1;
 		if (kind == NDF_KIND_DOCS) {
@@ -117,7 +126,11 @@ static uint64_t wrapped(const uint8_t *data, size_t size)
 	if (!w)
 		return 0;
 	struct ndf_writer *nw = ndf_writer_open(w, "fuzz", &h);
-	int ok = nw && !ndf_write_block(nw, n, NDF_CODEC_RAW, 0, data + 3, size - 3);
+	/* fingerprints also as codec 4: the payload is then the u32 length
+	 * and the DEFLATE stream */
+	const uint32_t codec = h.kind == NDF_KIND_FPS && data[0] / 3 % 2 ? NDF_CODEC_DEFLATE
+									: NDF_CODEC_RAW;
+	int ok = nw && !ndf_write_block(nw, n, codec, 0, data + 3, size - 3);
 	ok = nw && !ndf_writer_finish(nw) && ok;
 	fclose(w);
 	uint64_t sum = 0;
