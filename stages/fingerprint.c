@@ -276,6 +276,7 @@ static void out_abort(struct out *o)
 	ndf_writer_abort(o->w);
 	o->w = NULL;
 	outfile_abort(&o->of);
+	ndf_batch_free(&o->batch);
 }
 
 /* ---- input: batches of document blocks ---- */
@@ -712,9 +713,9 @@ int main(int argc, char **argv)
 		out_abort(&o);
 		return EXIT_FAILED;
 	}
+	ndf_batch_free(&o.batch);
 	if (opt.stats && write_stats(opt.stats, &st, tsp || opt.fo.templates, &opt.cfg, cfg_text))
 		return EXIT_FAILED;
-	ndf_batch_free(&o.batch);
 	summary(&st, log_wall() - t0, bad);
 	if (bad > 0)
 		log_warn("%ld bad line%s skipped", bad, bad == 1 ? "" : "s");
