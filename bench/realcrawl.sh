@@ -104,8 +104,11 @@ row "ndd-extract -t 1" "$(timed "$BIN/ndd-extract" -q -t 1 -o /dev/null "$CRAWL"
 rm -rf "$DIR/out"
 row "run_pipeline.sh -t 2" "$(timed ./run_pipeline.sh -q -t 2 --bin "$BIN" -o "$DIR/out" "$CRAWL")"
 "$BIN/ndd-extract" -q -t 2 --stats "$DIR/extract.json" -o "$DIR/documents.ndf" "$CRAWL" 2>/dev/null
-echo "documents file: $(du -m "$DIR/documents.ndf" | cut -f1) MB," \
-	"$(sed -n 's/.*"documents_written": \([0-9]*\).*/\1/p' "$DIR/extract.json") documents"
+docs=$(sed -n 's/.*"documents_written": \([0-9]*\).*/\1/p' "$DIR/extract.json")
+echo "documents file: $(du -m "$DIR/documents.ndf" | cut -f1) MB, $docs documents"
+# what a night keeps in the index of nights (issue 18: ~100 bytes a page)
+kept=$(($(stat -L -c %s "$DIR/out/fingerprints.ndf") + $(stat -L -c %s "$DIR/out/templates.ndf")))
+awk -v b="$kept" -v n="$docs" 'BEGIN { printf "summary: a night in the index (fingerprints.ndf and templates.ndf): %.1f MB, %.1f bytes a page\n", b / 1e6, b / n }'
 rm -f "$DIR/documents.ndf"
 
 echo
