@@ -262,11 +262,10 @@ static int take_block(struct reader *R, const struct ndf_block *b, const char *n
 		uint32_t *const c = hostcount_get(&R->hosts, R->host[i]);
 		if (!c)
 			exit(EXIT_FAILED);
-		*c += *c < UINT32_MAX;
+		R->key[i] = tpl_sample_key(&R->doc[i]);
+		R->take[i] = (uint8_t)tpl_sample_next(c, R->key[i], R->o->sample);
 		if (*c == R->o->host_warn)
 			warn_host(R, name, &R->doc[i], b->offset);
-		R->key[i] = tpl_sample_key(&R->doc[i]);
-		R->take[i] = (uint8_t)tpl_sample_take(R->key[i], *c, R->o->sample);
 	}
 	if (p != end) {
 		log_error("%s: block at offset %llu: bytes after the last record", name,

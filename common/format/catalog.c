@@ -101,7 +101,7 @@ static void visit_records(struct scan *s, const char *name, const struct ndf_blo
 static void visit_block(struct scan *s, const char *name, const struct ndf_block *b,
 			uint64_t first)
 {
-	struct ndf_unpacked u = {NULL, 0};
+	struct ndf_unpacked u = {NULL, 0, NULL};
 	const uint8_t *p;
 	size_t n;
 	int bad = ndf_block_check(b, name);

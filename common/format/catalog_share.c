@@ -136,7 +136,7 @@ static int take_block(const struct ndf_block *b, const struct sec *s, uint64_t f
 		      struct catalog_share *out)
 {
 	const char *name = s->name;
-	struct ndf_unpacked u = {NULL, 0};
+	struct ndf_unpacked u = {NULL, 0, NULL};
 	const uint8_t *p;
 	size_t n;
 	int rc = ndf_block_payload(b, name, &u, &p, &n);

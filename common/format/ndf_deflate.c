@@ -6,13 +6,9 @@
 #include <libdeflate.h>
 #include <stdlib.h>
 
+#include "util/bytes.h"
 #include "util/grow.h"
 #include "util/log.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 int ndf_block_payload(const struct ndf_block *b, const char *name, struct ndf_unpacked *u,
 		      const uint8_t **p, size_t *n)
@@ -27,7 +23,7 @@ int ndf_block_payload(const struct ndf_block *b, const char *name, struct ndf_un
 			  (unsigned long long)b->offset, b->codec);
 		return NDF_ERR_FORMAT;
 	}
-	const uint32_t raw = b->len >= 4 ? le32(b->data) : UINT32_MAX;
+	const uint32_t raw = b->len >= 4 ? get_le32(b->data) : UINT32_MAX;
 	if (raw > NDF_MAX_BLOCK) {
 		log_error("'%s': offset %llu: a compressed block of an impossible length", name,
 			  (unsigned long long)b->offset);
@@ -37,15 +33,12 @@ int ndf_block_payload(const struct ndf_block *b, const char *name, struct ndf_un
 		log_error("out of memory for a block of %u bytes", raw);
 		return NDF_ERR_NOMEM;
 	}
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	if (!d) {
+	if (!u->d && !(u->d = libdeflate_alloc_decompressor())) {
 		log_error("out of memory for a decompressor");
 		return NDF_ERR_NOMEM;
 	}
-	const enum libdeflate_result r =
-		libdeflate_deflate_decompress(d, b->data + 4, b->len - 4, u->buf, raw, NULL);
-	libdeflate_free_decompressor(d);
-	if (r != LIBDEFLATE_SUCCESS) {
+	if (libdeflate_deflate_decompress(u->d, b->data + 4, b->len - 4, u->buf, raw, NULL) !=
+	    LIBDEFLATE_SUCCESS) {
 		log_error("'%s': offset %llu: the compressed block does not inflate to its %u bytes",
 			  name, (unsigned long long)b->offset, raw);
 		return NDF_ERR_FORMAT;
@@ -61,7 +54,7 @@ size_t ndf_block_raw_len(const struct ndf_block *b)
 		return b->len;
 	if (b->codec != NDF_CODEC_DEFLATE || b->len < 4)
 		return 0;
-	const uint32_t raw = le32(b->data);
+	const uint32_t raw = get_le32(b->data);
 	return raw > NDF_MAX_BLOCK ? NDF_MAX_BLOCK : raw;
 }
 
@@ -70,6 +63,8 @@ void ndf_unpacked_free(struct ndf_unpacked *u)
 	free(u->buf);
 	u->buf = NULL;
 	u->cap = 0;
+	libdeflate_free_decompressor(u->d);
+	u->d = NULL;
 }
 
 int ndf_deflate_payload(struct libdeflate_compressor *z, const uint8_t *raw, size_t n,
@@ -80,12 +75,8 @@ int ndf_deflate_payload(struct libdeflate_compressor *z, const uint8_t *raw, siz
 		log_error("out of memory for a compressed block of %zu bytes", bound);
 		return -1;
 	}
-	uint8_t *const o = *out;
-	o[0] = (uint8_t)n;
-	o[1] = (uint8_t)(n >> 8);
-	o[2] = (uint8_t)(n >> 16);
-	o[3] = (uint8_t)(n >> 24);
+	put_le32(*out, (uint32_t)n);
 	/* the bound is enough: libdeflate never fails for want of room */
-	*len = 4 + libdeflate_deflate_compress(z, raw, n, o + 4, bound - 4);
+	*len = 4 + libdeflate_deflate_compress(z, raw, n, *out + 4, bound - 4);
 	return 0;
 }

@@ -18,10 +18,14 @@
 
 #include "format/ndf.h"
 
-/* Room for a block's codec-0 payload, reused from block to block. */
+struct libdeflate_decompressor;
+
+/* Room for a block's codec-0 payload and the decompressor, reused from
+ * block to block. */
 struct ndf_unpacked {
 	uint8_t *buf;
 	size_t cap;
+	struct libdeflate_decompressor *d; /* allocated at the first codec-4 block */
 };
 
 /**
@@ -42,7 +46,7 @@ int ndf_block_payload(const struct ndf_block *b, const char *name, struct ndf_un
  */
 size_t ndf_block_raw_len(const struct ndf_block *b);
 
-/** Free @u's buffer (a zeroed one is fine). */
+/** Free @u's buffer and decompressor (a zeroed one is fine). */
 void ndf_unpacked_free(struct ndf_unpacked *u);
 
 struct libdeflate_compressor;

@@ -14,34 +14,9 @@
 #include "template/tplwrite.h"
 #include "util/grow.h"
 #include "util/log.h"
+#include "util/sorted64.h"
 
 /* ---- each host's candidates ---- */
-
-/* Put @k among the @cap smallest keys held in the max-heap @h (*@n). */
-static void heap_offer(uint64_t *h, size_t *n, size_t cap, uint64_t k)
-{
-	size_t i;
-	if (*n < cap) {
-		for (i = (*n)++; i && h[(i - 1) / 2] < k; i = (i - 1) / 2)
-			h[i] = h[(i - 1) / 2];
-		h[i] = k;
-		return;
-	}
-	if (k >= h[0])
-		return;
-	for (i = 0;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1] > h[c])
-			c++;
-		if (h[c] <= k)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = k;
-}
 
 /* The pages read back to learn from, whole hosts, and their records. */
 struct cands {
@@ -49,8 +24,8 @@ struct cands {
 	uint64_t *host;
 	size_t n, cap_r, cap_host;
 	uint32_t *taken; /* scratch: one host's pages ndd-template's reader keeps */
-	size_t cap_taken;
-	uint64_t *heap;  /* scratch: sample keys */
+	uint64_t *keys;  /* scratch: their keys, sorted */
+	size_t cap_taken, cap_keys;
 	uint8_t *rec;
 	size_t len, cap_rec;
 };
@@ -67,18 +42,22 @@ struct cands {
 static int host_candidates(struct fl *f, const struct hstate *h, struct cands *c)
 {
 	const uint32_t sample = f->o->sample;
-	size_t nt = 0, nh = 0;
+	size_t nt = 0;
 	uint32_t seen = 0;
 	for (uint32_t i = h->head; i != NONE; i = f->ref[i].next) {
-		seen += seen < UINT32_MAX;
-		if (!tpl_sample_take(f->ref[i].key, seen, sample))
+		if (!tpl_sample_next(&seen, f->ref[i].key, sample))
 			continue;
-		if (array_grow((void **)&c->taken, &c->cap_taken, nt + 1, sizeof *c->taken))
+		if (array_grow((void **)&c->taken, &c->cap_taken, nt + 1, sizeof *c->taken) ||
+		    array_grow((void **)&c->keys, &c->cap_keys, nt + 1, sizeof *c->keys))
 			return -1;
+		c->keys[nt] = f->ref[i].key;
 		c->taken[nt++] = i;
-		heap_offer(c->heap, &nh, sample, f->ref[i].key);
 	}
-	const uint64_t top = nh == sample ? c->heap[0] : UINT64_MAX;
+	uint64_t top = UINT64_MAX;
+	if (nt > sample) {
+		qsort(c->keys, nt, sizeof *c->keys, u64_cmp);
+		top = c->keys[sample - 1];
+	}
 	for (size_t k = 0; k < nt; k++) {
 		const struct ref *r = &f->ref[c->taken[k]];
 		if (r->key > top)
@@ -135,8 +114,7 @@ static int learn_batch(struct fl *f, struct cands *c)
 static int learn_all(struct fl *f)
 {
 	struct cands c = {0};
-	c.heap = malloc((size_t)f->o->sample * sizeof *c.heap);
-	int rc = c.heap ? 0 : -1;
+	int rc = 0;
 	for (size_t k = 0; k <= f->hs_mask && !rc; k++) {
 		if (!f->hs[k].host)
 			continue;
@@ -151,7 +129,7 @@ static int learn_all(struct fl *f)
 	free(c.r);
 	free(c.host);
 	free(c.taken);
-	free(c.heap);
+	free(c.keys);
 	free(c.rec);
 	return rc;
 }

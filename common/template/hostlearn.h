@@ -57,6 +57,14 @@ static inline int tpl_sample_take(uint64_t key, uint64_t seen, uint32_t sample)
 	return (uint64_t)(((unsigned __int128)key * seen) >> 64) < 2 * (uint64_t)sample + 64;
 }
 
+/** Count a page of key @key on its host's *@seen (saturating) and say
+ * whether it is kept: tpl_sample_take() as every reader counts. */
+static inline int tpl_sample_next(uint32_t *seen, uint64_t key, uint32_t sample)
+{
+	*seen += *seen < UINT32_MAX;
+	return tpl_sample_take(key, *seen, sample);
+}
+
 /** u64 words of a bitmap of @n blocks. */
 static inline size_t tpl_page_bitmap(uint64_t n)
 {

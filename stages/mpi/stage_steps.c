@@ -161,7 +161,7 @@ static int join_part(const char *path, struct ndf_batch *b, uint64_t *feature_co
 {
 	FILE *fp = fopen(path, "rb");
 	struct ndf_block blk = {0};
-	struct ndf_unpacked u = {NULL, 0};
+	struct ndf_unpacked u = {NULL, 0, NULL};
 	int err = 0, got = 0;
 	if (!fp) {
 		log_error("cannot open '%s': %s", path, strerror(errno));

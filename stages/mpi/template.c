@@ -192,9 +192,8 @@ static int read_docs(const char *path, const struct opts *o, struct tpl_pagestor
 					rc = -1;
 					break;
 				}
-				*c += *c < UINT32_MAX;
 				const uint64_t key = tpl_sample_key(&d);
-				if (!tpl_sample_take(key, *c, o->sample))
+				if (!tpl_sample_next(c, key, o->sample))
 					continue;
 				uint64_t sig;
 				const long nb = tpl_page_blocks(&d, &blk, &blk_cap, &sig, hashes);
